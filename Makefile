@@ -1,0 +1,95 @@
+# dperf-live: build, test, bench.
+#   make            build/dperf, build/dperf-ctl, build/dperf-top
+#   make asan       the same under ASan+UBSan in build/asan/
+#   make test       unit tests (plain and sanitized), then end-to-end tests
+#   make unit       unit tests only
+#   make e2e        end-to-end tests only (needs root and hugepages)
+#   make demo       install deps, reserve hugepages, build, run a memif client/server pair
+#   make bench      the benchmark (scripts/bench.sh)
+
+BUILD   ?= build
+CC      ?= gcc
+SAN     ?=
+OPT     ?= -O3 -march=native
+DPDK_CFLAGS := $(shell pkg-config --cflags libdpdk 2>/dev/null)
+DPDK_LIBS   := $(shell pkg-config --libs libdpdk 2>/dev/null)
+
+CFLAGS  := -std=gnu11 -g $(OPT) -Wall -Wextra -Werror -Wno-missing-field-initializers \
+           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon $(SAN)
+LDFLAGS := $(SAN)
+
+COMMON_SRC  := common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/rates.c common/runtime_dir.c
+PRIMARY_SRC := $(wildcard primary/*.c)
+ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
+CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
+TUI_SRC     := $(wildcard tui/*.c)
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+PRIMARY_OBJ := $(call obj,$(PRIMARY_SRC))
+ATTACH_OBJ  := $(call obj,$(ATTACH_SRC))
+CTL_OBJ     := $(call obj,$(CTL_SRC))
+TUI_OBJ     := $(call obj,$(TUI_SRC))
+UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all asan test unit unit-asan e2e demo bench clean deps hugepages
+all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -c $< -o $@
+
+$(BUILD)/dperf: $(PRIMARY_OBJ) $(COMMON_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
+
+$(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(COMMON_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lbsd -lm
+
+$(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(COMMON_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lncursesw -lbsd -lm
+
+# Unit tests: pure code only, no EAL. Each test links the common objects
+# plus the primary modules it names in its "// links:" line.
+links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DPDK_CFLAGS) -o $@ $< $(COMMON_OBJ) $(call links,$<) \
+	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+asan:
+	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+
+unit-asan:
+	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" unit
+
+e2e: all
+	scripts/run-e2e.sh
+
+test: unit unit-asan e2e
+
+deps:
+	scripts/install-deps.sh
+
+hugepages:
+	scripts/hugepages.sh
+
+demo: deps hugepages all
+	scripts/demo.sh
+
+bench: all
+	scripts/bench.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The effective configuration: dperf's keywords and meanings.
+ *
+ * struct dp_config is plain data (no pointers) so the primary can copy it
+ * into the shared memzone and every secondary can read it.
+ * The parser is pure C: no EAL, testable on its own.
+ */
+#ifndef DPERF_CONFIG_H
+#define DPERF_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DP_MAX_PORTS 4
+#define DP_MAX_CPUS 16
+#define DP_DEV_LEN 256
+#define DP_ERR_LEN 512
+
+enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
+/* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
+ * payload_size < DP_HTTP_MIN_SIZE. protocol http: always HTTP. */
+enum dp_proto { DP_PROTO_TCP = 0, DP_PROTO_HTTP, DP_PROTO_UDP };
+enum dp_http_method { DP_HTTP_GET = 0, DP_HTTP_POST };
+
+/* dperf: from this size up a message is HTTP with Content-Length size-85. */
+#define DP_HTTP_MIN_SIZE 85
+
+struct dp_ip {
+	uint8_t family; /* 4 or 6; 0 = unset */
+	uint8_t pad[3];
+	union {
+		uint32_t v4; /* network byte order */
+		uint8_t v6[16];
+	};
+};
+
+struct dp_range {
+	struct dp_ip start;
+	uint32_t num;
+	uint32_t line;
+};
+
+struct dp_port_cfg {
+	char dev[DP_DEV_LEN]; /* PCI address or vdev string beginning "net_" */
+	struct dp_ip local;
+	struct dp_ip gw;
+	uint8_t gw_mac[6];
+	uint8_t has_gw_mac;
+	uint8_t is_vdev;
+	uint32_t line;
+};
+
+struct dp_config {
+	char file[DP_DEV_LEN];
+	enum dp_mode mode;
+	uint16_t cpus[DP_MAX_CPUS];
+	uint32_t n_cpus;
+	char socket_mem[64]; /* "" = not set */
+
+	struct dp_port_cfg ports[DP_MAX_PORTS];
+	uint32_t n_ports;
+	struct dp_range clients[DP_MAX_PORTS];
+	uint32_t n_clients;
+	struct dp_range servers[DP_MAX_PORTS];
+	uint32_t n_servers;
+	uint16_t listen_port; /* default 80 */
+	uint16_t listen_num;  /* default 1 */
+
+	uint64_t duration_us;  /* default 100s */
+	uint64_t cps;          /* client: required unless flood */
+	uint64_t cc;           /* 0 = not set; setting it enables keepalive */
+	uint8_t flood;
+	uint8_t payload_random;
+	uint8_t keepalive;     /* client: keep connections for several requests */
+	uint8_t jumbo;
+	uint8_t rss;
+	uint8_t quiet;
+	uint8_t daemon;
+	uint8_t tcp_rst;       /* default 1 */
+	uint8_t fast_close;
+	uint8_t log_level;     /* 0..8 as DPDK's RTE_LOG levels; default 7 (info) */
+	uint8_t tos;
+	enum dp_proto protocol;
+	enum dp_http_method http_method;
+	uint32_t launch_num;   /* default 4 */
+	uint32_t payload_size; /* 0 = not set (short default messages) */
+	uint64_t keepalive_request_interval_us; /* default 1s */
+	uint32_t keepalive_request_num;         /* 0 = unlimited */
+	uint32_t pipeline;     /* requests in flight per connection, default 1 */
+	uint32_t tx_burst;     /* 1..1024, default 8 */
+	uint32_t slow_start;   /* seconds, 10..600, default 30 */
+	uint32_t wait;         /* seconds before slow start, default 3 */
+	uint32_t mss;          /* default 1460 */
+	uint32_t vlan;         /* 0 = no tag, else 1..4094 */
+	uint32_t lport_min;    /* default 1 */
+	uint32_t lport_max;    /* default 65535 */
+	uint64_t retransmit_timeout_us; /* default 2s */
+	char http_host[128];   /* default: the server address */
+	char http_path[256];   /* default "/" */
+};
+
+/* Fill with dperf's defaults. */
+void dp_config_defaults(struct dp_config *cfg);
+
+/* Parse a config file. Returns 0, or -1 with err set to one line
+ * "FILE:LINE: keyword: what is wrong (expected ...)". cfg is fully
+ * validated (cross-field rules included) when 0 is returned. */
+int dp_config_load(const char *path, struct dp_config *cfg, char *err, size_t errlen);
+
+/* Same, from text in memory; name is used in messages in place of FILE. */
+int dp_config_parse(const char *name, const char *text, struct dp_config *cfg,
+		    char *err, size_t errlen);
+
+/* Render the effective configuration, one keyword per line, in a form
+ * dp_config_parse accepts. Returns the length written (truncated at len-1). */
+size_t dp_config_dump(const struct dp_config *cfg, char *buf, size_t len);
+
+/* dperf's number syntax: "100", "2k", "1.5m", "1g" (decimal multipliers
+ * 1e3, 1e6, 1e9; case-insensitive). Returns 0 or -1. */
+int dp_parse_number(const char *s, uint64_t *out);
+
+/* dperf's time syntax: "100" (seconds), "100s", "3.5m", "2h", "1.5d",
+ * "10ms", "100us". Result in microseconds. Returns 0 or -1. */
+int dp_parse_duration_us(const char *s, uint64_t *out);
+
+/* "198.18.0.1" or an IPv6 address. Returns 0 or -1. */
+int dp_parse_ip(const char *s, struct dp_ip *ip);
+
+/* Format an address into buf (at least 46 bytes). Returns buf. */
+const char *dp_ip_str(const struct dp_ip *ip, char *buf, size_t len);
+
+/* Helpers for the engine: the i-th address of a range (last bytes incremented). */
+struct dp_ip dp_range_addr(const struct dp_range *r, uint32_t i);
+
+/* Total number of client connection slots per worker (tuples). */
+uint64_t dp_config_tuple_space(const struct dp_config *cfg);
+
+#endif

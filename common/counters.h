@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The engine's counters, declared once. Names are the ones dperf prints,
+ * so its users read our output (and our JSON keys) without a dictionary.
+ *
+ * X(ident, "printed name", kind)
+ *   kind CK_EVENT: a cumulative event count; readers derive a rate per second.
+ *   kind CK_BITS:  cumulative bits; readers derive bits per second.
+ * Every packet the engine drops increments exactly one of: dropTx, badRx,
+ * otherRx, tcpDrop, udpDrop, arpDrop.
+ */
+#ifndef DPERF_COUNTERS_H
+#define DPERF_COUNTERS_H
+
+#define DP_COUNTER_LIST(X)                 \
+	X(PKT_RX, "pktRx", CK_EVENT)       \
+	X(PKT_TX, "pktTx", CK_EVENT)       \
+	X(BITS_RX, "bitsRx", CK_BITS)      \
+	X(BITS_TX, "bitsTx", CK_BITS)      \
+	X(DROP_TX, "dropTx", CK_EVENT)     \
+	X(ARP_RX, "arpRx", CK_EVENT)       \
+	X(ARP_TX, "arpTx", CK_EVENT)       \
+	X(ICMP_RX, "icmpRx", CK_EVENT)     \
+	X(ICMP_TX, "icmpTx", CK_EVENT)     \
+	X(OTHER_RX, "otherRx", CK_EVENT)   \
+	X(BAD_RX, "badRx", CK_EVENT)       \
+	X(ARP_DROP, "arpDrop", CK_EVENT)   \
+	X(SYN_RX, "synRx", CK_EVENT)       \
+	X(SYN_TX, "synTx", CK_EVENT)       \
+	X(FIN_RX, "finRx", CK_EVENT)       \
+	X(FIN_TX, "finTx", CK_EVENT)       \
+	X(RST_RX, "rstRx", CK_EVENT)       \
+	X(RST_TX, "rstTx", CK_EVENT)       \
+	X(SYN_RT, "synRt", CK_EVENT)       \
+	X(FIN_RT, "finRt", CK_EVENT)       \
+	X(ACK_RT, "ackRt", CK_EVENT)       \
+	X(PUSH_RT, "pushRt", CK_EVENT)     \
+	X(TCP_DROP, "tcpDrop", CK_EVENT)   \
+	X(SK_OPEN, "skOpen", CK_EVENT)     \
+	X(SK_CLOSE, "skClose", CK_EVENT)   \
+	X(SK_ERR, "skErr", CK_EVENT)       \
+	X(HTTP_GET, "httpGet", CK_EVENT)   \
+	X(HTTP_2XX, "http2XX", CK_EVENT)   \
+	X(HTTP_ERR, "httpErr", CK_EVENT)   \
+	X(TCP_REQ, "tcpReq", CK_EVENT)     \
+	X(TCP_RSP, "tcpRsp", CK_EVENT)     \
+	X(UDP_RX, "udpRx", CK_EVENT)       \
+	X(UDP_TX, "udpTx", CK_EVENT)       \
+	X(UDP_DROP, "udpDrop", CK_EVENT)
+
+enum dp_counter {
+#define DP_X_ENUM(id, name, kind) DP_C_##id,
+	DP_COUNTER_LIST(DP_X_ENUM)
+#undef DP_X_ENUM
+	DP_C__COUNT
+};
+
+enum dp_counter_kind { CK_EVENT, CK_BITS };
+
+/* Port counters read from rte_eth_stats by the main lcore. */
+#define DP_PORT_COUNTER_LIST(X)            \
+	X(IPACKETS, "ipackets")            \
+	X(OPACKETS, "opackets")            \
+	X(IBYTES, "ibytes")                \
+	X(OBYTES, "obytes")                \
+	X(IERRORS, "ierrors")              \
+	X(OERRORS, "oerrors")              \
+	X(IMISSED, "imissed")              \
+	X(RX_NOMBUF, "rxNombuf")
+
+enum dp_port_counter {
+#define DP_X_ENUM(id, name) DP_PC_##id,
+	DP_PORT_COUNTER_LIST(DP_X_ENUM)
+#undef DP_X_ENUM
+	DP_PC__COUNT
+};
+
+extern const char *const dp_counter_names[DP_C__COUNT];
+extern const char *const dp_port_counter_names[DP_PC__COUNT];
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include "ctl_msg.h"
+
+static const char *const op_names[DP_OP__COUNT] = {
+	[DP_OP_NONE] = "none",
+	[DP_OP_SET_CPS] = "set cps",
+	[DP_OP_SET_CC] = "set cc",
+	[DP_OP_SET_DURATION] = "set duration",
+	[DP_OP_ADD_DURATION] = "add duration",
+	[DP_OP_PAUSE] = "pause",
+	[DP_OP_RESUME] = "resume",
+	[DP_OP_STOP] = "stop",
+	[DP_OP_PING] = "ping",
+};
+
+const char *
+dp_ctl_op_name(uint32_t op)
+{
+	return op < DP_OP__COUNT ? op_names[op] : "unknown";
+}
+
+int
+dp_ctl_decode(const void *buf, size_t len, struct dp_ctl_req *req, const char **why)
+{
+	if (buf == NULL || len < sizeof(*req)) {
+		*why = "request too short";
+		return -1;
+	}
+	memcpy(req, buf, sizeof(*req));
+	if (req->version != DP_CTL_VERSION) {
+		*why = "request version mismatch (dperf-ctl and dperf are from different builds)";
+		return -1;
+	}
+	if (req->op == DP_OP_NONE || req->op >= DP_OP__COUNT) {
+		*why = "unknown request";
+		return -1;
+	}
+	return 0;
+}

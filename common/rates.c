@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+#include <string.h>
+
+#include "rates.h"
+
+void
+dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *out)
+{
+	uint32_t nw = s->hdr.n_workers, np = s->hdr.n_ports;
+
+	memset(out, 0, sizeof(*out));
+	if (nw > DP_MAX_WORKERS)
+		nw = DP_MAX_WORKERS;
+	if (np > DP_MAX_PORTS)
+		np = DP_MAX_PORTS;
+	out->tsc = now_tsc;
+	out->n_workers = nw;
+	out->n_ports = np;
+	for (uint32_t w = 0; w < nw; w++) {
+		const struct dp_worker_stats *ws = &s->workers[w];
+		for (int c = 0; c < DP_C__COUNT; c++) {
+			out->wc[w][c] = ws->c[c];
+			out->c[c] += out->wc[w][c];
+		}
+		out->w_sk_cur[w] = ws->sk_cur;
+		out->sk_cur += out->w_sk_cur[w];
+		out->w_busy[w] = ws->busy_tsc;
+		out->w_loop[w] = ws->loop_tsc;
+	}
+	for (uint32_t p = 0; p < np; p++)
+		for (int c = 0; c < DP_PC__COUNT; c++)
+			out->pc[p][c] = s->ports[p].c[c];
+}
+
+static double
+per_sec(uint64_t older, uint64_t newer, uint64_t t0, uint64_t t1, uint64_t hz)
+{
+	if (t1 <= t0 || hz == 0)
+		return 0.0;
+	return (double)dp_delta(older, newer) * (double)hz / (double)(t1 - t0);
+}
+
+double
+dp_rate(const struct dp_snapshot *a, const struct dp_snapshot *b, enum dp_counter c, uint64_t hz)
+{
+	return per_sec(a->c[c], b->c[c], a->tsc, b->tsc, hz);
+}
+
+double
+dp_rate_worker(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t w,
+	       enum dp_counter c, uint64_t hz)
+{
+	if (w >= DP_MAX_WORKERS)
+		return 0.0;
+	return per_sec(a->wc[w][c], b->wc[w][c], a->tsc, b->tsc, hz);
+}
+
+double
+dp_rate_port(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t p,
+	     enum dp_port_counter c, uint64_t hz)
+{
+	if (p >= DP_MAX_PORTS)
+		return 0.0;
+	return per_sec(a->pc[p][c], b->pc[p][c], a->tsc, b->tsc, hz);
+}
+
+double
+dp_worker_busy(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t w)
+{
+	uint64_t busy, loop;
+
+	if (w >= DP_MAX_WORKERS)
+		return 0.0;
+	busy = dp_delta(a->w_busy[w], b->w_busy[w]);
+	loop = dp_delta(a->w_loop[w], b->w_loop[w]);
+	if (loop == 0)
+		return 0.0;
+	return busy >= loop ? 1.0 : (double)busy / (double)loop;
+}
+
+const char *
+dp_fmt_si(double v, char *buf, int len)
+{
+	static const char suffix[] = { ' ', 'K', 'M', 'G', 'T' };
+	int i = 0;
+
+	while ((v >= 1000.0 || v <= -1000.0) && i < 4) {
+		v /= 1000.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f%c", v, suffix[i]);
+	return buf;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Reader-side statistics: snapshots of the memzone's cumulative counters
+ * and the rates between two snapshots. Readers compute everything; the
+ * engine only increments its own counters.
+ */
+#ifndef DPERF_RATES_H
+#define DPERF_RATES_H
+
+#include <stdint.h>
+
+#include "shm.h"
+
+struct dp_snapshot {
+	uint64_t tsc;
+	uint64_t c[DP_C__COUNT];              /* summed over workers */
+	uint64_t sk_cur;                      /* open sockets, all workers */
+	uint64_t wc[DP_MAX_WORKERS][DP_C__COUNT]; /* per worker */
+	uint64_t w_sk_cur[DP_MAX_WORKERS];
+	uint64_t w_busy[DP_MAX_WORKERS];
+	uint64_t w_loop[DP_MAX_WORKERS];
+	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
+	uint32_t n_workers;
+	uint32_t n_ports;
+};
+
+/* Copy the counters of s at time now_tsc. */
+void dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *out);
+
+/* Per-second rate of a summed counter between a (older) and b (newer);
+ * 0 when the interval is empty. Counters never decrease; a decrease
+ * (a restarted primary) yields 0. */
+double dp_rate(const struct dp_snapshot *a, const struct dp_snapshot *b,
+	       enum dp_counter c, uint64_t tsc_hz);
+double dp_rate_worker(const struct dp_snapshot *a, const struct dp_snapshot *b,
+		      uint32_t w, enum dp_counter c, uint64_t tsc_hz);
+double dp_rate_port(const struct dp_snapshot *a, const struct dp_snapshot *b,
+		    uint32_t p, enum dp_port_counter c, uint64_t tsc_hz);
+/* Busy share of worker w in [0,1] between the snapshots. */
+double dp_worker_busy(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t w);
+
+/* Delta of a counter between two values, clamped at 0. */
+static inline uint64_t
+dp_delta(uint64_t older, uint64_t newer)
+{
+	return newer >= older ? newer - older : 0;
+}
+
+/* Human format with SI suffix: 1234567 -> "1.23M". Returns buf. */
+const char *dp_fmt_si(double v, char *buf, int len);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The shared memzone: the one contract between the primary and every
+ * secondary. Defined once here; every size and alignment the code relies
+ * on is asserted below.
+ *
+ * Writers:
+ *   header, config, config_text, ports, history: the primary's main lcore.
+ *   control: the main lcore (on an accepted IPC request); workers only read.
+ *   workers[i]: worker i only, plain stores of 64-bit values (atomic on x86-64).
+ * Readers (secondaries) never write anything here.
+ */
+#ifndef DPERF_SHM_H
+#define DPERF_SHM_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "counters.h"
+
+#define DP_SHM_NAME "dperf_shm"
+#define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
+#define DP_SHM_ABI 1
+#define DP_MAX_WORKERS DP_MAX_CPUS
+#define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
+#define DP_CHANGES_LEN 32  /* applied control changes kept */
+#define DP_CACHE_LINE 64
+
+enum dp_state {
+	DP_ST_INIT = 0,
+	DP_ST_WAIT,       /* waiting for the gateway / "wait" seconds */
+	DP_ST_SLOW_START,
+	DP_ST_RUNNING,
+	DP_ST_PAUSED,
+	DP_ST_STOPPING,
+	DP_ST_DONE,
+	DP_ST__COUNT
+};
+
+extern const char *const dp_state_names[DP_ST__COUNT];
+
+struct dp_shm_header {
+	uint64_t magic;
+	uint32_t abi;
+	uint32_t size;      /* sizeof(struct dp_shm) */
+	int32_t pid;
+	volatile uint32_t state; /* enum dp_state */
+	uint64_t tsc_hz;
+	uint64_t start_tsc;      /* when workers began */
+	volatile uint64_t stop_tsc; /* 0 while running */
+	uint64_t start_unix_us;
+	uint32_t mode;           /* enum dp_mode */
+	uint32_t n_workers;
+	uint32_t n_ports;
+	uint32_t pad;
+	char name[48];           /* instance name (the file prefix) */
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+/* One applied change, for the audit trail printed by the primary. */
+struct dp_change {
+	uint64_t tsc;
+	uint32_t what; /* enum dp_ctl_op */
+	uint32_t pad;
+	int64_t old_value;
+	int64_t new_value;
+};
+
+struct dp_control {
+	volatile uint64_t generation;  /* bumped after each applied change */
+	volatile uint64_t target_cps;  /* total over all workers */
+	volatile uint64_t target_cc;
+	volatile uint64_t duration_us; /* from start_tsc */
+	volatile uint32_t paused;
+	volatile uint32_t stop;        /* graceful stop requested */
+	volatile uint64_t request_tsc; /* when the last change was accepted */
+	volatile uint32_t n_changes;   /* total; entries kept modulo DP_CHANGES_LEN */
+	uint32_t pad;
+	struct dp_change changes[DP_CHANGES_LEN];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+struct dp_worker_stats {
+	volatile uint64_t c[DP_C__COUNT];
+	volatile uint64_t sk_cur;          /* sockets currently open */
+	volatile uint64_t busy_tsc;        /* cycles spent doing work */
+	volatile uint64_t loop_tsc;        /* cycles in the loop, total */
+	volatile uint64_t applied_gen;     /* control generation last applied */
+	volatile uint64_t applied_tsc;     /* when it was applied */
+	volatile uint64_t cps_now;         /* this worker's current launch rate */
+	volatile uint32_t lcore;
+	volatile uint32_t port;
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+struct dp_port_stats {
+	volatile uint64_t c[DP_PC__COUNT];
+	char name[64];
+	uint8_t mac[6];
+	uint8_t link_up;
+	uint8_t gw_resolved;
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+/* Per-second totals written by the main lcore at the end of each second. */
+struct dp_history_entry {
+	uint64_t sec;   /* seconds since start, 1-based; 0 = empty slot */
+	uint64_t tsc;
+	uint64_t c[DP_C__COUNT]; /* cumulative totals at that second */
+	uint64_t sk_cur;
+	uint64_t target_cps;
+};
+
+struct dp_shm {
+	struct dp_shm_header hdr;
+	struct dp_control ctl;
+	struct dp_config cfg;
+	char config_text[8192];
+	struct dp_port_stats ports[DP_MAX_PORTS];
+	struct dp_worker_stats workers[DP_MAX_WORKERS];
+	volatile uint64_t history_head; /* number of entries written */
+	struct dp_history_entry history[DP_HISTORY_LEN];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+_Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");
+_Static_assert(sizeof(struct dp_port_stats) % DP_CACHE_LINE == 0, "port stats not cache aligned");
+_Static_assert(sizeof(struct dp_shm_header) == DP_CACHE_LINE * 2, "header layout changed: bump DP_SHM_ABI");
+_Static_assert(__builtin_offsetof(struct dp_shm, workers) % DP_CACHE_LINE == 0, "workers misaligned");
+_Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target required");
+
+/* Sum of one counter over all workers. */
+static inline uint64_t
+dp_shm_sum(const struct dp_shm *s, enum dp_counter c)
+{
+	uint64_t t = 0;
+	for (uint32_t i = 0; i < s->hdr.n_workers && i < DP_MAX_WORKERS; i++)
+		t += s->workers[i].c[c];
+	return t;
+}
+
+#endif

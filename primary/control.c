@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "control.h"
+
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+control_limits_init(struct control_limits *lim, const struct dp_config *cfg)
+{
+	uint64_t by_tuples;
+
+	memset(lim, 0, sizeof(*lim));
+	lim->n_workers = cfg->n_cpus;
+	if (cfg->mode != DP_MODE_CLIENT)
+		return;
+	lim->tuples = dp_config_tuple_space(cfg) * cfg->n_cpus;
+	by_tuples = cfg->flood || cfg->protocol == DP_PROTO_UDP ? UINT64_MAX
+								 : lim->tuples / DP_TUPLE_REUSE_S;
+	lim->max_cps = DP_MAX_CPS_PER_CORE * cfg->n_cpus;
+	if (by_tuples < lim->max_cps)
+		lim->max_cps = by_tuples;
+	lim->max_cc = lim->tuples;
+}
+
+static void
+record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
+{
+	struct dp_change *ch = &c->changes[c->n_changes % DP_CHANGES_LEN];
+
+	ch->tsc = tsc;
+	ch->what = op;
+	ch->old_value = old;
+	ch->new_value = val;
+	c->request_tsc = tsc;
+	__atomic_store_n(&c->n_changes, c->n_changes + 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&c->generation, 1, __ATOMIC_RELEASE);
+}
+
+#define REFUSE(...)                                                    \
+	do {                                                           \
+		rep->status = DP_CTL_REFUSED;                          \
+		snprintf(rep->msg, sizeof(rep->msg), __VA_ARGS__);     \
+		return;                                                \
+	} while (0)
+
+static void
+apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
+	     struct dp_ctl_rep *rep, uint64_t now)
+{
+	struct dp_control *c = &shm->ctl;
+	int client = shm->hdr.mode == DP_MODE_CLIENT;
+	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
+	int64_t v = req->value, target;
+
+	elapsed_us = now > shm->hdr.start_tsc ? (now - shm->hdr.start_tsc) / (hz / 1000000) : 0;
+	if (req->op == DP_OP_PING) {
+		snprintf(rep->msg, sizeof(rep->msg), "alive");
+		return;
+	}
+	if (c->stop || shm->hdr.state >= DP_ST_STOPPING)
+		REFUSE("%s: the test is stopping", dp_ctl_op_name(req->op));
+	switch (req->op) {
+	case DP_OP_SET_CPS:
+		if (!client)
+			REFUSE("set cps: this primary is a server; only a client launches connections");
+		if (v <= 0)
+			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
+		if ((uint64_t)v > lim->max_cps)
+			REFUSE("set cps %ld: beyond what %u worker cores and %lu client tuples sustain (max %lu: a tuple must stay unused for %d s)",
+			       (long)v, lim->n_workers, (unsigned long)lim->tuples,
+			       (unsigned long)lim->max_cps, DP_TUPLE_REUSE_S);
+		record(c, req->op, (int64_t)c->target_cps, v, now);
+		c->target_cps = (uint64_t)v;
+		snprintf(rep->msg, sizeof(rep->msg), "cps %ld", (long)v);
+		break;
+	case DP_OP_SET_CC:
+		if (!client)
+			REFUSE("set cc: this primary is a server; only a client opens connections");
+		if (v <= 0)
+			REFUSE("set cc %ld: must be at least 1", (long)v);
+		if (shm->cfg.cc == 0)
+			REFUSE("set cc: the test was started without cc (connections are not kept open)");
+		if ((uint64_t)v > lim->max_cc)
+			REFUSE("set cc %ld: beyond the %lu client tuples configured", (long)v,
+			       (unsigned long)lim->max_cc);
+		record(c, req->op, (int64_t)c->target_cc, v, now);
+		c->target_cc = (uint64_t)v;
+		snprintf(rep->msg, sizeof(rep->msg), "cc %ld", (long)v);
+		break;
+	case DP_OP_SET_DURATION:
+	case DP_OP_ADD_DURATION:
+		/* +T / -T move the end of the test by T. */
+		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
+		if (target <= (int64_t)elapsed_us)
+			REFUSE("set duration: %.1f s ends in the past (%.1f s have run)",
+			       (double)target / 1e6, (double)elapsed_us / 1e6);
+		record(c, DP_OP_SET_DURATION, (int64_t)c->duration_us, target, now);
+		c->duration_us = (uint64_t)target;
+		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s (%.1f s left)",
+			 (double)target / 1e6, (double)(target - (int64_t)elapsed_us) / 1e6);
+		v = target;
+		break;
+	case DP_OP_PAUSE:
+		if (!client)
+			REFUSE("pause: this primary is a server; it launches nothing");
+		if (c->paused)
+			REFUSE("pause: already paused");
+		record(c, req->op, 0, 1, now);
+		c->paused = 1;
+		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
+		break;
+	case DP_OP_RESUME:
+		if (!c->paused)
+			REFUSE("resume: not paused");
+		record(c, req->op, 1, 0, now);
+		c->paused = 0;
+		snprintf(rep->msg, sizeof(rep->msg), "resumed");
+		break;
+	case DP_OP_STOP:
+		record(c, req->op, 0, 1, now);
+		c->stop = 1;
+		snprintf(rep->msg, sizeof(rep->msg), "stopping");
+		break;
+	default:
+		REFUSE("unknown request %u", req->op);
+	}
+	rep->applied = v;
+}
+
+void
+control_apply(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
+	      struct dp_ctl_rep *rep, uint64_t now_tsc)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->version = DP_CTL_VERSION;
+	rep->status = DP_CTL_OK;
+	pthread_mutex_lock(&ctl_lock);
+	apply_locked(shm, lim, req, rep, now_tsc);
+	rep->generation = shm->ctl.generation;
+	pthread_mutex_unlock(&ctl_lock);
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "control_loop.h"
+#include "ctl_msg.h"
+#include "ctl_server.h"
+#include "rates.h"
+#include "report.h"
+
+#define TICK_US 10000
+
+static volatile sig_atomic_t signals_seen;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	signals_seen++;
+}
+
+void
+control_loop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int
+gateways_ok(const struct port_set *ps)
+{
+	for (uint32_t i = 0; i < ps->n; i++)
+		if (!ps->np[i].gw_ok)
+			return 0;
+	return 1;
+}
+
+static uint32_t
+state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_us)
+{
+	const struct dp_config *cfg = &shm->cfg;
+	uint64_t wait_us = (uint64_t)cfg->wait * 1000000;
+
+	if (shm->ctl.stop)
+		return DP_ST_STOPPING;
+	if (shm->hdr.mode != DP_MODE_CLIENT)
+		return DP_ST_RUNNING;
+	if (!gateways_ok(ps) || elapsed_us < wait_us)
+		return DP_ST_WAIT;
+	if (shm->ctl.paused)
+		return DP_ST_PAUSED;
+	if (elapsed_us < wait_us + (uint64_t)cfg->slow_start * 1000000)
+		return DP_ST_SLOW_START;
+	return DP_ST_RUNNING;
+}
+
+static void
+history_push(struct dp_shm *shm, const struct dp_snapshot *s, uint64_t sec)
+{
+	uint64_t head = shm->history_head;
+	struct dp_history_entry *e = &shm->history[head % DP_HISTORY_LEN];
+
+	e->sec = sec;
+	e->tsc = s->tsc;
+	memcpy(e->c, s->c, sizeof(e->c));
+	e->sk_cur = s->sk_cur;
+	e->target_cps = shm->ctl.target_cps;
+	__atomic_store_n(&shm->history_head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* How long a stop may take before connections are abandoned. */
+static uint64_t
+grace_us(const struct dp_shm *shm)
+{
+	uint64_t g = 2 * shm->cfg.retransmit_timeout_us + 1000000;
+
+	if (shm->hdr.mode != DP_MODE_CLIENT)
+		g = 1000000;
+	return g > 10000000 ? 10000000 : g;
+}
+
+void
+control_loop_run(struct dp_shm *shm, struct port_set *ps)
+{
+	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
+	struct dp_snapshot first, prev, cur;
+	uint32_t changes_printed = 0;
+	FILE *out = stdout;
+	int print = !shm->cfg.quiet;
+
+	dp_snapshot_take(shm, start, &first);
+	prev = first;
+	for (;;) {
+		uint64_t now, elapsed_us;
+
+		rte_delay_us_sleep(TICK_US);
+		now = rte_rdtsc();
+		elapsed_us = (now - start) / (hz / 1000000);
+		if (signals_seen >= 2)
+			break;
+		if ((signals_seen || elapsed_us >= shm->ctl.duration_us) && !shm->ctl.stop)
+			ctl_server_local(DP_OP_STOP, 0);
+		shm->hdr.state = state_now(shm, ps, elapsed_us);
+		if (shm->ctl.stop) {
+			uint64_t sk = 0;
+			if (stop_at == 0)
+				stop_at = now;
+			for (uint32_t w = 0; w < shm->hdr.n_workers; w++)
+				sk += shm->workers[w].sk_cur;
+			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm))
+				break;
+		}
+		if (print)
+			report_changes(out, shm, &changes_printed);
+		if (elapsed_us / 1000000 > sec) {
+			sec = elapsed_us / 1000000;
+			ports_read_stats(ps, shm);
+			dp_snapshot_take(shm, now, &cur);
+			history_push(shm, &cur, sec);
+			if (print)
+				report_second(out, shm, &prev, &cur, sec);
+			prev = cur;
+		}
+	}
+	shm->hdr.stop_tsc = rte_rdtsc();
+	ports_read_stats(ps, shm);
+	dp_snapshot_take(shm, shm->hdr.stop_tsc, &cur);
+	report_changes(out, shm, &changes_printed);
+	report_summary(out, shm, &first, &cur);
+	shm->hdr.state = DP_ST_DONE;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eal_args.h"
+
+static int
+add(struct eal_args *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (a->argc >= EAL_MAX_ARGS)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(a->buf + a->used, sizeof(a->buf) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->buf) - a->used)
+		return -1;
+	a->argv[a->argc++] = a->buf + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
+	return 0;
+}
+
+static int
+lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
+{
+	char list[512];
+	size_t off;
+
+	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(0-%ld)", ncpu > 1 ? ncpu - 1 : 0);
+	for (uint32_t i = 0; i < cfg->n_cpus && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, ",%u@%u", i + 1, cfg->cpus[i]);
+	if (off >= sizeof(list))
+		return -1;
+	return add(a, "%s", list);
+}
+
+int
+eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
+	       const char *name, long ncpu, int n_extra, char **extra)
+{
+	int pci = 0, rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	rc |= add(a, "%s", prog);
+	rc |= add(a, "--file-prefix=%s", name);
+	rc |= add(a, "--proc-type=primary");
+	rc |= lcores(a, cfg, ncpu);
+	rc |= add(a, "--main-lcore=0");
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		if (cfg->ports[i].is_vdev) {
+			rc |= add(a, "--vdev=%s", cfg->ports[i].dev);
+		} else {
+			rc |= add(a, "-a");
+			rc |= add(a, "%s", cfg->ports[i].dev);
+			pci = 1;
+		}
+	}
+	if (!pci)
+		rc |= add(a, "--no-pci");
+	if (cfg->socket_mem[0])
+		rc |= add(a, "--socket-mem=%s", cfg->socket_mem);
+	rc |= add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
+	for (int i = 0; i < n_extra; i++)
+		rc |= add(a, "%s", extra[i]);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * EAL's command line, built from the configuration. Pure code.
+ */
+#ifndef DPERF_EAL_ARGS_H
+#define DPERF_EAL_ARGS_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+#define EAL_MAX_ARGS 64
+
+struct eal_args {
+	int argc;
+	char *argv[EAL_MAX_ARGS + 1];
+	char buf[8192];
+	size_t used;
+};
+
+/* Build argv for rte_eal_init: the program name, the instance's file
+ * prefix, lcores (lcore 0 = main, unpinned over ncpu CPUs; lcore i+1 =
+ * worker i on cpu[i]), devices, memory, log level, then the user's extra
+ * arguments. Returns 0, or -1 when it does not fit. */
+int eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
+		   const char *name, long ncpu, int n_extra, char **extra);
+
+#endif

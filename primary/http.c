@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http.h"
+
+int
+dp_msg_is_http(const struct dp_config *cfg)
+{
+	if (cfg->protocol == DP_PROTO_HTTP)
+		return 1;
+	if (cfg->protocol == DP_PROTO_UDP)
+		return cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE;
+	return cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE;
+}
+
+static void
+fill(uint8_t *p, uint32_t n, int random)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = random ? (uint8_t)alnum[(unsigned)rand() % 36] : 'a';
+}
+
+uint32_t
+dp_raw_message(uint32_t n, int random, uint8_t *buf, size_t cap)
+{
+	if (n > cap)
+		return 0;
+	fill(buf, n, random);
+	return n;
+}
+
+/* Write head + pad header so that head is exactly `want` bytes when want
+ * is non-zero. Returns head length or 0 when it cannot fit. */
+static uint32_t
+padded_head(char *out, size_t cap, const char *head, uint32_t want, int random)
+{
+	size_t hl = strlen(head);
+	uint32_t pad;
+
+	if (want == 0) {
+		if (hl + 2 >= cap)
+			return 0;
+		memcpy(out, head, hl);
+		memcpy(out + hl, "\r\n", 2);
+		return (uint32_t)hl + 2;
+	}
+	/* "X-Pad: " + n + "\r\n" + final "\r\n" */
+	if (hl + 11 > want || want > cap)
+		return 0;
+	pad = want - (uint32_t)hl - 11;
+	memcpy(out, head, hl);
+	memcpy(out + hl, "X-Pad: ", 7);
+	fill((uint8_t *)out + hl + 7, pad, random);
+	memcpy(out + hl + 7 + pad, "\r\n\r\n", 4);
+	return want;
+}
+
+uint32_t
+dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, size_t cap)
+{
+	char head[512];
+	const char *path = cfg->http_path[0] ? cfg->http_path : "/";
+	uint32_t size = cfg->payload_size, n;
+
+	if (host == NULL)
+		host = cfg->http_host[0] ? cfg->http_host : "dperf";
+	if (cfg->http_method == DP_HTTP_POST) {
+		/* The whole message is payload_size: head of 85 bytes, then body. */
+		uint32_t body = size >= DP_HTTP_MIN_SIZE ? size - DP_HTTP_MIN_SIZE : 16;
+		snprintf(head, sizeof(head),
+			 "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %u\r\n", path, host,
+			 body);
+		n = padded_head((char *)buf, cap, head, DP_HTTP_MIN_SIZE, cfg->payload_random);
+		if (n == 0) /* long host/path: no padding possible, plain head */
+			n = padded_head((char *)buf, cap, head, 0, 0);
+		if (n == 0 || n + body > cap)
+			return 0;
+		fill(buf + n, body, cfg->payload_random);
+		return n + body;
+	}
+	snprintf(head, sizeof(head), "GET %s HTTP/1.1\r\nUser-Agent: dperf\r\nHost: %s\r\n", path,
+		 host);
+	return padded_head((char *)buf, cap, head, size >= DP_HTTP_MIN_SIZE ? size : 0,
+			   cfg->payload_random);
+}
+
+uint32_t
+dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap)
+{
+	char head[256];
+	uint32_t size = cfg->payload_size, body, n;
+	const char *conn = keepalive ? "keep-alive" : "close";
+
+	if (size >= DP_HTTP_MIN_SIZE) {
+		body = size - DP_HTTP_MIN_SIZE;
+		snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Length: %u\r\nConnection: %s\r\n",
+			 body, conn);
+		n = padded_head((char *)buf, cap, head, DP_HTTP_MIN_SIZE, cfg->payload_random);
+	} else {
+		body = 11;
+		snprintf(head, sizeof(head),
+			 "HTTP/1.1 200 OK\r\nServer: dperf\r\nContent-Length: %u\r\nConnection: %s\r\n",
+			 body, conn);
+		n = padded_head((char *)buf, cap, head, 0, 0);
+	}
+	if (n == 0 || n + body > cap)
+		return 0;
+	if (size >= DP_HTTP_MIN_SIZE)
+		fill(buf + n, body, cfg->payload_random);
+	else
+		memcpy(buf + n, "hello dperf", body);
+	return n + body;
+}
+
+/* Find needle (length nl) in p[0..len). */
+static const uint8_t *
+find(const uint8_t *p, uint32_t len, const char *needle, uint32_t nl)
+{
+	for (uint32_t i = 0; i + nl <= len; i++)
+		if (p[i] == (uint8_t)needle[0] && memcmp(p + i, needle, nl) == 0)
+			return p + i;
+	return NULL;
+}
+
+static const uint8_t *
+find_ci(const uint8_t *p, uint32_t len, const char *needle, uint32_t nl)
+{
+	for (uint32_t i = 0; i + nl <= len; i++)
+		if (strncasecmp((const char *)p + i, needle, nl) == 0)
+			return p + i;
+	return NULL;
+}
+
+int
+dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total)
+{
+	const uint8_t *end, *cl;
+	uint32_t head, clen = 0;
+	int digits = 0;
+
+	if (len < 12 || memcmp(p, "HTTP/1.", 7) != 0 || p[8] != ' ')
+		return -1;
+	if (!isdigit(p[9]) || !isdigit(p[10]) || !isdigit(p[11]))
+		return -1;
+	*status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
+	end = find(p, len, "\r\n\r\n", 4);
+	if (end == NULL)
+		return -1;
+	head = (uint32_t)(end - p) + 4;
+	cl = find_ci(p, head, "\r\nContent-Length:", 17);
+	if (cl != NULL) {
+		const uint8_t *q = cl + 17;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		while (q < end && isdigit(*q) && digits < 10) {
+			clen = clen * 10 + (uint32_t)(*q - '0');
+			q++;
+			digits++;
+		}
+		if (digits == 0 || digits == 10 || (q < end && *q != '\r' && *q != ' '))
+			return -1;
+	} else if (*status >= 200 && *status != 204 && *status != 304) {
+		return -1; /* no length: chunked or close-delimited, not supported */
+	}
+	*total = head + clen;
+	return 0;
+}
+
+uint32_t
+dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state)
+{
+	static const uint8_t pat[4] = { '\r', '\n', '\r', '\n' };
+	uint8_t s = *state;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < len; i++) {
+		if (p[i] == pat[s]) {
+			if (++s == 4) {
+				n++;
+				s = 0;
+			}
+		} else {
+			s = p[i] == '\r' ? 1 : 0;
+		}
+	}
+	*state = s;
+	return n;
+}
+
+int
+dp_http_wants_close(const uint8_t *p, uint32_t len)
+{
+	const uint8_t *eol = find(p, len, "\r\n", 2);
+	const uint8_t *c;
+
+	if (eol == NULL)
+		return 0;
+	c = find_ci(p, len, "\r\nConnection:", 13);
+	if (c != NULL) {
+		const uint8_t *q = c + 13;
+		uint32_t left = len - (uint32_t)(q - p);
+		while (left > 0 && *q == ' ') {
+			q++;
+			left--;
+		}
+		if (left >= 5 && strncasecmp((const char *)q, "close", 5) == 0)
+			return 1;
+		if (left >= 10 && strncasecmp((const char *)q, "keep-alive", 10) == 0)
+			return 0;
+	}
+	/* Request line ends with the version: "... HTTP/1.0\r\n". */
+	return eol - p >= 8 && memcmp(eol - 8, "HTTP/1.0", 8) == 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * HTTP/1.1 messages as dperf sizes them, and the small parsers the TCP
+ * engine needs. Pure code: no EAL, no mbufs.
+ *
+ * Sizes: payload_size is the whole message in the TCP payload, headers
+ * included. From DP_HTTP_MIN_SIZE (85) up, a response is exactly
+ * payload_size bytes with Content-Length payload_size - 85, and a request
+ * is padded to payload_size. Unset (0): short default messages.
+ */
+#ifndef DPERF_HTTP_H
+#define DPERF_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+#define DP_MSG_MAX 9216
+
+/* Build the client's request into buf. Returns its length, or 0 when it
+ * does not fit in cap. host may be NULL (then cfg->http_host or "dperf"). */
+uint32_t dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, size_t cap);
+
+/* Build the server's response. keepalive selects the Connection header. */
+uint32_t dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap);
+
+/* Raw (non-HTTP) message of n bytes: printable filler, random when asked. */
+uint32_t dp_raw_message(uint32_t n, int random, uint8_t *buf, size_t cap);
+
+/* 1 when messages are HTTP for this config, 0 for raw TCP payloads. */
+int dp_msg_is_http(const struct dp_config *cfg);
+
+/* Parse the head of a response at p[0..len). Returns 0 and sets *status and
+ * *total (head + Content-Length) when the status line, Content-Length and
+ * the blank line are all present; -1 otherwise (malformed or split head). */
+int dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total);
+
+/* Count request ends ("\r\n\r\n") in p[0..len), carrying the match state
+ * (0..3) across segments in *state. */
+uint32_t dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state);
+
+/* 1 when a request asks the server to close: HTTP/1.0 without
+ * "Connection: keep-alive", or any "Connection: close". */
+int dp_http_wants_close(const uint8_t *p, uint32_t len);
+
+#endif

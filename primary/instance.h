@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The instance's identity and files: its name (the EAL file prefix), the
+ * checks made before EAL starts, the marker secondaries look for, and the
+ * removal of runtime and hugepage files at exit.
+ */
+#ifndef DPERF_INSTANCE_H
+#define DPERF_INSTANCE_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+/* Default name: the config file's base name without extension. */
+void instance_default_name(const char *path, char *out, size_t len);
+/* 0 when name is usable as a file prefix, else -1 with err. */
+int instance_check_name(const char *name, char *err, size_t errlen);
+/* Checks before EAL: name free, hugepages sufficient, memif dirs present.
+ * Returns 0, or -1 with a one-line err. */
+int instance_preflight(const struct dp_config *cfg, const char *name, char *err, size_t errlen);
+/* Hugepage memory (MB) the configuration needs, an estimate. */
+unsigned long instance_mem_needed_mb(const struct dp_config *cfg);
+/* Write the marker into EAL's runtime dir and make the dir owner-only. */
+int instance_mark(const char *runtime_dir);
+/* After rte_eal_cleanup: remove runtime dir and our hugepage files. */
+void instance_cleanup(const char *runtime_dir, const char *name);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * dperf: the primary. Reads the configuration, starts EAL, ports and
+ * workers, publishes everything in the memzone, runs the control loop.
+ *
+ *   dperf -c FILE [-p NAME] [-t] [-- EAL args...]
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
+
+#include "config.h"
+#include "control_loop.h"
+#include "ctl_server.h"
+#include "eal_args.h"
+#include "instance.h"
+#include "port.h"
+#include "shm_init.h"
+#include "worker_setup.h"
+
+#define EXIT_CONFIG 2
+#define EXIT_RUNTIME 1
+
+static void
+usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s -c FILE [-p NAME] [-t] [-- EAL-ARGS...]\n"
+		"  -c FILE   configuration (dperf's format)\n"
+		"  -p NAME   instance name (EAL file prefix; default: FILE's base name)\n"
+		"  -t        check the configuration and exit (0 valid, 2 invalid)\n",
+		prog);
+}
+
+struct app {
+	struct dp_config cfg;
+	char name[64];
+	char runtime_dir[512];
+	struct dp_shm *shm;
+	struct port_set ports;
+	struct worker *workers[DP_MAX_WORKERS];
+	uint32_t n_workers;
+	int eal_up;
+};
+
+static int
+start_workers(struct app *a, char *err, size_t errlen)
+{
+	uint32_t per_port = a->cfg.n_cpus / a->cfg.n_ports;
+	unsigned int lcore = 0;
+
+	for (uint32_t i = 0; i < a->cfg.n_cpus; i++) {
+		struct worker_params wp = {
+			.cfg = &a->shm->cfg, .shm = a->shm, .np = &a->ports.np[i / per_port],
+			.mp = a->ports.mp[i / per_port], .id = i, .port_idx = i / per_port,
+			.queue = (uint16_t)(i % per_port),
+		};
+		struct worker *w;
+
+		lcore = rte_get_next_lcore(lcore, 1, 0);
+		w = rte_zmalloc_socket("dp_worker", sizeof(*w), 64, (int)rte_lcore_to_socket_id(lcore));
+		if (w == NULL) {
+			snprintf(err, errlen, "out of hugepage memory for worker %u", i);
+			return -1;
+		}
+		a->workers[i] = w;
+		a->n_workers = i + 1;
+		if (worker_setup(w, &wp, err, errlen) != 0)
+			return -1;
+	}
+	a->shm->hdr.start_tsc = rte_rdtsc();
+	lcore = 0;
+	for (uint32_t i = 0; i < a->n_workers; i++) {
+		a->workers[i]->start_tsc = a->shm->hdr.start_tsc;
+		lcore = rte_get_next_lcore(lcore, 1, 0);
+		rte_eal_remote_launch(worker_main, a->workers[i], lcore);
+	}
+	return 0;
+}
+
+static void
+shutdown_app(struct app *a)
+{
+	dp_workers_quit = 1;
+	if (a->eal_up)
+		rte_eal_mp_wait_lcore();
+	ctl_server_stop();
+	for (uint32_t i = 0; i < a->n_workers; i++)
+		worker_teardown(a->workers[i]);
+	ports_close(&a->ports);
+	if (a->eal_up) {
+		rte_eal_cleanup();
+		instance_cleanup(a->runtime_dir, a->name);
+	}
+}
+
+static int
+parse_args(int argc, char **argv, const char **file, const char **name, int *check)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:p:th")) != -1) {
+		switch (opt) {
+		case 'c': *file = optarg; break;
+		case 'p': *name = optarg; break;
+		case 't': *check = 1; break;
+		case 'h': usage(stdout, argv[0]); exit(0);
+		default: usage(stderr, argv[0]); return -1;
+		}
+	}
+	if (*file == NULL) {
+		fprintf(stderr, "%s: missing -c FILE\n", argv[0]);
+		usage(stderr, argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct app a;
+	const char *file = NULL, *name = NULL;
+	char err[DP_ERR_LEN];
+	struct eal_args ea;
+	int check = 0, rc;
+
+	if (parse_args(argc, argv, &file, &name, &check) != 0)
+		return EXIT_CONFIG;
+	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (a.cfg.ports[0].local.family == 6) {
+		fprintf(stderr, "%s:%u: port: IPv6 is not supported by this engine yet (expected an IPv4 address)\n",
+			file, a.cfg.ports[0].line);
+		return EXIT_CONFIG;
+	}
+	if (check) {
+		printf("%s: ok\n", file);
+		return 0;
+	}
+	if (name != NULL)
+		snprintf(a.name, sizeof(a.name), "%s", name);
+	else
+		instance_default_name(file, a.name, sizeof(a.name));
+	if (instance_check_name(a.name, err, sizeof(err)) != 0 ||
+	    instance_preflight(&a.cfg, a.name, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return EXIT_CONFIG;
+	}
+	if (eal_args_build(&ea, argv[0], &a.cfg, a.name, sysconf(_SC_NPROCESSORS_ONLN),
+			   argc - optind, argv + optind) != 0) {
+		fprintf(stderr, "%s: too many EAL arguments\n", argv[0]);
+		return EXIT_CONFIG;
+	}
+	if (rte_eal_init(ea.argc, ea.argv) < 0) {
+		fprintf(stderr, "%s: EAL initialisation failed: %s\n", argv[0], rte_strerror(rte_errno));
+		return EXIT_RUNTIME;
+	}
+	a.eal_up = 1;
+	snprintf(a.runtime_dir, sizeof(a.runtime_dir), "%s", rte_eal_get_runtime_dir());
+	control_loop_signals();
+	a.shm = shm_create(&a.cfg, a.name, err, sizeof(err));
+	rc = a.shm == NULL ? -1 : 0;
+	if (rc == 0)
+		rc = ports_init(&a.ports, &a.cfg, a.cfg.n_cpus / a.cfg.n_ports, err, sizeof(err));
+	if (rc == 0)
+		rc = ctl_server_start(a.shm, err, sizeof(err));
+	if (rc == 0)
+		rc = start_workers(&a, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		shutdown_app(&a);
+		return EXIT_RUNTIME;
+	}
+	instance_mark(a.runtime_dir);
+	control_loop_run(a.shm, &a.ports);
+	shutdown_app(&a);
+	return 0;
+}

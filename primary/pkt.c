@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "pkt.h"
+
+#define TCP_OPT_MSS_LEN 4
+
+uint32_t
+pkt_sum(const void *buf, uint32_t len)
+{
+	return __rte_raw_cksum(buf, len, 0);
+}
+
+static inline struct rte_mbuf *
+alloc(struct worker *w)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->mp);
+
+	if (unlikely(m == NULL))
+		CNT(w, DROP_TX);
+	return m;
+}
+
+/* Ethernet (+ VLAN) header towards the gateway. Returns its length. */
+static inline uint32_t
+l2_write(const struct worker *w, uint8_t *p, uint16_t type_be, const struct rte_ether_addr *dst)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
+
+	rte_ether_addr_copy(dst, &eth->dst_addr);
+	rte_ether_addr_copy(&w->np->mac, &eth->src_addr);
+	if (w->np->vlan_tci_be) {
+		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = w->np->vlan_tci_be;
+		vh->eth_proto = type_be;
+		return sizeof(*eth) + sizeof(*vh);
+	}
+	eth->ether_type = type_be;
+	return sizeof(*eth);
+}
+
+static inline void
+ip_write(struct worker *w, struct rte_ipv4_hdr *ip, const struct tuple *t, uint8_t proto,
+	 uint16_t l4len)
+{
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->type_of_service = w->tos;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + l4len));
+	ip->packet_id = rte_cpu_to_be_16((uint16_t)w->ip_id++);
+	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
+	ip->time_to_live = 64;
+	ip->next_proto_id = proto;
+	ip->hdr_checksum = 0;
+	ip->src_addr = t->lip;
+	ip->dst_addr = t->rip;
+}
+
+/* Checksums, in software or by the device. Returns the L4 checksum field. */
+static inline uint16_t
+l4_cksum(struct worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip, const void *l4,
+	 uint32_t l4hdr_len, uint32_t data_sum, uint32_t l2len, int is_udp)
+{
+	uint16_t c;
+
+	if (w->np->tx_cksum) {
+		m->l2_len = l2len;
+		m->l3_len = sizeof(*ip);
+		m->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+			       (is_udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM);
+		return rte_ipv4_phdr_cksum(ip, m->ol_flags);
+	} else {
+		uint32_t s = rte_ipv4_phdr_cksum(ip, 0);
+
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		s += __rte_raw_cksum(l4, l4hdr_len, 0) + (data_sum & 0xffff) + (data_sum >> 16);
+		c = (uint16_t)~__rte_raw_cksum_reduce(s);
+		if (is_udp && c == 0)
+			c = 0xffff;
+	}
+	return c;
+}
+
+int
+pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	const struct msg *msg)
+{
+	struct rte_mbuf *m = alloc(w);
+	uint32_t l2, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN : 0;
+	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + optlen;
+	struct rte_ipv4_hdr *ip;
+	struct rte_tcp_hdr *th;
+	uint8_t *p;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4), &w->np->gw_mac);
+	ip = (struct rte_ipv4_hdr *)(p + l2);
+	th = (struct rte_tcp_hdr *)(ip + 1);
+	ip_write(w, ip, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+	th->src_port = t->lport;
+	th->dst_port = t->rport;
+	th->sent_seq = rte_cpu_to_be_32(seq);
+	th->recv_ack = rte_cpu_to_be_32(ack);
+	th->data_off = (uint8_t)((thl / 4) << 4);
+	th->tcp_flags = flags;
+	th->rx_win = rte_cpu_to_be_16(65535);
+	th->cksum = 0;
+	th->tcp_urp = 0;
+	if (optlen) {
+		uint8_t *o = (uint8_t *)(th + 1);
+		o[0] = 2; /* MSS */
+		o[1] = 4;
+		o[2] = (uint8_t)(w->mss >> 8);
+		o[3] = (uint8_t)w->mss;
+	}
+	if (dlen)
+		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
+	m->data_len = m->pkt_len = l2 + sizeof(*ip) + thl + dlen;
+	th->cksum = l4_cksum(w, m, ip, th, thl, msg ? msg->sum : 0, l2, 0);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+int
+pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
+{
+	struct rte_mbuf *m = alloc(w);
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *uh;
+	uint32_t l2;
+	uint8_t *p;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4), &w->np->gw_mac);
+	ip = (struct rte_ipv4_hdr *)(p + l2);
+	uh = (struct rte_udp_hdr *)(ip + 1);
+	ip_write(w, ip, t, IPPROTO_UDP, (uint16_t)(sizeof(*uh) + msg->len));
+	uh->src_port = t->lport;
+	uh->dst_port = t->rport;
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + msg->len));
+	uh->dgram_cksum = 0;
+	rte_memcpy(uh + 1, msg->data, msg->len);
+	m->data_len = m->pkt_len = l2 + sizeof(*ip) + sizeof(*uh) + msg->len;
+	uh->dgram_cksum = l4_cksum(w, m, ip, uh, sizeof(*uh), msg->sum, l2, 1);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+int
+pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+{
+	static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+	static const struct rte_ether_addr zero = { .addr_bytes = { 0 } };
+	struct rte_mbuf *m = alloc(w);
+	struct rte_arp_hdr *a;
+	uint32_t l2;
+	uint8_t *p;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
+	a = (struct rte_arp_hdr *)(p + l2);
+	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	a->arp_hlen = RTE_ETHER_ADDR_LEN;
+	a->arp_plen = 4;
+	a->arp_opcode = rte_cpu_to_be_16(op);
+	rte_ether_addr_copy(&w->np->mac, &a->arp_data.arp_sha);
+	a->arp_data.arp_sip = sip;
+	rte_ether_addr_copy(op == 1 ? &zero : tmac, &a->arp_data.arp_tha);
+	a->arp_data.arp_tip = tip;
+	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
+	CNT(w, ARP_TX);
+	tx_enqueue(w, m);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Building the engine's packets: Ethernet (+VLAN), IPv4, TCP, UDP, ARP.
+ * Headers are written field by field into fresh mbufs; message bytes are
+ * copied from prebuilt buffers whose checksum sums are precomputed, so a
+ * segment's TCP checksum only sums its 20-24 header bytes.
+ */
+#ifndef DPERF_PKT_H
+#define DPERF_PKT_H
+
+#include <stdint.h>
+
+#include "worker.h"
+
+/* Queue a TCP segment on w's TX batch. m may be NULL (no payload).
+ * Returns 0, or -1 when no mbuf was available (dropTx counted). */
+int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+	    uint8_t flags, const struct msg *m);
+
+/* Queue a UDP datagram carrying m. */
+int pkt_udp(struct worker *w, const struct tuple *t, const struct msg *m);
+
+/* Queue an ARP packet: op 1 request (target_mac ignored), op 2 reply. */
+int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
+	    const struct rte_ether_addr *tmac);
+
+/* Ones'-complement sum of a buffer, for struct msg.sum. */
+uint32_t pkt_sum(const void *buf, uint32_t len);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Ports: find the device EAL created for each "port" line, configure one
+ * RX/TX queue per worker, a mempool per port, offloads where the device
+ * has them, and read its statistics.
+ */
+#ifndef DPERF_PORT_H
+#define DPERF_PORT_H
+
+#include <stddef.h>
+
+#include <rte_mempool.h>
+
+#include "config.h"
+#include "shm.h"
+#include "worker.h"
+
+struct port_set {
+	struct netport np[DP_MAX_PORTS];
+	struct rte_mempool *mp[DP_MAX_PORTS];
+	uint32_t n;
+	uint32_t started;
+};
+
+/* Configure and start every port. Returns 0, or -1 with err set. */
+int ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t workers_per_port,
+	       char *err, size_t errlen);
+/* Copy device statistics into the memzone's port blocks. */
+void ports_read_stats(const struct port_set *ps, struct dp_shm *shm);
+void ports_close(struct port_set *ps);
+
+#endif

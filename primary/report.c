@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+
+#include "ctl_msg.h"
+#include "report.h"
+
+#define PER_LINE 5
+
+static void
+counters(FILE *f, const uint64_t *a, const uint64_t *b)
+{
+	int col = 0;
+
+	for (int c = 0; c < DP_C__COUNT; c++) {
+		fprintf(f, "%-8s %-14" PRIu64 "%s", dp_counter_names[c], dp_delta(a[c], b[c]),
+			++col % PER_LINE == 0 ? "\n" : " ");
+	}
+	if (col % PER_LINE)
+		fputc('\n', f);
+}
+
+static void
+ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	for (uint32_t p = 0; p < b->n_ports; p++)
+		fprintf(f, "port%-4u ierrors %-14" PRIu64 " oerrors %-14" PRIu64 " imissed %-14" PRIu64
+			" rxNombuf %" PRIu64 "\n",
+			p, dp_delta(a->pc[p][DP_PC_IERRORS], b->pc[p][DP_PC_IERRORS]),
+			dp_delta(a->pc[p][DP_PC_OERRORS], b->pc[p][DP_PC_OERRORS]),
+			dp_delta(a->pc[p][DP_PC_IMISSED], b->pc[p][DP_PC_IMISSED]),
+			dp_delta(a->pc[p][DP_PC_RX_NOMBUF], b->pc[p][DP_PC_RX_NOMBUF]));
+}
+
+void
+report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
+	      const struct dp_snapshot *cur, uint64_t sec)
+{
+	double busy = 0;
+
+	for (uint32_t w = 0; w < cur->n_workers; w++)
+		busy += dp_worker_busy(prev, cur, w);
+	fprintf(f, "\nseconds  %-14" PRIu64 " state    %-14s cpuUsage %-14.0f skCon    %-14" PRIu64
+		" targetCps %" PRIu64 "\n",
+		sec, dp_state_names[shm->hdr.state < DP_ST__COUNT ? shm->hdr.state : 0],
+		cur->n_workers ? 100.0 * busy / cur->n_workers : 0.0, cur->sk_cur,
+		(uint64_t)shm->ctl.target_cps);
+	counters(f, prev->c, cur->c);
+	ports(f, prev, cur);
+	fflush(f);
+}
+
+void
+report_changes(FILE *f, const struct dp_shm *shm, uint32_t *printed)
+{
+	uint32_t n = __atomic_load_n(&shm->ctl.n_changes, __ATOMIC_ACQUIRE);
+	uint64_t hz = shm->hdr.tsc_hz;
+
+	if (n - *printed > DP_CHANGES_LEN)
+		*printed = n - DP_CHANGES_LEN;
+	for (; *printed < n; (*printed)++) {
+		const struct dp_change *ch = &shm->ctl.changes[*printed % DP_CHANGES_LEN];
+		double t = ch->tsc > shm->hdr.start_tsc ? (double)(ch->tsc - shm->hdr.start_tsc) / (double)hz : 0;
+		fprintf(f, "change   at %.3f s: %s %" PRId64 " -> %" PRId64 "\n", t,
+			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
+	}
+	fflush(f);
+}
+
+void
+report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *first,
+	       const struct dp_snapshot *last)
+{
+	double secs = last->tsc > first->tsc ? (double)(last->tsc - first->tsc) / (double)shm->hdr.tsc_hz : 0;
+
+	fprintf(f, "\n---- dperf %s total (%.1f s) ----\n", shm->hdr.name, secs);
+	counters(f, first->c, last->c);
+	ports(f, first, last);
+	fprintf(f, "skCon    %" PRIu64 "\n", last->sk_cur);
+	fflush(f);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A connection: 64 bytes, one cache line. The 4-tuple is not stored: it is
+ * the socket's index in its worker's table (see sock_table.h).
+ */
+#ifndef DPERF_SOCK_H
+#define DPERF_SOCK_H
+
+#include <stdint.h>
+
+enum sk_state {
+	SK_CLOSED = 0,
+	SK_SYN_SENT,
+	SK_SYN_RCVD,
+	SK_ESTABLISHED,
+	SK_FIN_WAIT_1, /* we sent FIN first */
+	SK_FIN_WAIT_2,
+	SK_CLOSE_WAIT,
+	SK_LAST_ACK,   /* peer sent FIN first, we answered with ours */
+};
+
+/* Timer lists a socket can be on (at most one at a time). */
+enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
+
+/* sock.flags */
+#define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
+#define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_RSP_ACTIVE 0x04 /* client: in the middle of a response */
+#define SKF_ERR        0x08 /* already counted as an error */
+
+struct sock {
+	uint32_t snd_una;   /* oldest unacknowledged sequence number */
+	uint32_t snd_nxt;   /* next sequence number to send */
+	uint32_t rcv_nxt;   /* next sequence number expected */
+	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
+	uint32_t t_prev;
+	uint32_t t_expire;  /* deadline, worker milliseconds */
+	uint32_t rsp_left;  /* client: response bytes still expected */
+	uint32_t req_done;  /* requests completed on this connection */
+	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
+	uint8_t state;      /* enum sk_state */
+	uint8_t flags;
+	uint8_t list;       /* enum sk_list */
+	uint8_t retries;
+	uint8_t crlf;       /* server: request-end matcher state */
+	uint8_t inflight;   /* requests sent and not yet answered */
+	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
+	uint32_t snd_len;   /* bytes of the last message sent (for retransmit) */
+	uint8_t snd_flags;  /* TCP flags of the last data/control segment */
+	uint8_t pad[11];
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");
+
+#endif

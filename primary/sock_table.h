@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Socket table indexing: a connection's index is computed from its
+ * addresses, so lookup needs no hash and a socket stores no tuple.
+ *
+ * client: idx = ((lport_i * n_cip) + cip_i) * n_sport + sport_i
+ *         (consecutive launches use different addresses/ports, then the
+ *          next local port)
+ * server: idx = ((cport * n_cip_total) + cip_flat) * n_sport + sport_i
+ */
+#ifndef DPERF_SOCK_TABLE_H
+#define DPERF_SOCK_TABLE_H
+
+#include <rte_byteorder.h>
+
+#include "worker.h"
+
+#define SK_NONE UINT64_MAX
+
+static inline uint64_t
+sk_table_size(const struct worker *w)
+{
+	if (w->is_client)
+		return (uint64_t)w->n_lport * w->n_cip * w->n_sport;
+	return 65536ULL * w->n_cip_total * w->n_sport;
+}
+
+static inline void
+sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
+{
+	uint32_t sport_i = (uint32_t)(idx % w->n_sport);
+	uint64_t r = idx / w->n_sport;
+
+	if (w->is_client) {
+		uint32_t cip_i = (uint32_t)(r % w->n_cip);
+		uint32_t lport_i = (uint32_t)(r / w->n_cip);
+
+		t->lip = rte_cpu_to_be_32(w->cip_h + cip_i);
+		t->rip = w->srv_ip;
+		t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + lport_i));
+		t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + sport_i));
+	} else {
+		uint32_t flat = (uint32_t)(r % w->n_cip_total);
+		uint32_t cport = (uint32_t)(r / w->n_cip_total);
+		uint32_t k = 0;
+
+		while (k + 1 < w->n_cr && flat >= w->cr[k + 1].base)
+			k++;
+		t->lip = w->srv_ip;
+		t->rip = rte_cpu_to_be_32(w->cr[k].start_h + (flat - w->cr[k].base));
+		t->lport = rte_cpu_to_be_16((uint16_t)(w->sport_min + sport_i));
+		t->rport = rte_cpu_to_be_16((uint16_t)cport);
+	}
+}
+
+/* Client: the socket a packet to (our lip, our lport) from rport belongs to. */
+static inline uint64_t
+sk_index_client(const struct worker *w, uint32_t lip_be, uint16_t lport_be, uint16_t rport_be)
+{
+	uint32_t cip_i = rte_be_to_cpu_32(lip_be) - w->cip_h;
+	uint32_t lport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - w->lport_min;
+	uint32_t sport_i = (uint32_t)rte_be_to_cpu_16(rport_be) - w->sport_min;
+
+	if (cip_i >= w->n_cip || lport_i >= w->n_lport || sport_i >= w->n_sport)
+		return SK_NONE;
+	return ((uint64_t)lport_i * w->n_cip + cip_i) * w->n_sport + sport_i;
+}
+
+/* Server: the socket of a packet from (rip, rport) to our listen port lport. */
+static inline uint64_t
+sk_index_server(const struct worker *w, uint32_t rip_be, uint16_t rport_be, uint16_t lport_be)
+{
+	uint32_t rip = rte_be_to_cpu_32(rip_be);
+	uint32_t sport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - w->sport_min;
+
+	if (sport_i >= w->n_sport)
+		return SK_NONE;
+	for (uint32_t k = 0; k < w->n_cr; k++) {
+		uint32_t off = rip - w->cr[k].start_h;
+		if (off < w->cr[k].num)
+			return ((uint64_t)rte_be_to_cpu_16(rport_be) * w->n_cip_total +
+				w->cr[k].base + off) * w->n_sport + sport_i;
+	}
+	return SK_NONE;
+}
+
+#endif

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The server side: accept on every server address and listen port, answer
+ * each request with the prebuilt response, close as the client or the
+ * configuration asks.
+ */
+#include <rte_branch_prediction.h>
+
+#include "http.h"
+#include "tcp.h"
+#include "tcp_common.h"
+
+#define SKF_WANT_CLOSE SKF_CLOSE
+
+static inline const struct msg *
+response(const struct worker *w, const struct sock *sk)
+{
+	return (w->keepalive && !(sk->flags & SKF_WANT_CLOSE)) ? &w->rsp_ka : &w->rsp_close;
+}
+
+static void
+accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
+	   const struct tuple *t)
+{
+	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
+		/* The client retransmitted its SYN: our SYN+ACK was lost. */
+		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+		CNT(w, SYN_RT);
+		CNT(w, SYN_TX);
+		return;
+	}
+	if (sk->state != SK_CLOSED) /* the tuple is reused: forget the old one */
+		sk_closed(w, sk);
+	sk_opened(w, sk);
+	sk->rcv_nxt = s->seq + 1;
+	sk->snd_una = tcp_iss(w, idx);
+	sk->snd_nxt = sk->snd_una + 1;
+	sk->state = SK_SYN_RCVD;
+	pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+	CNT(w, SYN_TX);
+	tl_add(w, sk, (uint32_t)idx, TL_RT);
+}
+
+/* Count the complete requests in a segment. */
+static uint32_t
+count_requests(struct worker *w, struct sock *sk, const struct seg *s)
+{
+	uint32_t n;
+
+	if (w->is_http) {
+		n = dp_http_count_requests(s->data, s->dlen, &sk->crlf);
+		if (w->keepalive && n > 0 && dp_http_wants_close(s->data, s->dlen))
+			sk->flags |= SKF_WANT_CLOSE;
+		CNT_ADD(w, HTTP_GET, n);
+		return n;
+	}
+	n = (sk->raw_got + s->dlen) / w->req_size;
+	sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
+	CNT_ADD(w, TCP_REQ, n);
+	return n;
+}
+
+/* Send n responses; the last carries our FIN when we close. */
+static void
+respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t n)
+{
+	const struct msg *m = response(w, sk);
+	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t f = TH_ACK | TH_PSH;
+		if (close && i + 1 == n)
+			f |= TH_FIN;
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
+		sk->snd_nxt += m->len;
+		if (w->is_http)
+			CNT(w, HTTP_2XX);
+		else
+			CNT(w, TCP_RSP);
+	}
+	if (close) {
+		sk->snd_nxt++;
+		CNT(w, FIN_TX);
+		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	}
+	sk->retries = 0;
+	tl_add(w, sk, idx, TL_RT);
+}
+
+void
+tcp_server_input(struct worker *w, const struct seg *s)
+{
+	uint64_t idx = sk_index_server(w, s->sip, s->sport, s->dport);
+	struct tuple t;
+	struct sock *sk;
+	uint32_t n = 0;
+
+	seg_tuple(s, &t);
+	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
+		CNT(w, TCP_DROP);
+		if (w->cfg->tcp_rst)
+			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		return;
+	}
+	sk = &w->sk[idx];
+	if (s->flags & TH_FIN)
+		CNT(w, FIN_RX);
+	if (unlikely(s->flags & TH_RST)) {
+		CNT(w, RST_RX);
+		if (sk->state == SK_CLOSED || s->seq != sk->rcv_nxt) {
+			CNT(w, TCP_DROP);
+			return;
+		}
+		sk_closed(w, sk);
+		return;
+	}
+	if (s->flags & TH_SYN) {
+		CNT(w, SYN_RX);
+		if ((s->flags & TH_ACK) || w->stopping) {
+			CNT(w, TCP_DROP);
+			return;
+		}
+		accept_syn(w, sk, idx, s, &t);
+		return;
+	}
+	if (unlikely(sk->state == SK_CLOSED)) {
+		CNT(w, TCP_DROP);
+		if (w->cfg->tcp_rst)
+			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		return;
+	}
+	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
+		CNT(w, TCP_DROP);
+		return;
+	}
+	if (seq_gt(s->ack, sk->snd_una))
+		sk->snd_una = s->ack;
+	if (sk->state == SK_SYN_RCVD) {
+		if (sk->snd_una != sk->snd_nxt) {
+			CNT(w, TCP_DROP);
+			return;
+		}
+		sk->state = SK_ESTABLISHED;
+		tl_remove(w, sk);
+	}
+	if (s->dlen > 0 || (s->flags & TH_FIN)) {
+		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */
+			CNT(w, TCP_DROP);
+			sk_ctl(w, &t, sk, TH_ACK);
+			return;
+		}
+		sk->rcv_nxt += s->dlen;
+		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
+			n = count_requests(w, sk, s);
+		if (s->flags & TH_FIN) {
+			sk->rcv_nxt++;
+			sk->flags |= SKF_FIN_RCVD;
+		}
+	}
+	switch (sk->state) {
+	case SK_ESTABLISHED:
+		if (n > 0) {
+			respond(w, sk, (uint32_t)idx, &t, n);
+		} else if (sk->flags & SKF_FIN_RCVD) {
+			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+			sk->snd_nxt++;
+			sk->state = SK_LAST_ACK;
+			sk->retries = 0;
+			tl_add(w, sk, (uint32_t)idx, TL_RT);
+		} else if (s->dlen > 0) {
+			sk_ctl(w, &t, sk, TH_ACK); /* part of a request */
+		} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
+			tl_add(w, sk, (uint32_t)idx, TL_IDLE); /* all answered */
+		}
+		break;
+	case SK_FIN_WAIT_1:
+	case SK_FIN_WAIT_2:
+		if (sk->flags & SKF_FIN_RCVD) {
+			sk_ctl(w, &t, sk, TH_ACK);
+			sk_closed(w, sk);
+		} else if (sk->snd_una == sk->snd_nxt) {
+			sk->state = SK_FIN_WAIT_2;
+			tl_add(w, sk, (uint32_t)idx, TL_IDLE);
+		}
+		break;
+	case SK_LAST_ACK:
+		if (sk->snd_una == sk->snd_nxt)
+			sk_closed(w, sk);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+tcp_server_timer(struct worker *w, uint32_t idx, int which)
+{
+	struct sock *sk = &w->sk[idx];
+	struct tuple t;
+
+	sk_tuple(w, idx, &t);
+	if (which == TL_IDLE) {
+		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
+			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+			sk->snd_nxt++;
+			sk->state = SK_FIN_WAIT_1;
+			sk->retries = 0;
+			tl_add(w, sk, idx, TL_RT);
+		} else {
+			sk_closed(w, sk);
+		}
+		return;
+	}
+	if (++sk->retries > DP_MAX_RETRIES) {
+		CNT(w, SK_ERR);
+		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
+		sk_closed(w, sk);
+		return;
+	}
+	if (sk->state == SK_SYN_RCVD) {
+		pkt_tcp(w, &t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+		CNT(w, SYN_RT);
+		CNT(w, SYN_TX);
+	} else if (sk->snd_una != sk->snd_nxt) {
+		sk_retransmit(w, sk, &t, response(w, sk));
+	} else if (sk->state == SK_ESTABLISHED) {
+		tl_add(w, sk, idx, TL_IDLE);
+		return;
+	}
+	tl_add(w, sk, idx, TL_RT);
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The worker loop: receive a burst, run due timers, apply control changes,
+ * launch new connections at the target rate, flush the TX batch.
+ */
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_prefetch.h>
+
+#include "rx.h"
+#include "tcp.h"
+#include "tlist.h"
+#include "udp.h"
+#include "worker.h"
+
+volatile int dp_workers_quit;
+
+/* This worker's share of a total: the remainder goes to the first ones. */
+static uint64_t
+share(const struct worker *w, uint64_t total, uint32_t n_workers)
+{
+	return total / n_workers + (w->id < total % n_workers ? 1 : 0);
+}
+
+static void
+set_rate(struct worker *w)
+{
+	uint64_t rate = w->cps_w;
+	uint32_t t = w->now_ms, start = w->cfg->wait * 1000;
+
+	if (!w->is_client || w->paused || w->stopping || !w->np->gw_ok || t < start) {
+		w->interval = 0;
+		w->st->cps_now = 0;
+		return;
+	}
+	if (w->slow_start_ms && t - start < w->slow_start_ms)
+		rate = rate * (t - start + 1) / w->slow_start_ms;
+	if (rate == 0)
+		rate = 1;
+	w->st->cps_now = rate;
+	w->interval = w->hz / rate;
+	if (w->interval == 0)
+		w->interval = 1;
+	if (w->next_launch == 0 || w->next_launch + w->hz / 100 < w->now)
+		w->next_launch = w->now;
+}
+
+static void
+apply_control(struct worker *w, uint64_t gen)
+{
+	const struct dp_control *c = w->ctl;
+	uint32_t nw = w->np->n_workers * w->cfg->n_ports;
+
+	w->cps_w = share(w, c->target_cps, nw);
+	w->cc_w = c->target_cc ? share(w, c->target_cc, nw) : 0;
+	w->paused = (uint8_t)c->paused;
+	w->stopping = (uint8_t)c->stop;
+	w->gen_seen = gen;
+	set_rate(w);
+	w->st->applied_gen = gen;
+	w->st->applied_tsc = rte_rdtsc();
+}
+
+static void
+run_list(struct worker *w, int which)
+{
+	struct tlist *l = &w->tl[which];
+
+	for (int n = 0; n < DP_TIMER_BUDGET && l->head; n++) {
+		uint32_t idx = l->head - 1;
+		struct sock *sk = &w->sk[idx];
+
+		if (!tl_due(sk->t_expire, w->now_ms))
+			break;
+		tl_remove(w, sk);
+		if (w->is_client)
+			tcp_client_timer(w, idx, which);
+		else
+			tcp_server_timer(w, idx, which);
+	}
+}
+
+/* Once per millisecond. */
+static void
+tick(struct worker *w)
+{
+	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
+		rx_arp_request_gw(w);
+		w->next_arp_ms = w->now_ms + 1000;
+	}
+	if (w->is_client && w->interval == 0 && w->cps_w)
+		set_rate(w); /* gateway resolved or wait over */
+	else if (w->is_client && w->slow_start_ms && w->interval)
+		set_rate(w);
+	if (w->is_udp)
+		return;
+	run_list(w, TL_RT);
+	run_list(w, TL_KA);
+	run_list(w, TL_IDLE);
+	if (w->stopping && w->is_client) {
+		struct tlist *l = &w->tl[TL_KA];
+		for (int n = 0; n < DP_TIMER_BUDGET && l->head; n++) {
+			uint32_t idx = l->head - 1;
+			tl_remove(w, &w->sk[idx]);
+			tcp_client_close_idle(w, idx);
+		}
+	}
+}
+
+static void
+launch(struct worker *w)
+{
+	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
+		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
+			w->next_launch = w->now + w->interval;
+			return;
+		}
+		if (w->is_udp)
+			udp_client_launch(w);
+		else
+			tcp_client_launch(w);
+		w->next_launch += w->interval;
+	}
+}
+
+int
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct rte_mbuf *pkts[DP_RX_BURST];
+	uint64_t gen;
+
+	w->st->lcore = rte_lcore_id();
+	w->st->port = w->np->port_id;
+	while (!dp_workers_quit) {
+		uint64_t now = rte_rdtsc(), end;
+		uint32_t ms;
+		uint16_t nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+		int work = nb;
+
+		w->now = now;
+		for (uint16_t i = 0; i < nb; i++) {
+			if (i + 1 < nb)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			rx_packet(w, pkts[i]);
+		}
+		gen = w->ctl->generation;
+		if (unlikely(gen != w->gen_seen))
+			apply_control(w, gen);
+		ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
+		if (ms != w->now_ms) {
+			w->now_ms = ms;
+			tick(w);
+			work = 1;
+		}
+		if (w->interval && w->next_launch <= now) {
+			launch(w);
+			work = 1;
+		}
+		if (w->n_tx)
+			tx_flush(w);
+		end = rte_rdtsc();
+		if (work)
+			w->st->busy_tsc += end - now;
+		w->st->loop_tsc = end - w->start_tsc;
+	}
+	if (w->n_tx)
+		tx_flush(w);
+	return 0;
+}

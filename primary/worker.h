@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A worker: one lcore, one RX/TX queue on one port, its own sockets,
+ * timers, messages and counters. Nothing here is shared with another
+ * worker except the read-only port description and the control block.
+ */
+#ifndef DPERF_WORKER_H
+#define DPERF_WORKER_H
+
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "shm.h"
+#include "sock.h"
+
+#define DP_RX_BURST 32
+#define DP_TX_CAP 64
+#define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
+#define DP_MAX_RETRIES 5
+
+/* A port as the workers see it. Written by the primary before launch;
+ * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
+struct netport {
+	uint16_t port_id;
+	uint16_t n_workers;
+	uint16_t vlan_tci_be;   /* 0 = untagged */
+	uint8_t tx_cksum;       /* device computes IPv4/TCP/UDP checksums */
+	uint8_t rx_cksum;       /* device validates them */
+	struct rte_ether_addr mac;
+	struct rte_ether_addr gw_mac;
+	volatile uint32_t gw_ok;
+	uint32_t local_ip;      /* network order */
+	uint32_t gw_ip;
+	uint32_t srv_ip_h;      /* first server address, host order */
+	uint32_t n_srv;
+	uint32_t cli_ip_h;      /* client range (client mode) */
+	uint32_t n_cli;
+};
+
+/* A FIFO timer list: every entry has the same timeout, so appending keeps
+ * it sorted and expiry only looks at the head. Links are index + 1. */
+struct tlist {
+	uint32_t head;
+	uint32_t tail;
+	uint32_t timeout_ms;
+	uint32_t count;
+};
+
+/* A prebuilt message and the ones'-complement sum of its bytes. */
+struct msg {
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t sum;
+};
+
+/* The addresses of one connection, network byte order. */
+struct tuple {
+	uint32_t lip;
+	uint32_t rip;
+	uint16_t lport;
+	uint16_t rport;
+};
+
+struct client_range {
+	uint32_t start_h; /* host order */
+	uint32_t num;
+	uint32_t base;    /* flat index of the range's first address */
+};
+
+struct worker {
+	/* hot */
+	struct sock *sk;
+	struct dp_worker_stats *st;
+	struct netport *np;
+	struct rte_mempool *mp;
+	const struct dp_config *cfg;
+	const struct dp_control *ctl;
+	uint64_t n_sk;
+	uint64_t now;      /* TSC at the top of the loop */
+	uint32_t now_ms;   /* milliseconds since start */
+	uint16_t port_id;
+	uint16_t queue;
+	uint16_t n_tx;
+	uint16_t tx_burst;
+	uint8_t is_client;
+	uint8_t is_http;
+	uint8_t is_udp;
+	uint8_t keepalive;   /* client keeps connections; server honours requests */
+	uint8_t fast_close;
+	uint8_t stopping;
+	uint8_t paused;
+	uint8_t flood;
+	uint32_t id;
+	uint32_t ip_id;
+
+	/* addresses */
+	uint32_t srv_ip;     /* network order: client: its server; server: own */
+	uint32_t cip_h;      /* client mode: first client address, host order */
+	uint32_t n_cip;
+	uint32_t lport_min, n_lport;
+	uint32_t sport_min, n_sport;
+	struct client_range cr[DP_MAX_PORTS]; /* server mode: accepted clients */
+	uint32_t n_cr;
+	uint32_t n_cip_total;
+
+	/* messages */
+	struct msg req;
+	struct msg rsp_ka;
+	struct msg rsp_close;
+	uint32_t rsp_size;   /* raw mode: expected response size */
+	uint32_t req_size;   /* raw mode: expected request size */
+	uint16_t mss;
+	uint8_t tos;
+
+	/* timers */
+	struct tlist tl[TL__COUNT];
+	uint64_t hz;
+	uint64_t tsc_per_ms;
+	uint64_t start_tsc;
+	uint32_t next_arp_ms;
+
+	/* launching (client) */
+	uint64_t cursor;
+	uint64_t next_launch;
+	uint64_t interval;   /* TSC between launches, 0 = none */
+	uint64_t cps_w;      /* this worker's share of the target */
+	uint64_t cc_w;
+	uint64_t gen_seen;
+	uint32_t launch_num;
+	uint32_t ka_num;     /* requests per connection, 0 = unlimited */
+	uint32_t slow_start_ms;
+	uint32_t ramp_ms;    /* last ms the slow-start rate was computed */
+
+	struct rte_mbuf *tx[DP_TX_CAP];
+};
+
+#define CNT(w, id) ((w)->st->c[DP_C_##id]++)
+#define CNT_ADD(w, id, n) ((w)->st->c[DP_C_##id] += (n))
+
+/* worker.c */
+int worker_init(struct worker *w);
+int worker_main(void *arg);
+
+/* worker_tx.c */
+void tx_flush(struct worker *w);
+static inline void
+tx_enqueue(struct worker *w, struct rte_mbuf *m)
+{
+	w->tx[w->n_tx++] = m;
+	if (w->n_tx >= w->tx_burst)
+		tx_flush(w);
+}
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Preparing a worker before launch: its addresses, its messages, its
+ * socket table and timer lists. Runs on the main lcore.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "http.h"
+#include "pkt.h"
+#include "sock_table.h"
+#include "worker_setup.h"
+
+static int
+make_msg(struct msg *m, uint32_t len, uint8_t *buf)
+{
+	m->data = buf;
+	m->len = len;
+	m->sum = pkt_sum(buf, len);
+	return len ? 0 : -1;
+}
+
+static int
+build_messages(struct worker *w, char *err, size_t errlen)
+{
+	const struct dp_config *cfg = w->cfg;
+	uint32_t pipe = cfg->pipeline ? cfg->pipeline : 1, one, size = cfg->payload_size;
+	uint8_t *req = rte_zmalloc("dp_msg", DP_MSG_MAX * 3, 64);
+	uint8_t *ka = req + DP_MSG_MAX, *cl = req + 2 * DP_MSG_MAX;
+	char host[64];
+	struct dp_ip srv = { .family = 4, .v4 = w->srv_ip };
+
+	if (req == NULL) {
+		snprintf(err, errlen, "out of hugepage memory for messages");
+		return -1;
+	}
+	w->is_http = (uint8_t)dp_msg_is_http(cfg);
+	if (w->is_http) {
+		dp_ip_str(&srv, host, sizeof(host));
+		one = dp_http_request(cfg, cfg->http_host[0] ? NULL : host, req, DP_MSG_MAX);
+		make_msg(&w->rsp_ka, dp_http_response(cfg, 1, ka, DP_MSG_MAX), ka);
+		make_msg(&w->rsp_close, dp_http_response(cfg, 0, cl, DP_MSG_MAX), cl);
+	} else {
+		one = dp_raw_message(size, cfg->payload_random, req, DP_MSG_MAX);
+		make_msg(&w->rsp_ka, dp_raw_message(size, cfg->payload_random, ka, DP_MSG_MAX), ka);
+		w->rsp_close = w->rsp_ka;
+		w->req_size = w->rsp_size = size;
+	}
+	if (one == 0 || one * pipe > DP_MSG_MAX || w->rsp_ka.len == 0) {
+		snprintf(err, errlen, "pipeline: %u requests of %u bytes do not fit one message",
+			 pipe, one);
+		return -1;
+	}
+	for (uint32_t i = 1; i < pipe; i++)
+		memcpy(req + i * one, req, one);
+	make_msg(&w->req, one * pipe, req);
+	if (w->req.len > w->mss || w->rsp_ka.len > w->mss) {
+		snprintf(err, errlen,
+			 "mss: messages of %u (request) and %u (response) bytes exceed mss %u (expected payload_size * pipeline <= mss)",
+			 w->req.len, w->rsp_ka.len, w->mss);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+set_addresses(struct worker *w, uint32_t port_idx)
+{
+	const struct dp_config *cfg = w->cfg;
+	const struct dp_range *srv = &cfg->servers[port_idx];
+
+	w->srv_ip = rte_cpu_to_be_32(rte_be_to_cpu_32(srv->start.v4) + w->queue);
+	w->lport_min = cfg->lport_min;
+	w->n_lport = cfg->lport_max - cfg->lport_min + 1;
+	w->sport_min = cfg->listen_port;
+	w->n_sport = cfg->listen_num;
+	if (w->is_client) {
+		w->cip_h = rte_be_to_cpu_32(cfg->clients[port_idx].start.v4);
+		w->n_cip = cfg->clients[port_idx].num;
+		return;
+	}
+	for (uint32_t k = 0; k < cfg->n_clients; k++) {
+		w->cr[k].start_h = rte_be_to_cpu_32(cfg->clients[k].start.v4);
+		w->cr[k].num = cfg->clients[k].num;
+		w->cr[k].base = w->n_cip_total;
+		w->n_cip_total += cfg->clients[k].num;
+	}
+	w->n_cr = cfg->n_clients;
+}
+
+static int
+alloc_sockets(struct worker *w, char *err, size_t errlen)
+{
+	size_t bytes;
+	void *p;
+
+	w->n_sk = sk_table_size(w);
+	if (w->is_udp)
+		return 0; /* UDP keeps no per-flow state */
+	if (w->n_sk >= UINT32_MAX) {
+		snprintf(err, errlen, "%lu sockets per worker exceed the table's 32-bit index",
+			 (unsigned long)w->n_sk);
+		return -1;
+	}
+	bytes = w->n_sk * sizeof(struct sock);
+	/* Zero pages cost nothing until touched: only live connections use RAM. */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu MB for %lu sockets", bytes >> 20,
+			 (unsigned long)w->n_sk);
+		return -1;
+	}
+	madvise(p, bytes, MADV_HUGEPAGE);
+	w->sk = p;
+	return 0;
+}
+
+int
+worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen)
+{
+	const struct dp_config *cfg = wp->cfg;
+	uint64_t rt_ms = cfg->retransmit_timeout_us / 1000;
+	uint64_t ka_ms = cfg->keepalive_request_interval_us / 1000;
+
+	w->cfg = cfg;
+	w->ctl = &wp->shm->ctl;
+	w->st = &wp->shm->workers[wp->id];
+	w->np = wp->np;
+	w->mp = wp->mp;
+	w->id = wp->id;
+	w->port_id = wp->np->port_id;
+	w->queue = wp->queue;
+	w->is_client = cfg->mode == DP_MODE_CLIENT;
+	w->is_udp = cfg->protocol == DP_PROTO_UDP;
+	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
+	w->fast_close = cfg->fast_close;
+	w->flood = cfg->flood;
+	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
+	w->mss = (uint16_t)cfg->mss;
+	w->tos = cfg->tos;
+	w->launch_num = cfg->launch_num;
+	w->ka_num = cfg->keepalive_request_num;
+	w->slow_start_ms = cfg->slow_start * 1000;
+	w->hz = rte_get_tsc_hz();
+	w->tsc_per_ms = w->hz / 1000;
+	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
+	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
+	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
+	w->next_arp_ms = 0;
+	set_addresses(w, wp->port_idx);
+	if (build_messages(w, err, errlen) != 0)
+		return -1;
+	return alloc_sockets(w, err, errlen);
+}
+
+void
+worker_teardown(struct worker *w)
+{
+	if (w->sk != NULL)
+		munmap(w->sk, w->n_sk * sizeof(struct sock));
+	w->sk = NULL;
+	rte_free((void *)(uintptr_t)w->req.data);
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_memzone.h>
+
+#include "attach.h"
+#include "runtime_dir.h"
+
+#define MAX_INSTANCES 16
+
+static int eal_up;
+
+static int
+pick_instance(const char *prog, const char *name, char *out, size_t len)
+{
+	char names[MAX_INSTANCES][64];
+	int n;
+
+	if (name != NULL) {
+		if (!dp_instance_alive(name)) {
+			fprintf(stderr, "%s: no dperf primary named '%s' is running\n", prog, name);
+			return DP_EXIT_NOPRIMARY;
+		}
+		snprintf(out, len, "%s", name);
+		return 0;
+	}
+	n = dp_instances(names, MAX_INSTANCES);
+	if (n == 0) {
+		fprintf(stderr, "%s: no dperf primary is running\n", prog);
+		return DP_EXIT_NOPRIMARY;
+	}
+	if (n > 1) {
+		fprintf(stderr, "%s: %d dperf primaries are running, choose one with -p NAME:", prog, n);
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, " %s", names[i]);
+		fprintf(stderr, "\n");
+		return DP_EXIT_USAGE;
+	}
+	snprintf(out, len, "%s", names[0]);
+	return 0;
+}
+
+static int
+start_eal(const char *prog, const char *name)
+{
+	char prefix[96], lcores[64], argv0[64];
+	char *argv[] = { argv0, "--proc-type=secondary", prefix, lcores, "--no-pci",
+			 "--no-telemetry", "--log-level=lib.*:error", "--log-level=user*:error", NULL };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	snprintf(argv0, sizeof(argv0), "%s", prog);
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", name);
+	/* Float over every CPU: a viewer must not sit on a worker's core. */
+	snprintf(lcores, sizeof(lcores), "--lcores=0@(0-%ld)", ncpu > 1 ? ncpu - 1 : 0);
+	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0) {
+		fprintf(stderr, "%s: cannot attach to '%s': %s\n", prog, name,
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	eal_up = 1;
+	return 0;
+}
+
+int
+dp_attach(const char *prog, const char *name, const struct dp_shm **out)
+{
+	char inst[64];
+	const struct rte_memzone *mz = NULL;
+	const struct dp_shm *s;
+	int rc = pick_instance(prog, name, inst, sizeof(inst));
+
+	if (rc != 0)
+		return rc;
+	if (start_eal(prog, inst) != 0)
+		return DP_EXIT_NOPRIMARY;
+	/* The memzone may not exist yet right after the primary's EAL init. */
+	for (int i = 0; i < 50 && mz == NULL; i++) {
+		mz = rte_memzone_lookup(DP_SHM_NAME);
+		if (mz == NULL)
+			usleep(100 * 1000);
+	}
+	if (mz == NULL) {
+		fprintf(stderr, "%s: '%s' is a DPDK primary without a dperf memzone\n", prog, inst);
+		return DP_EXIT_NOPRIMARY;
+	}
+	s = mz->addr;
+	if (mz->len < sizeof(s->hdr) || s->hdr.magic != DP_SHM_MAGIC) {
+		fprintf(stderr, "%s: '%s': memzone %s has a foreign layout (bad magic)\n", prog,
+			inst, DP_SHM_NAME);
+		return DP_EXIT_REFUSED;
+	}
+	if (s->hdr.abi != DP_SHM_ABI || s->hdr.size != sizeof(struct dp_shm)) {
+		fprintf(stderr,
+			"%s: '%s' runs memzone ABI %u (%u bytes), this tool speaks ABI %u (%zu bytes): use the tools of the same build\n",
+			prog, inst, s->hdr.abi, s->hdr.size, DP_SHM_ABI, sizeof(struct dp_shm));
+		return DP_EXIT_REFUSED;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+dp_primary_alive(void)
+{
+	return rte_eal_primary_proc_alive(NULL);
+}
+
+void
+dp_detach(void)
+{
+	if (eal_up)
+		rte_eal_cleanup();
+	eal_up = 0;
+}

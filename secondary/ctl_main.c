@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * dperf-ctl: read a running primary's counters and change its test.
+ *
+ * Exit codes: 0 accepted, 1 refused (the primary's reason is printed),
+ * 2 usage error, 3 no such primary.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "attach.h"
+#include "config.h"
+#include "ctl_client.h"
+#include "ctl_msg.h"
+#include "ctl_output.h"
+#include "rates.h"
+
+#define CTL_TIMEOUT_MS 3000
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dperf-ctl [-p NAME] COMMAND\n"
+		"  status                         state, targets, workers, applied changes\n"
+		"  stats [--json] [--watch [S]]   counters and per-second rates (every S seconds, default 1)\n"
+		"  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
+		"  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
+		"  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
+		"  config                         the effective configuration\n"
+		"  -p NAME                        the instance (default: the only one running)\n");
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "dperf-ctl: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return DP_EXIT_USAGE;
+}
+
+/* The engine is gone or done: say so once. */
+static int
+engine_stopped(const struct dp_shm *s)
+{
+	return !dp_primary_alive() || s->hdr.state == DP_ST_DONE;
+}
+
+static int
+cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
+{
+	struct dp_snapshot a, b;
+	uint64_t hz = s->hdr.tsc_hz;
+	uint64_t head = __atomic_load_n(&s->history_head, __ATOMIC_ACQUIRE);
+
+	if (!watch && head >= 2 && s->hdr.state != DP_ST_DONE) {
+		/* The last complete second, as the primary recorded it. */
+		const struct dp_history_entry *e0 = &s->history[(head - 2) % DP_HISTORY_LEN];
+		const struct dp_history_entry *e1 = &s->history[(head - 1) % DP_HISTORY_LEN];
+		dp_snapshot_take(s, rte_rdtsc(), &b);
+		a = b;
+		a.tsc = b.tsc - (e1->tsc - e0->tsc);
+		for (int c = 0; c < DP_C__COUNT; c++)
+			a.c[c] = b.c[c] - (e1->c[c] - e0->c[c]);
+		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		return 0;
+	}
+	dp_snapshot_take(s, rte_rdtsc(), &a);
+	if (!watch) {
+		usleep(200000);
+		dp_snapshot_take(s, rte_rdtsc(), &b);
+		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		return 0;
+	}
+	while (!interrupted) {
+		uint64_t until = a.tsc + (uint64_t)(interval * (double)hz);
+		while (!interrupted && rte_rdtsc() < until && !engine_stopped(s))
+			usleep(10000);
+		if (interrupted)
+			break;
+		if (engine_stopped(s)) {
+			if (json)
+				printf("{\"event\":\"engine stopped\",\"name\":\"%s\"}\n", s->hdr.name);
+			else
+				printf("%s: engine stopped\n", s->hdr.name);
+			return 0;
+		}
+		dp_snapshot_take(s, rte_rdtsc(), &b);
+		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		a = b;
+	}
+	return 0;
+}
+
+static int
+send_op(uint32_t op, int64_t value)
+{
+	struct dp_ctl_rep rep;
+
+	if (dp_ctl_send(op, value, &rep, CTL_TIMEOUT_MS) != 0) {
+		fprintf(stderr, "dperf-ctl: %s\n", rep.msg);
+		return DP_EXIT_NOPRIMARY;
+	}
+	if (rep.status != DP_CTL_OK) {
+		fprintf(stderr, "refused: %s\n", rep.msg);
+		return DP_EXIT_REFUSED;
+	}
+	printf("accepted: %s (generation %lu)\n", rep.msg, (unsigned long)rep.generation);
+	return DP_EXIT_OK;
+}
+
+/* Parse "set ..." into an operation before attaching. */
+static int
+parse_set(int argc, char **argv, uint32_t *op, int64_t *value)
+{
+	uint64_t v;
+
+	if (argc != 3)
+		return usage_error("set: expected 'set cps N', 'set cc N' or 'set duration T'%s", "");
+	if (strcmp(argv[1], "cps") == 0 || strcmp(argv[1], "cc") == 0) {
+		if (dp_parse_number(argv[2], &v) != 0 || v > INT64_MAX)
+			return usage_error("set: bad number \"%s\" (expected e.g. 100, 2k, 1.5m)", argv[2]);
+		*op = argv[1][1] == 'p' ? DP_OP_SET_CPS : DP_OP_SET_CC;
+		*value = (int64_t)v;
+		return 0;
+	}
+	if (strcmp(argv[1], "duration") == 0) {
+		const char *t = argv[2];
+		int sign = 0;
+		if (*t == '+' || *t == '-')
+			sign = *t++ == '+' ? 1 : -1;
+		if (dp_parse_duration_us(t, &v) != 0 || v > INT64_MAX)
+			return usage_error("set duration: bad time \"%s\" (expected e.g. 60s, 2m, +5s, -10s)", argv[2]);
+		*op = sign ? DP_OP_ADD_DURATION : DP_OP_SET_DURATION;
+		*value = sign < 0 ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
+	return usage_error("set: unknown target \"%s\" (expected cps, cc or duration)", argv[1]);
+}
+
+static int
+parse_stats(int argc, char **argv, int *json, int *watch, double *interval)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			*json = 1;
+		} else if (strcmp(argv[i], "--watch") == 0) {
+			*watch = 1;
+			if (i + 1 < argc && argv[i + 1][0] != '-') {
+				char *end;
+				*interval = strtod(argv[++i], &end);
+				if (*end != '\0' || *interval < 0.01 || *interval > 3600)
+					return usage_error("stats --watch: bad interval \"%s\" (expected seconds, 0.01 to 3600)", argv[i]);
+			}
+		} else {
+			return usage_error("stats: unknown option \"%s\"", argv[i]);
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *name = NULL, *cmd;
+	const struct dp_shm *s;
+	int json = 0, watch = 0, rc;
+	double interval = 1.0;
+	uint32_t op = DP_OP_NONE;
+	int64_t value = 0;
+
+	if (argc >= 3 && strcmp(argv[1], "-p") == 0) {
+		name = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 2)
+		return usage_error("missing COMMAND%s", "");
+	cmd = argv[1];
+	argc--;
+	argv++;
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "set") == 0) {
+		if ((rc = parse_set(argc, argv, &op, &value)) != 0)
+			return rc;
+	} else if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "resume") == 0 || strcmp(cmd, "stop") == 0) {
+		if (argc != 1)
+			return usage_error("%s takes no argument", cmd);
+		op = cmd[0] == 'p' ? DP_OP_PAUSE : cmd[0] == 'r' ? DP_OP_RESUME : DP_OP_STOP;
+	} else if (strcmp(cmd, "stats") == 0) {
+		if ((rc = parse_stats(argc, argv, &json, &watch, &interval)) != 0)
+			return rc;
+	} else if ((strcmp(cmd, "status") != 0 && strcmp(cmd, "config") != 0) || argc != 1) {
+		return usage_error("unknown command \"%s\"", cmd);
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, on_signal);
+	if ((rc = dp_attach("dperf-ctl", name, &s)) != 0)
+		return rc;
+	if (op != DP_OP_NONE)
+		rc = send_op(op, value);
+	else if (strcmp(cmd, "status") == 0)
+		ctl_print_status(stdout, s, rte_rdtsc());
+	else if (strcmp(cmd, "config") == 0)
+		fputs(s->config_text, stdout);
+	else
+		rc = cmd_stats(s, json, watch, interval);
+	dp_detach();
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef DPERF_CTL_OUTPUT_H
+#define DPERF_CTL_OUTPUT_H
+
+#include <stdio.h>
+
+#include "rates.h"
+#include "shm.h"
+
+/* "key: value" lines; now is the reader's TSC. */
+void ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now);
+/* Totals at b and rates between a and b: one JSON object on one line. */
+void ctl_print_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+			  const struct dp_snapshot *b);
+void ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+			  const struct dp_snapshot *b);
+
+#endif

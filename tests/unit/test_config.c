@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of the config parser (common/config.c, common/config_values.c).
+ *
+ * Most cases are a table: a valid base config (client or server) with one
+ * keyword dropped and a few lines appended, and the expected outcome: success
+ * or a substring of the one-line error (with its "t.conf:LINE:" prefix).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+/* Both bases have 6 lines: appended lines start at line 7. */
+static const char *const base_client[] = {
+	"mode client",
+	"cpu 0 1",
+	"port 0000:01:00.0 198.18.0.1 198.18.0.2",
+	"client 198.18.1.2 10",
+	"server 198.18.2.1 2",
+	"cps 1k",
+};
+
+static const char *const base_server[] = {
+	"mode server",
+	"cpu 0 1",
+	"port 0000:01:00.0 198.18.0.1 198.18.0.2",
+	"client 198.18.1.2 10",
+	"server 198.18.2.1 2",
+	"listen 80 1",
+};
+
+#define BASE_LINES 6
+
+struct tcase {
+	int server;         /* base_server instead of base_client */
+	const char *drop;   /* keyword whose base line becomes a comment */
+	const char *add;    /* appended from line 7 */
+	const char *expect; /* NULL: parses; else a substring of the error */
+};
+
+/* Base text with the line of keyword drop (if any) turned into a comment. */
+static void
+build(const struct tcase *tc, char *buf, size_t len)
+{
+	const char *const *base = tc->server ? base_server : base_client;
+	size_t pos = 0, dl = tc->drop ? strlen(tc->drop) : 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < BASE_LINES; i++) {
+		int drop = dl && strncmp(base[i], tc->drop, dl) == 0 && base[i][dl] == ' ';
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s\n", drop ? "# " : "", base[i]);
+	}
+	snprintf(buf + pos, len - pos, "%s", tc->add ? tc->add : "");
+}
+
+static int
+parse_case(const struct tcase *tc, struct dp_config *cfg, char *err, size_t errlen)
+{
+	char text[8192];
+
+	build(tc, text, sizeof(text));
+	return dp_config_parse("t.conf", text, cfg, err, errlen);
+}
+
+#define C(add, expect) { 0, NULL, add, expect }
+#define CD(drop, add, expect) { 0, drop, add, expect }
+#define S(add, expect) { 1, NULL, add, expect }
+#define SD(drop, add, expect) { 1, drop, add, expect }
+
+static const struct tcase table[] = {
+	/* the bases themselves */
+	C("", NULL),
+	S("", NULL),
+	/* syntax: comments, blanks, tabs, CRLF */
+	C("\n   \n# comment\n\t# indented comment\n", NULL),
+	CD("cps", "cps\t2k   # trailing comment\n", NULL),
+	CD("cps", "cps 2k\r\n", NULL),
+	C("foo 1\n", "t.conf:7: foo: unknown keyword"),
+	C("\nFOO\n", "t.conf:8: FOO: unknown keyword"),
+	C("vxlan 1 2 3\n", "t.conf:7: vxlan: not supported by this version of dperf-live"),
+	C("kni\n", "t.conf:7: kni: not supported by this version of dperf-live"),
+	C("change_dip 1.1.1.1 1.1.1.2 1\n", "t.conf:7: change_dip: not supported"),
+	C("synflood\n", "t.conf:7: synflood: not supported"),
+	C("packet_size 64\n", "t.conf:7: packet_size: not supported"),
+	C("mode client\n", "t.conf:7: mode: given twice, first on line 1 (expected one \"mode\" line)"),
+	C("jumbo\njumbo\n", "t.conf:8: jumbo: given twice"),
+	/* mode */
+	CD("mode", "mode foo\n", "t.conf:7: mode: bad mode \"foo\" (expected client or server)"),
+	CD("mode", "mode\n", "t.conf:7: mode: wrong number of arguments (expected \"mode client|server\")"),
+	CD("mode", "", "t.conf: mode: missing (expected"),
+	/* cpu */
+	CD("cpu", "cpu 2-3\n", NULL),
+	CD("cpu", "cpu 1023 5\n", NULL),
+	CD("cpu", "cpu 1 1\n", "t.conf:7: cpu: core 1 listed twice (expected each core once)"),
+	CD("cpu", "cpu 0-1 1\n", "t.conf:7: cpu: core 1 listed twice"),
+	CD("cpu", "cpu 0-16\n", "t.conf:7: cpu: too many cores (expected at most 16)"),
+	CD("cpu", "cpu 3-1\n", "t.conf:7: cpu: bad core \"3-1\""),
+	CD("cpu", "cpu 1024 1\n", "t.conf:7: cpu: bad core \"1024\""),
+	CD("cpu", "cpu x 1\n", "t.conf:7: cpu: bad core \"x\""),
+	CD("cpu", "cpu -1 1\n", "t.conf:7: cpu: bad core \"-1\""),
+	CD("cpu", "cpu 1- 2\n", "t.conf:7: cpu: bad core \"1-\""),
+	CD("cpu", "cpu\n", "t.conf:7: cpu: wrong number of arguments"),
+	CD("cpu", "", "t.conf: cpu: missing"),
+	CD("cpu", "cpu 0 1 2\n", "t.conf:5: server: 2 addresses for 3 worker cores"),
+	/* socket_mem */
+	C("socket_mem 1024,1024\n", NULL),
+	C("socket_mem 1g\n", "t.conf:7: socket_mem: bad value \"1g\""),
+	C("socket_mem ,1\n", "t.conf:7: socket_mem: bad value"),
+	C("socket_mem 1024 1024\n", "t.conf:7: socket_mem: wrong number of arguments"),
+	/* port */
+	CD("port", "port 01:00.0 198.18.0.1 198.18.0.2 aa:bb:cc:dd:ee:ff\n", NULL),
+	CD("port", "port net_memif0,role=server,socket=/tmp/m.sock 198.18.0.1 198.18.0.2\n", NULL),
+	CD("port", "port 01:00.0 198.18.0.1 198.18.0.2 aa:bb:cc:dd:ee\n",
+	   "t.conf:7: port: bad MAC \"aa:bb:cc:dd:ee\" (expected a MAC like aa:bb:cc:dd:ee:ff)"),
+	CD("port", "port 01:00.0 198.18.0.1 198.18.0.2 aa:bb:cc:dd:ee:fg\n", "t.conf:7: port: bad MAC"),
+	CD("port", "port eth0 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device \"eth0\""),
+	CD("port", "port 0000:01:00.8 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device"),
+	CD("port", "port net_ 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device"),
+	CD("port", "port bond4:0000:01:00.0,0000:01:00.1 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bonded ports are not supported"),
+	CD("port", "port 01:00.0 198.18.0.1 2001:db8::1\n",
+	   "t.conf:7: port: local 198.18.0.1 and gateway 2001:db8::1 are of different address families"),
+	CD("port", "port 01:00.0 198.18.0.300 198.18.0.2\n",
+	   "t.conf:7: port: bad local address \"198.18.0.300\""),
+	CD("port", "port 01:00.0 198.18.0.1\n",
+	   "t.conf:7: port: wrong number of arguments (expected \"port DEV LOCAL_IP GW_IP [GW_MAC]\")"),
+	CD("port", "", "t.conf: port: missing (expected at least one \"port\" line)"),
+	C("port 0000:01:00.0 198.18.0.5 198.18.0.2\n", "t.conf:7: port: device \"0000:01:00.0\" already used on line 3"),
+	C("port 02:00.0 198.18.0.5 198.18.0.2\nport 03:00.0 198.18.0.6 198.18.0.2\n"
+	  "port 04:00.0 198.18.0.7 198.18.0.2\nport 05:00.0 198.18.0.8 198.18.0.2\n",
+	  "t.conf:10: port: too many ports (expected at most 4"),
+	/* duration */
+	C("duration 10s\n", NULL),
+	C("duration 1.5d\n", NULL),
+	C("duration 0\n", "t.conf:7: duration: 0 out of range"),
+	C("duration 5x\n", "t.conf:7: duration: bad time \"5x\" (expected a time like"),
+	/* cps */
+	CD("cps", "cps 12x\n", "t.conf:7: cps: bad number \"12x\" (expected a number like 100, 2k, 1.5m)"),
+	CD("cps", "cps 0\n", "t.conf:7: cps: 0 out of range"),
+	CD("cps", "cps -5\n", "t.conf:7: cps: bad number \"-5\""),
+	CD("cps", "", "t.conf: cps: missing"),
+	CD("cps", "flood\n", NULL),
+	S("cps 1k\n", "t.conf:7: cps: only for mode client"),
+	/* cc */
+	C("cc 1k\n", NULL),
+	C("cc 0\n", "t.conf:7: cc: 0 out of range"),
+	S("cc 10\n", "t.conf:7: cc: only for mode client"),
+	C("protocol udp\ncc 10\n", "t.conf:8: cc: not with protocol udp"),
+	/* flood */
+	S("flood\n", "t.conf:7: flood: only for mode client"),
+	C("flood 1\n", "t.conf:7: flood: wrong number of arguments (expected \"flood\")"),
+	/* launch_num */
+	C("launch_num 1024\n", NULL),
+	C("launch_num 0\n", "t.conf:7: launch_num: 0 out of range (expected 1..1024)"),
+	C("launch_num 1025\n", "t.conf:7: launch_num: 1025 out of range"),
+	/* client */
+	CD("client", "client 198.18.1.1 254\n", NULL),
+	CD("client", "client 198.18.1.250 10\n",
+	   "t.conf:7: client: 198.18.1.250 + 10 addresses ends at 198.18.2.3"),
+	CD("client", "client 198.18.1.2 255\n", "t.conf:7: client: count 255 out of range (expected 1..254)"),
+	CD("client", "client 198.18.1.2 0\n", "t.conf:7: client: count 0 out of range"),
+	CD("client", "client 198.18.1.x 2\n", "t.conf:7: client: bad client address"),
+	CD("client", "client 2001:db8::1 2\n", "t.conf:7: client: IPv6 range on IPv4 ports"),
+	CD("client", "client 198.18.1.2\n", "t.conf:7: client: wrong number of arguments (expected \"client IP COUNT\")"),
+	CD("client", "", "t.conf: client: missing (expected one \"client\" line per \"port\" line)"),
+	SD("client", "", "t.conf: client: missing (expected the client address range this server accepts)"),
+	C("client 198.18.3.2 10\n", "t.conf:7: client: 2 \"client\" lines for 1 \"port\" lines"),
+	/* server */
+	CD("server", "server 198.18.2.1 1\n",
+	   "t.conf:7: server: 1 addresses for 2 worker cores on this port (expected one server address per core, or \"rss\")"),
+	CD("server", "server 198.18.2.1 1\nrss\n", NULL),
+	SD("server", "server 198.18.2.1 3\n", "t.conf:7: server: 3 addresses for 2 worker cores"),
+	CD("server", "", "t.conf: server: missing"),
+	CD("server", "server 2001:db8::1 2\n", "t.conf:7: server: IPv6 range on IPv4 ports"),
+	/* listen */
+	C("listen 8080 10\n", NULL),
+	C("listen 8080\n", NULL),
+	C("listen 0\n", "t.conf:7: listen: port 0 out of range (expected 1..65535)"),
+	C("listen 65535 2\n", "t.conf:7: listen: ports 65535 + 2 pass 65535"),
+	C("listen 80 0\n", "t.conf:7: listen: count 0 out of range"),
+	C("listen\n", "t.conf:7: listen: wrong number of arguments (expected \"listen PORT [COUNT]\")"),
+	/* payload_size, mss, jumbo */
+	C("payload_size 100\n", NULL),
+	C("payload_size 1460\n", NULL),
+	C("payload_size 1461\n", "t.conf:7: payload_size: 1461 needs jumbo frames"),
+	C("payload_size 0\n", "t.conf:7: payload_size: 0 out of range"),
+	C("payload_size 8000\njumbo\nmss 9000\n", NULL),
+	C("payload_size 8000\njumbo\n", "t.conf:7: payload_size: 8000 is larger than mss 1460"),
+	C("mss 1000\npayload_size 1200\n", "t.conf:8: payload_size: 1200 is larger than mss 1000"),
+	C("protocol http\npayload_size 50\n", "t.conf:8: payload_size: 50 too small for protocol http (expected >= 85"),
+	C("protocol http\npayload_size 85\n", NULL),
+	C("payload_size 50\n", NULL),
+	C("mss 536\n", NULL),
+	C("mss 535\n", "t.conf:7: mss: 535 out of range (expected 536..9000)"),
+	C("mss 9000\n", "t.conf:7: mss: 9000 needs jumbo frames"),
+	C("jumbo\nmss 9000\n", NULL),
+	/* payload_random and the other flags */
+	C("payload_random\n", NULL),
+	C("payload_random 1\n", "t.conf:7: payload_random: wrong number of arguments"),
+	C("jumbo\nrss\nquiet\ndaemon\nfast_close\n", NULL),
+	C("quiet yes\n", "t.conf:7: quiet: wrong number of arguments (expected \"quiet\")"),
+	/* keepalive */
+	C("keepalive\n", NULL),
+	S("keepalive\n", NULL),
+	C("keepalive 1ms 100\n", NULL),
+	C("keepalive 1ms\n", NULL),
+	C("keepalive 1x\n", "t.conf:7: keepalive: bad time \"1x\""),
+	C("keepalive 1ms x\n", "t.conf:7: keepalive: bad number \"x\""),
+	C("keepalive 1 2 3\n", "t.conf:7: keepalive: wrong number of arguments"),
+	C("keepalive_request_interval 1ms\n", NULL),
+	C("keepalive_request_interval 0\n", "t.conf:7: keepalive_request_interval: 0 out of range"),
+	C("keepalive_request_num 0\n", NULL),
+	C("keepalive_request_num 1g\n", NULL),
+	C("keepalive_request_num 1000000001\n", "t.conf:7: keepalive_request_num: 1000000001 out of range"),
+	/* pipeline, protocol, tx_burst */
+	C("pipeline 64\n", NULL),
+	C("pipeline 65\n", "t.conf:7: pipeline: 65 out of range (expected 1..64)"),
+	C("pipeline 0\n", "t.conf:7: pipeline: 0 out of range"),
+	C("protocol http\n", NULL),
+	C("protocol udp\n", NULL),
+	C("protocol sctp\n", "t.conf:7: protocol: bad protocol \"sctp\" (expected tcp, http or udp)"),
+	C("tx_burst 1024\n", NULL),
+	C("tx_burst 1025\n", "t.conf:7: tx_burst: 1025 out of range (expected 1..1024)"),
+	/* slow_start, wait */
+	C("slow_start 0\n", NULL),
+	C("slow_start 10\n", NULL),
+	C("slow_start 1m\n", NULL),
+	C("slow_start 600\n", NULL),
+	C("slow_start 5\n", "t.conf:7: slow_start: 5 out of range (expected 10..600 seconds, or 0 to disable)"),
+	C("slow_start 0.2s\n", "t.conf:7: slow_start: 0.2s out of range"),
+	C("slow_start 601\n", "t.conf:7: slow_start: 601 out of range"),
+	C("slow_start 10m\n", NULL),
+	C("slow_start 11m\n", "t.conf:7: slow_start: 11m out of range"),
+	C("slow_start x\n", "t.conf:7: slow_start: bad time \"x\""),
+	C("wait 0\n", NULL),
+	C("wait 60\n", NULL),
+	C("wait 61\n", "t.conf:7: wait: 61 out of range (expected 0..60 seconds)"),
+	/* tos, vlan, tcp_rst */
+	C("tos 0x10\n", NULL),
+	C("tos 255\n", NULL),
+	C("tos 256\n", "t.conf:7: tos: bad value \"256\" (expected 0x00..0xff or 0..255)"),
+	C("tos 0x100\n", "t.conf:7: tos: bad value"),
+	C("tos 0xzz\n", "t.conf:7: tos: bad value"),
+	C("tos 0x\n", "t.conf:7: tos: bad value"),
+	C("vlan 1\n", NULL),
+	C("vlan 4094\n", NULL),
+	C("vlan 0\n", "t.conf:7: vlan: 0 out of range (expected 1..4094)"),
+	C("vlan 4095\n", "t.conf:7: vlan: 4095 out of range"),
+	C("tcp_rst 0\n", NULL),
+	C("tcp_rst 2\n", "t.conf:7: tcp_rst: bad value \"2\" (expected 0 or 1)"),
+	/* http_* */
+	C("http_host example.com\n", NULL),
+	C("http_host "
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	  "t.conf:7: http_host: bad host"),
+	C("http_host a b\n", "t.conf:7: http_host: wrong number of arguments"),
+	C("http_path /index.html\n", NULL),
+	C("http_path index.html\n", "t.conf:7: http_path: bad path \"index.html\" (expected a path starting with '/'"),
+	C("http_method POST\n", NULL),
+	C("http_method get\n", NULL),
+	C("http_method PUT\n", "t.conf:7: http_method: bad method \"PUT\" (expected GET or POST)"),
+	/* lport_range */
+	C("lport_range 1000 2000\n", NULL),
+	C("lport_range 2000 2000\n", NULL),
+	C("lport_range 2000 1000\n", "t.conf:7: lport_range: min 2000 above max 1000"),
+	C("lport_range 0 10\n", "t.conf:7: lport_range: min 0 out of range"),
+	C("lport_range 1 65536\n", "t.conf:7: lport_range: max 65536 out of range"),
+	C("lport_range 1\n", "t.conf:7: lport_range: wrong number of arguments (expected \"lport_range MIN MAX\")"),
+	/* retransmit_timeout */
+	C("retransmit_timeout 10ms\n", NULL),
+	C("retransmit_timeout 60s\n", NULL),
+	C("retransmit_timeout 9ms\n", "t.conf:7: retransmit_timeout: 9ms out of range (expected 10ms..60s)"),
+	C("retransmit_timeout 61s\n", "t.conf:7: retransmit_timeout: 61s out of range"),
+	/* log_level */
+	C("log_level debug\n", NULL),
+	C("log_level 0\n", NULL),
+	C("log_level 8\n", NULL),
+	C("log_level 9\n", "t.conf:7: log_level: bad level \"9\""),
+	C("log_level verbose\n", "t.conf:7: log_level: bad level \"verbose\""),
+};
+
+static void
+test_table(void **state)
+{
+	char err[DP_ERR_LEN];
+	struct dp_config cfg;
+	int failures = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const struct tcase *tc = &table[i];
+		int rc;
+
+		memset(err, 'X', sizeof(err));
+		rc = parse_case(tc, &cfg, err, sizeof(err));
+		if (tc->expect == NULL && rc != 0) {
+			print_error("case %zu (%s): unexpected error: %s\n", i, tc->add, err);
+			failures++;
+		} else if (tc->expect != NULL && rc == 0) {
+			print_error("case %zu (%s): parsed, expected: %s\n", i, tc->add, tc->expect);
+			failures++;
+		} else if (tc->expect != NULL && (strstr(err, tc->expect) == NULL
+						  || strchr(err, '\n') != NULL)) {
+			print_error("case %zu (%s):\n   got: %s\nexpect: %s\n", i, tc->add, err,
+				    tc->expect);
+			failures++;
+		} else if (tc->expect == NULL && err[0] != '\0') {
+			print_error("case %zu: err not cleared on success\n", i);
+			failures++;
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
+static struct dp_config
+parse_ok(const char *text)
+{
+	struct dp_config cfg;
+	char err[DP_ERR_LEN] = "";
+
+	if (dp_config_parse("t.conf", text, &cfg, err, sizeof(err)) != 0)
+		fail_msg("unexpected error: %s", err);
+	return cfg;
+}
+
+static struct dp_config
+parse_client_plus(const char *extra)
+{
+	char text[4096];
+	struct tcase tc = { 0, NULL, extra, NULL };
+
+	build(&tc, text, sizeof(text));
+	return parse_ok(text);
+}
+
+static void
+test_defaults(void **state)
+{
+	struct dp_config cfg = parse_client_plus("");
+
+	(void)state;
+	assert_string_equal(cfg.file, "t.conf");
+	assert_int_equal(cfg.mode, DP_MODE_CLIENT);
+	assert_int_equal(cfg.n_cpus, 2);
+	assert_int_equal(cfg.cpus[1], 1);
+	assert_int_equal(cfg.n_ports, 1);
+	assert_int_equal(cfg.ports[0].line, 3);
+	assert_int_equal(cfg.ports[0].is_vdev, 0);
+	assert_int_equal(cfg.cps, 1000);
+	assert_int_equal(cfg.listen_port, 80);
+	assert_int_equal(cfg.listen_num, 1);
+	assert_int_equal(cfg.duration_us, 100000000ULL);
+	assert_int_equal(cfg.tcp_rst, 1);
+	assert_int_equal(cfg.log_level, 7);
+	assert_int_equal(cfg.launch_num, 4);
+	assert_int_equal(cfg.keepalive, 0);
+	assert_int_equal(cfg.keepalive_request_interval_us, 1000000);
+	assert_int_equal(cfg.pipeline, 1);
+	assert_int_equal(cfg.tx_burst, 8);
+	assert_int_equal(cfg.slow_start, 30);
+	assert_int_equal(cfg.wait, 3);
+	assert_int_equal(cfg.mss, 1460);
+	assert_int_equal(cfg.lport_min, 1);
+	assert_int_equal(cfg.lport_max, 65535);
+	assert_int_equal(cfg.retransmit_timeout_us, 2000000);
+	assert_string_equal(cfg.http_path, "/");
+	assert_string_equal(cfg.http_host, "");
+	assert_int_equal(cfg.protocol, DP_PROTO_TCP);
+	assert_int_equal(cfg.http_method, DP_HTTP_GET);
+}
+
+static void
+test_values(void **state)
+{
+	struct dp_config cfg = parse_client_plus(
+		"keepalive 10ms 100\nlog_level warning\ntos 0x1f\nslow_start 1m\nlisten 8080 4\n"
+		"socket_mem 512,0\nvlan 100\ntcp_rst 0\nhttp_method post\nduration 1.5m\n");
+
+	(void)state;
+	assert_int_equal(cfg.keepalive, 1);
+	assert_int_equal(cfg.keepalive_request_interval_us, 10000);
+	assert_int_equal(cfg.keepalive_request_num, 100);
+	assert_int_equal(cfg.log_level, 5);
+	assert_int_equal(cfg.tos, 0x1f);
+	assert_int_equal(cfg.slow_start, 60);
+	assert_int_equal(cfg.listen_port, 8080);
+	assert_int_equal(cfg.listen_num, 4);
+	assert_string_equal(cfg.socket_mem, "512,0");
+	assert_int_equal(cfg.vlan, 100);
+	assert_int_equal(cfg.tcp_rst, 0);
+	assert_int_equal(cfg.http_method, DP_HTTP_POST);
+	assert_int_equal(cfg.duration_us, 90000000ULL);
+
+	cfg = parse_client_plus("cc 2k\n");
+	assert_int_equal(cfg.cc, 2000);
+	assert_int_equal(cfg.keepalive, 1); /* cc implies keepalive */
+}
+
+static void
+test_port_forms(void **state)
+{
+	struct dp_config cfg = parse_ok(
+		"mode client\ncpu 0 1\n"
+		"port net_memif0,role=client,socket=/tmp/m.sock 198.18.0.2 198.18.0.1 0A:bb:cc:dd:ee:01\n"
+		"port 02:00.1 198.18.10.2 198.18.10.1\n"
+		"client 198.18.1.2 4\nclient 198.18.11.2 4\n"
+		"server 198.18.2.1 1\nserver 198.18.12.1 1\ncps 1\n");
+
+	(void)state;
+	assert_int_equal(cfg.n_ports, 2);
+	assert_string_equal(cfg.ports[0].dev, "net_memif0,role=client,socket=/tmp/m.sock");
+	assert_int_equal(cfg.ports[0].is_vdev, 1);
+	assert_int_equal(cfg.ports[0].has_gw_mac, 1);
+	assert_int_equal(cfg.ports[0].gw_mac[0], 0x0a);
+	assert_int_equal(cfg.ports[0].gw_mac[5], 0x01);
+	assert_string_equal(cfg.ports[1].dev, "02:00.1");
+	assert_int_equal(cfg.ports[1].is_vdev, 0);
+	assert_int_equal(cfg.ports[1].has_gw_mac, 0);
+	assert_int_equal(cfg.ports[1].line, 4);
+	assert_int_equal(cfg.n_clients, 2);
+	assert_int_equal(cfg.clients[1].line, 6);
+	assert_int_equal(cfg.n_servers, 2);
+}
+
+static void
+test_ipv6(void **state)
+{
+	char err[DP_ERR_LEN];
+	struct dp_config cfg = parse_ok(
+		"mode client\ncpu 0\nport 01:00.0 2001:db8::2 2001:db8::1\n"
+		"client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\ncps 1k\n");
+
+	(void)state;
+	assert_int_equal(cfg.ports[0].local.family, 6);
+	assert_int_equal(cfg.clients[0].start.family, 6);
+	assert_int_equal(dp_config_parse("t.conf",
+					 "mode client\ncpu 0\nport 01:00.0 2001:db8::2 2001:db8::1\n"
+					 "client 198.18.1.2 4\nserver 2001:db8:2::1 1\ncps 1k\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.conf:4: client: IPv4 range on IPv6 ports (expected addresses "
+				 "of the ports' family)");
+	assert_int_equal(dp_config_parse("t.conf",
+					 "mode client\ncpu 0 1\nport 01:00.0 2001:db8::2 2001:db8::1\n"
+					 "port 02:00.0 198.18.0.2 198.18.0.1\n"
+					 "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\ncps 1k\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.conf:4: port: IPv4 port after an IPv6 port"));
+	assert_int_equal(dp_config_parse("t.conf",
+					 "mode client\ncpu 0\nport 01:00.0 2001:db8::2 2001:db8::1\n"
+					 "client 2001:db8:1::fe 4\nserver 2001:db8:2::1 1\ncps 1k\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.conf:4: client: 2001:db8:1::fe + 4 addresses ends at "
+				    "2001:db8:1::101"));
+}
+
+static void
+test_error_format(void **state)
+{
+	char err[DP_ERR_LEN];
+	char small[16];
+	struct dp_config cfg;
+	const struct tcase tc = { 0, "cps", "cps 12x\n", NULL };
+
+	(void)state;
+	/* exactly one line, no trailing newline */
+	assert_int_equal(parse_case(&tc, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.conf:7: cps: bad number \"12x\" (expected a number like 100, 2k, 1.5m)");
+	/* truncated, still terminated */
+	assert_int_equal(parse_case(&tc, &cfg, small, sizeof(small)), -1);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	/* no buffer at all */
+	assert_int_equal(parse_case(&tc, &cfg, NULL, 0), -1);
+	/* cfg left untouched on error */
+	memset(&cfg, 0x5a, sizeof(cfg));
+	assert_int_equal(parse_case(&tc, &cfg, err, sizeof(err)), -1);
+	assert_int_equal(cfg.n_ports, 0x5a5a5a5a);
+	/* a line too long */
+	char *big = malloc(3000);
+	assert_non_null(big);
+	memset(big, 'a', 2999);
+	big[2999] = '\0';
+	assert_int_equal(dp_config_parse("t.conf", big, &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.conf:1: line: too long"));
+	free(big);
+	/* empty text */
+	assert_int_equal(dp_config_parse("empty.conf", "", &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "empty.conf: mode: missing (expected \"mode client\" or \"mode server\")");
+	/* missing port: no line number */
+	assert_int_equal(dp_config_parse("c.conf", "mode client\ncpu 0\ncps 1\n", &cfg, err,
+					 sizeof(err)), -1);
+	assert_string_equal(err, "c.conf: port: missing (expected at least one \"port\" line)");
+}
+
+static void
+test_core_address_mismatch(void **state)
+{
+	char err[DP_ERR_LEN];
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(dp_config_parse("c.conf",
+					 "mode client\ncpu 0 1\nport 01:00.0 198.18.0.2 198.18.0.1\n"
+					 "client 198.18.1.2 4\ncps 1k\n\n\n\nserver 198.18.2.1 1\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "c.conf:9: server: 1 addresses for 2 worker cores on this port "
+				 "(expected one server address per core, or \"rss\")");
+	/* cores not divisible among ports */
+	assert_int_equal(dp_config_parse("c.conf",
+					 "mode client\ncpu 0-2\nport 01:00.0 198.18.0.2 198.18.0.1\n"
+					 "port 02:00.0 198.18.10.2 198.18.10.1\n"
+					 "client 198.18.1.2 4\nclient 198.18.11.2 4\n"
+					 "server 198.18.2.1 1\nserver 198.18.12.1 1\ncps 1k\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "c.conf:2: cpu: 3 cores for 2 ports"));
+	/* one server line for two ports */
+	assert_int_equal(dp_config_parse("c.conf",
+					 "mode client\ncpu 0-1\nport 01:00.0 198.18.0.2 198.18.0.1\n"
+					 "port 02:00.0 198.18.10.2 198.18.10.1\n"
+					 "client 198.18.1.2 4\nclient 198.18.11.2 4\n"
+					 "server 198.18.2.1 1\ncps 1k\n",
+					 &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "c.conf:7: server: 1 \"server\" lines for 2 \"port\" lines"));
+}
+
+static void
+test_number(void **state)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t v;
+	} cases[] = {
+		{ "0", 0, 0 },           { "100", 0, 100 },
+		{ "2k", 0, 2000 },       { "2K", 0, 2000 },
+		{ "1.5m", 0, 1500000 },  { "1.5M", 0, 1500000 },
+		{ "1g", 0, 1000000000 }, { "1.5k", 0, 1500 },
+		{ "0.001k", 0, 1 },      { "18446744073709551615", 0, UINT64_MAX },
+		{ "18446744073709551616", -1, 0 }, { "18446744073709552g", -1, 0 },
+		{ "", -1, 0 },   { "-1", -1, 0 },  { "+1", -1, 0 },  { "12x", -1, 0 },
+		{ "1.2345k", -1, 0 }, { "1.5", -1, 0 }, { "k", -1, 0 }, { "1.", -1, 0 },
+		{ ".5k", -1, 0 }, { "1 ", -1, 0 }, { " 1", -1, 0 }, { "1kk", -1, 0 },
+		{ "1t", -1, 0 }, { "0x10", -1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 12345;
+		int rc = dp_parse_number(cases[i].s, &v);
+		if (rc != cases[i].rc)
+			fail_msg("dp_parse_number(\"%s\") = %d", cases[i].s, rc);
+		if (rc == 0 && v != cases[i].v)
+			fail_msg("dp_parse_number(\"%s\") -> %llu", cases[i].s, (unsigned long long)v);
+		if (rc != 0 && v != 12345)
+			fail_msg("dp_parse_number(\"%s\") wrote on error", cases[i].s);
+	}
+	assert_int_equal(dp_parse_number(NULL, &(uint64_t){ 0 }), -1);
+}
+
+static void
+test_duration(void **state)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t us;
+	} cases[] = {
+		{ "100", 0, 100000000ULL },    { "100s", 0, 100000000ULL },
+		{ "3.5m", 0, 210000000ULL },   { "2h", 0, 7200000000ULL },
+		{ "1d", 0, 86400000000ULL },   { "1.5d", 0, 129600000000ULL },
+		{ "10ms", 0, 10000 },          { "100us", 0, 100 },
+		{ "0.5s", 0, 500000 },         { "1.5us", 0, 1 },
+		{ "10MS", 0, 10000 },          { "0", 0, 0 },
+		{ "", -1, 0 },   { "s", -1, 0 },  { "-1s", -1, 0 }, { "10x", -1, 0 },
+		{ "10 s", -1, 0 }, { "10sec", -1, 0 }, { "1ns", -1, 0 },
+		{ "999999999999999999d", -1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t us = 0;
+		int rc = dp_parse_duration_us(cases[i].s, &us);
+		if (rc != cases[i].rc)
+			fail_msg("dp_parse_duration_us(\"%s\") = %d", cases[i].s, rc);
+		if (rc == 0 && us != cases[i].us)
+			fail_msg("dp_parse_duration_us(\"%s\") -> %llu", cases[i].s,
+				 (unsigned long long)us);
+	}
+}
+
+static void
+test_ip(void **state)
+{
+	struct dp_ip ip;
+	struct dp_range r;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(dp_parse_ip("198.18.0.1", &ip), 0);
+	assert_int_equal(ip.family, 4);
+	assert_int_equal(ip.v4, htonl(0xc6120001));
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "198.18.0.1");
+	assert_int_equal(dp_parse_ip("2001:db8::1", &ip), 0);
+	assert_int_equal(ip.family, 6);
+	assert_int_equal(ip.v6[0], 0x20);
+	assert_int_equal(ip.v6[15], 1);
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "2001:db8::1");
+	assert_int_equal(dp_parse_ip("198.18.0", &ip), -1);
+	assert_int_equal(dp_parse_ip("", &ip), -1);
+	assert_int_equal(dp_parse_ip("host", &ip), -1);
+	memset(&ip, 0, sizeof(ip));
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "-");
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(dp_parse_ip("198.18.1.2", &r.start), 0);
+	r.num = 10;
+	ip = dp_range_addr(&r, 0);
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "198.18.1.2");
+	ip = dp_range_addr(&r, 9);
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "198.18.1.11");
+	assert_int_equal(dp_parse_ip("2001:db8::fe", &r.start), 0);
+	ip = dp_range_addr(&r, 1);
+	assert_string_equal(dp_ip_str(&ip, buf, sizeof(buf)), "2001:db8::ff");
+}
+
+static void
+test_tuple_space(void **state)
+{
+	struct dp_config cfg = parse_client_plus("");
+
+	(void)state;
+	assert_int_equal(dp_config_tuple_space(&cfg), 10ULL * 65535);
+	cfg = parse_client_plus("lport_range 1000 1999\nlisten 80 4\n");
+	assert_int_equal(dp_config_tuple_space(&cfg), 10ULL * 1000 * 4);
+	dp_config_defaults(&cfg);
+	assert_int_equal(dp_config_tuple_space(&cfg), 0);
+}
+
+/* Line numbers and the file name legitimately differ after a round trip. */
+static void
+normalize(struct dp_config *cfg)
+{
+	memset(cfg->file, 0, sizeof(cfg->file));
+	for (int i = 0; i < DP_MAX_PORTS; i++) {
+		cfg->ports[i].line = 0;
+		cfg->clients[i].line = 0;
+		cfg->servers[i].line = 0;
+	}
+}
+
+static void
+round_trip(const char *text)
+{
+	struct dp_config a = parse_ok(text), b;
+	char dump[8192], err[DP_ERR_LEN];
+	size_t n = dp_config_dump(&a, dump, sizeof(dump));
+
+	assert_int_equal(n, strlen(dump));
+	if (dp_config_parse("dump", dump, &b, err, sizeof(err)) != 0)
+		fail_msg("dump does not parse: %s\n%s", err, dump);
+	normalize(&a);
+	normalize(&b);
+	if (memcmp(&a, &b, sizeof(a)) != 0)
+		fail_msg("round trip differs:\n%s", dump);
+}
+
+static void
+test_dump_round_trip(void **state)
+{
+	char text[4096];
+	struct tcase tc = { 0, NULL, NULL, NULL };
+
+	(void)state;
+	build(&tc, text, sizeof(text));
+	round_trip(text);
+	tc.server = 1;
+	build(&tc, text, sizeof(text));
+	round_trip(text);
+	round_trip("mode client\ncpu 3 1 2 0\nsocket_mem 1024,1024\n"
+		   "port net_memif0,role=client,socket=/tmp/m.sock 198.18.0.2 198.18.0.1 aa:bb:cc:dd:ee:ff\n"
+		   "port 0000:02:00.1 198.18.10.2 198.18.10.1\n"
+		   "client 198.18.1.2 4\nclient 198.18.11.2 200\n"
+		   "server 198.18.2.1 2\nserver 198.18.12.1 2\n"
+		   "listen 8080 3\nduration 1.5s\ncps 1.5m\ncc 10k\nflood\nlaunch_num 7\n"
+		   "payload_size 700\npayload_random\nkeepalive 1500us 10\npipeline 3\n"
+		   "protocol http\ntx_burst 32\nslow_start 0\nwait 0\nmss 1000\ntos 0xa\nvlan 7\n"
+		   "jumbo\nrss\nquiet\ndaemon\nfast_close\ntcp_rst 0\nhttp_host example.com\n"
+		   "http_path /a/b?c=d\nhttp_method POST\nlport_range 100 200\n"
+		   "retransmit_timeout 250ms\nlog_level 3\n");
+	round_trip("mode server\ncpu 0\nport 01:00.0 2001:db8::1 2001:db8::2\n"
+		   "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\nprotocol udp\nkeepalive\n");
+}
+
+static void
+test_dump_truncates(void **state)
+{
+	struct dp_config cfg = parse_client_plus("");
+	char full[8192], small[32];
+	size_t n = dp_config_dump(&cfg, full, sizeof(full));
+
+	(void)state;
+	assert_true(n > sizeof(small));
+	assert_int_equal(dp_config_dump(&cfg, small, sizeof(small)), sizeof(small) - 1);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, full, sizeof(small) - 1);
+	assert_int_equal(dp_config_dump(&cfg, small, 0), 0);
+	assert_non_null(strstr(full, "mode client\ncpu 0 1\n"));
+}
+
+static void
+test_load(void **state)
+{
+	char path[] = "/tmp/dperf-test-config-XXXXXX";
+	char err[DP_ERR_LEN];
+	struct dp_config cfg;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+	      "client 198.18.1.2 4\nserver 198.18.2.1 1\nbogus\n", f);
+	fclose(f);
+	assert_int_equal(dp_config_load(path, &cfg, err, sizeof(err)), -1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s:6: bogus: unknown keyword", path);
+	assert_string_equal(err, want);
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+	      "client 198.18.1.2 4\nserver 198.18.2.1 1", f); /* no final newline */
+	fclose(f);
+	assert_int_equal(dp_config_load(path, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(cfg.file, path);
+	assert_int_equal(cfg.servers[0].line, 5);
+	unlink(path);
+
+	assert_int_equal(dp_config_load("/nonexistent/x.conf", &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/x.conf: cannot open: No such file or directory");
+}
+
+/* Every shipped example config parses (tests run from the repository root). */
+static void
+test_shipped_configs(void **state)
+{
+	DIR *d = opendir("conf");
+	struct dirent *e;
+	int n = 0;
+
+	(void)state;
+	if (d == NULL)
+		skip();
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		char path[512], err[DP_ERR_LEN];
+		struct dp_config cfg;
+
+		if (len < 5 || strcmp(e->d_name + len - 5, ".conf") != 0)
+			continue;
+		snprintf(path, sizeof(path), "conf/%s", e->d_name);
+		if (dp_config_load(path, &cfg, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 8);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_port_forms),
+		cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_error_format),
+		cmocka_unit_test(test_core_address_mismatch),
+		cmocka_unit_test(test_number),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_ip),
+		cmocka_unit_test(test_tuple_space),
+		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_dump_truncates),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_shipped_configs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of common/rates.c: snapshots, rates, busy share, SI format.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rates.h"
+
+#define HZ 1000ULL /* 1000 ticks per second keeps the arithmetic readable */
+
+static int
+shm_setup(void **state)
+{
+	/* struct dp_shm is cache-line aligned and large: heap, aligned. */
+	struct dp_shm *s = aligned_alloc(DP_CACHE_LINE, sizeof(*s));
+
+	if (s == NULL)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->hdr.n_workers = 2;
+	s->hdr.n_ports = 1;
+	*state = s;
+	return 0;
+}
+
+static int
+shm_teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+static struct dp_snapshot *
+snap(void)
+{
+	struct dp_snapshot *sn = calloc(1, sizeof(*sn));
+
+	assert_non_null(sn);
+	return sn;
+}
+
+static void
+test_snapshot_sums(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap();
+
+	s->workers[0].c[DP_C_PKT_RX] = 10;
+	s->workers[1].c[DP_C_PKT_RX] = 5;
+	s->workers[0].sk_cur = 3;
+	s->workers[1].sk_cur = 4;
+	s->workers[2].c[DP_C_PKT_RX] = 1000; /* not a configured worker */
+	s->ports[0].c[DP_PC_IPACKETS] = 77;
+	dp_snapshot_take(s, 123, a);
+	assert_int_equal(a->tsc, 123);
+	assert_int_equal(a->n_workers, 2);
+	assert_int_equal(a->n_ports, 1);
+	assert_int_equal(a->c[DP_C_PKT_RX], 15);
+	assert_int_equal(a->wc[1][DP_C_PKT_RX], 5);
+	assert_int_equal(a->sk_cur, 7);
+	assert_int_equal(a->w_sk_cur[0], 3);
+	assert_int_equal(a->pc[0][DP_PC_IPACKETS], 77);
+	free(a);
+}
+
+static void
+test_snapshot_clamps_counts(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap();
+
+	s->hdr.n_workers = 1000;
+	s->hdr.n_ports = 99;
+	dp_snapshot_take(s, 1, a);
+	assert_int_equal(a->n_workers, DP_MAX_WORKERS);
+	assert_int_equal(a->n_ports, DP_MAX_PORTS);
+	free(a);
+}
+
+static void
+test_rate(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+
+	s->workers[0].c[DP_C_SK_OPEN] = 1000;
+	s->workers[1].c[DP_C_SK_OPEN] = 500;
+	dp_snapshot_take(s, 1000, a);
+	s->workers[0].c[DP_C_SK_OPEN] += 2000;
+	s->workers[1].c[DP_C_SK_OPEN] += 1000;
+	dp_snapshot_take(s, 3000, b); /* 2 seconds later */
+	assert_float_equal(dp_rate(a, b, DP_C_SK_OPEN, HZ), 1500.0, 1e-9);
+	assert_float_equal(dp_rate_worker(a, b, 0, DP_C_SK_OPEN, HZ), 1000.0, 1e-9);
+	assert_float_equal(dp_rate_worker(a, b, 1, DP_C_SK_OPEN, HZ), 500.0, 1e-9);
+	assert_float_equal(dp_rate_worker(a, b, DP_MAX_WORKERS, DP_C_SK_OPEN, HZ), 0.0, 0);
+	assert_float_equal(dp_rate(a, b, DP_C_PKT_TX, HZ), 0.0, 0); /* unchanged */
+	free(a);
+	free(b);
+}
+
+static void
+test_rate_port(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+
+	s->ports[0].c[DP_PC_OBYTES] = 100;
+	dp_snapshot_take(s, 0, a);
+	s->ports[0].c[DP_PC_OBYTES] = 600;
+	dp_snapshot_take(s, 500, b); /* half a second */
+	assert_float_equal(dp_rate_port(a, b, 0, DP_PC_OBYTES, HZ), 1000.0, 1e-9);
+	assert_float_equal(dp_rate_port(a, b, DP_MAX_PORTS, DP_PC_OBYTES, HZ), 0.0, 0);
+	free(a);
+	free(b);
+}
+
+static void
+test_rate_degenerate(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+
+	s->workers[0].c[DP_C_PKT_TX] = 100;
+	dp_snapshot_take(s, 1000, a);
+	s->workers[0].c[DP_C_PKT_TX] = 200;
+	dp_snapshot_take(s, 1000, b);
+	assert_float_equal(dp_rate(a, b, DP_C_PKT_TX, HZ), 0.0, 0); /* empty interval */
+	dp_snapshot_take(s, 500, b);
+	assert_float_equal(dp_rate(a, b, DP_C_PKT_TX, HZ), 0.0, 0); /* time went back */
+	dp_snapshot_take(s, 2000, b);
+	assert_float_equal(dp_rate(a, b, DP_C_PKT_TX, 0), 0.0, 0);  /* no clock rate */
+	s->workers[0].c[DP_C_PKT_TX] = 10;                           /* primary restarted */
+	dp_snapshot_take(s, 2000, b);
+	assert_float_equal(dp_rate(a, b, DP_C_PKT_TX, HZ), 0.0, 0);
+	free(a);
+	free(b);
+}
+
+static void
+test_delta(void **state)
+{
+	(void)state;
+	assert_int_equal(dp_delta(10, 15), 5);
+	assert_int_equal(dp_delta(15, 15), 0);
+	assert_int_equal(dp_delta(15, 10), 0);
+	assert_int_equal(dp_delta(0, UINT64_MAX), UINT64_MAX);
+	assert_int_equal(dp_delta(UINT64_MAX, 0), 0);
+}
+
+static void
+test_worker_busy(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+
+	dp_snapshot_take(s, 0, a);
+	assert_float_equal(dp_worker_busy(a, a, 0), 0.0, 0); /* no loop time */
+	s->workers[0].busy_tsc = 50;
+	s->workers[0].loop_tsc = 200;
+	s->workers[1].busy_tsc = 300; /* more than the loop: clamped */
+	s->workers[1].loop_tsc = 200;
+	dp_snapshot_take(s, 100, b);
+	assert_float_equal(dp_worker_busy(a, b, 0), 0.25, 1e-12);
+	assert_float_equal(dp_worker_busy(a, b, 1), 1.0, 0);
+	assert_float_equal(dp_worker_busy(a, b, DP_MAX_WORKERS), 0.0, 0);
+	assert_float_equal(dp_worker_busy(b, a, 0), 0.0, 0); /* reversed: clamped deltas */
+	free(a);
+	free(b);
+}
+
+static void
+test_fmt_si(void **state)
+{
+	static const struct {
+		double v;
+		const char *s;
+	} cases[] = {
+		{ 0, "0" },           { 999, "999" },       { 1000, "1.00K" },
+		{ 1234567, "1.23M" }, { 2.5e9, "2.50G" },   { 4e12, "4.00T" },
+		{ 1e15, "1000.00T" }, { -1500, "-1.50K" },  { 12.4, "12" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_ptr_equal(dp_fmt_si(cases[i].v, buf, sizeof(buf)), buf);
+		assert_string_equal(buf, cases[i].s);
+	}
+	dp_fmt_si(1234567, buf, 4); /* truncated, still terminated */
+	assert_string_equal(buf, "1.2");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_snapshot_sums, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_clamps_counts, shm_setup,
+						shm_teardown),
+		cmocka_unit_test_setup_teardown(test_rate, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_rate_port, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_rate_degenerate, shm_setup, shm_teardown),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test_setup_teardown(test_worker_busy, shm_setup, shm_teardown),
+		cmocka_unit_test(test_fmt_si),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The overview's figures, computed from two snapshots: shared by the
+ * curses overview and the --once plain frame so they always agree.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "top.h"
+
+const enum dp_counter top_loss_c[] = {
+	DP_C_TCP_DROP, DP_C_DROP_TX, DP_C_BAD_RX, DP_C_OTHER_RX, DP_C_UDP_DROP, DP_C_ARP_DROP,
+};
+const int top_n_loss_c = sizeof(top_loss_c) / sizeof(top_loss_c[0]);
+const enum dp_port_counter top_loss_pc[] = {
+	DP_PC_IERRORS, DP_PC_OERRORS, DP_PC_IMISSED, DP_PC_RX_NOMBUF,
+};
+const int top_n_loss_pc = sizeof(top_loss_pc) / sizeof(top_loss_pc[0]);
+
+void
+top_figures(const struct top *t, struct top_figs *f)
+{
+	const struct dp_shm *s = t->shm;
+	const struct dp_snapshot *a = &t->a, *b = &t->b;
+	uint64_t hz = t->hz, start = s->hdr.start_tsc, stop = s->hdr.stop_tsc, end;
+
+	memset(f, 0, sizeof(*f));
+	f->cps = dp_rate(a, b, DP_C_SK_OPEN, hz);
+	if (s->hdr.mode == DP_MODE_SERVER)
+		f->rps = dp_rate(a, b, DP_C_HTTP_2XX, hz) + dp_rate(a, b, DP_C_TCP_RSP, hz);
+	else
+		f->rps = dp_rate(a, b, DP_C_HTTP_GET, hz) + dp_rate(a, b, DP_C_TCP_REQ, hz);
+	f->gbps_rx = dp_rate(a, b, DP_C_BITS_RX, hz) / 1e9;
+	f->gbps_tx = dp_rate(a, b, DP_C_BITS_TX, hz) / 1e9;
+	f->mpps_rx = dp_rate(a, b, DP_C_PKT_RX, hz) / 1e6;
+	f->mpps_tx = dp_rate(a, b, DP_C_PKT_TX, hz) / 1e6;
+
+	end = stop != 0 ? stop : b->tsc;
+	if (start != 0 && end > start && hz != 0)
+		f->elapsed_s = (double)(end - start) / (double)hz;
+	f->duration_s = (double)s->ctl.duration_us / 1e6;
+	f->target_cps = s->ctl.target_cps;
+	f->target_cc = s->ctl.target_cc;
+	f->paused = s->ctl.paused;
+	f->sk_cur = b->sk_cur;
+	f->tot = b->c;
+	for (uint32_t p = 0; p < b->n_ports; p++)
+		for (int c = 0; c < DP_PC__COUNT; c++)
+			f->port[c] += b->pc[p][c];
+}
+
+const char *
+top_mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case DP_MODE_CLIENT:
+		return "client";
+	case DP_MODE_SERVER:
+		return "server";
+	default:
+		return "-";
+	}
+}
+
+const char *
+top_state_name(uint32_t state)
+{
+	return state < DP_ST__COUNT && dp_state_names[state] ? dp_state_names[state] : "?";
+}
+
+const char *
+top_fmt_hms(double s, char *buf, int len)
+{
+	unsigned long v = s > 0 ? (unsigned long)s : 0;
+
+	if (v >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", v / 3600, v / 60 % 60, v % 60);
+	else
+		snprintf(buf, len, "%02lu:%02lu", v / 60, v % 60);
+	return buf;
+}
+
+const char *
+top_si(double v, char *buf, int len)
+{
+	size_t n;
+
+	dp_fmt_si(v, buf, len);
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	return buf;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * dperf-top: state shared by its modules, and each module's entry points.
+ * Pure declarations: no curses and no DPDK here.
+ */
+#ifndef DPERF_TUI_TOP_H
+#define DPERF_TUI_TOP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rates.h"
+#include "shm.h"
+
+#define TOP_CTL_TIMEOUT_MS 2000
+
+enum top_view { VIEW_OVERVIEW = 0, VIEW_WORKERS, VIEW_PORTS, VIEW__COUNT };
+enum top_msg { MSG_INFO = 0, MSG_OK, MSG_ERR };
+enum top_prompt { PROMPT_NONE = 0, PROMPT_CPS, PROMPT_DURATION, PROMPT_STOP };
+
+struct top {
+	const struct dp_shm *shm;
+	uint64_t hz;             /* TSC ticks per second (the primary's) */
+	double interval_s;       /* refresh interval */
+	struct dp_snapshot a, b; /* a older, b newer; rates are between them */
+	int have_rates;          /* a and b are distinct snapshots */
+	enum top_view view;
+	int help;                /* help overlay shown */
+	int stopped;             /* engine gone or done: figures frozen */
+	int quit;
+	enum top_prompt prompt;
+	char input[32];
+	size_t input_len;
+	char status[256];
+	enum top_msg status_kind;
+};
+
+/* Figures shared by the overview and the plain frame. */
+struct top_figs {
+	double cps, rps;
+	double gbps_rx, gbps_tx, mpps_rx, mpps_tx;
+	double elapsed_s, duration_s; /* duration_s 0: none */
+	uint64_t target_cps, target_cc, sk_cur;
+	uint32_t paused;
+	const uint64_t *tot;          /* cumulative counters (t->b.c) */
+	uint64_t port[DP_PC__COUNT];  /* port counters summed over ports */
+};
+
+/* Loss counters, every one of them; shown in red when non-zero. */
+extern const enum dp_counter top_loss_c[];
+extern const int top_n_loss_c;
+extern const enum dp_port_counter top_loss_pc[];
+extern const int top_n_loss_pc;
+
+/* figures.c */
+void top_figures(const struct top *t, struct top_figs *f);
+const char *top_mode_name(uint32_t mode);
+const char *top_state_name(uint32_t state);
+const char *top_fmt_hms(double s, char *buf, int len);
+const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
+
+/* clock.c: the only file including DPDK headers */
+uint64_t top_tsc(void);
+uint64_t top_local_tsc_hz(void);
+
+/* history.c: per-second values from shm->history, oldest first */
+enum top_series { SERIES_CPS = 0, SERIES_GBPS };
+int top_history(const struct dp_shm *s, enum top_series which, double *out, int max);
+/* Scale v[0..n) into eighths of `rows` rows: out[i] in 0..rows*8. Returns the max. */
+double top_spark_scale(const double *v, int n, int rows, int *out);
+
+/* screen.c */
+int ui_init(void);
+void ui_end(void);
+int ui_utf8(void);
+enum ui_attr { AT_NONE = 0, AT_BOLD, AT_DIM, AT_HEAD, AT_OK, AT_BAD, AT_WARN, AT_TITLE, AT_GRAPH };
+int ui_attr(enum ui_attr a);
+/* Print at (y, x), clipped at the right edge; returns the column after. */
+int ui_put(int y, int x, enum ui_attr a, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "name value" with value bad-coloured when non-zero. Returns the column after. */
+int ui_counter(int y, int x, const char *name, uint64_t v, enum ui_attr nonzero);
+void ui_spark(int y, int x, int width, int rows, const double *v, int n);
+
+/* frame.c: one full frame (header, view, hints, status, help) */
+void top_draw(struct top *t);
+void top_status(struct top *t, enum top_msg kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* view_*.c: draw the body between rows y0 and y1 (exclusive) */
+void view_overview(const struct top *t, int y0, int y1);
+void view_workers(const struct top *t, int y0, int y1);
+void view_ports(const struct top *t, int y0, int y1);
+void view_help(void);
+
+/* keys.c */
+void keys_handle(struct top *t, int ch);
+
+/* plain.c: the --once frame */
+void plain_frame(const struct top *t, FILE *out);
+
+#endif
