@@ -60,7 +60,8 @@ links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 .SECONDEXPANSION:
 $(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DPDK_CFLAGS) -o $@ $< $(COMMON_OBJ) $(call links,$<) \
+	@echo "  TEST    $@"
+	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -o $@ $< $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
 
 unit: $(UNIT_BIN)

@@ -18,7 +18,7 @@ enum dp_ctl_op {
 	DP_OP_SET_CPS,
 	DP_OP_SET_CC,
 	DP_OP_SET_DURATION,     /* value: absolute microseconds from start */
-	DP_OP_ADD_DURATION,     /* value: signed microseconds relative to now */
+	DP_OP_ADD_DURATION,     /* value: signed microseconds added to the current end */
 	DP_OP_PAUSE,
 	DP_OP_RESUME,
 	DP_OP_STOP,

@@ -56,7 +56,9 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
 	int64_t v = req->value, target;
 
-	elapsed_us = now > shm->hdr.start_tsc ? (now - shm->hdr.start_tsc) / (hz / 1000000) : 0;
+	elapsed_us = now > shm->hdr.start_tsc && hz
+			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
+			     : 0;
 	if (req->op == DP_OP_PING) {
 		snprintf(rep->msg, sizeof(rep->msg), "alive");
 		return;
@@ -94,6 +96,8 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	case DP_OP_SET_DURATION:
 	case DP_OP_ADD_DURATION:
 		/* +T / -T move the end of the test by T. */
+		if (req->op == DP_OP_ADD_DURATION && v > INT64_MAX - (int64_t)c->duration_us)
+			REFUSE("set duration: +%ld us is too long", (long)v);
 		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
 		if (target <= (int64_t)elapsed_us)
 			REFUSE("set duration: %.1f s ends in the past (%.1f s have run)",
@@ -111,6 +115,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("pause: already paused");
 		record(c, req->op, 0, 1, now);
 		c->paused = 1;
+		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
 		break;
 	case DP_OP_RESUME:
@@ -118,11 +123,13 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("resume: not paused");
 		record(c, req->op, 1, 0, now);
 		c->paused = 0;
+		v = 0;
 		snprintf(rep->msg, sizeof(rep->msg), "resumed");
 		break;
 	case DP_OP_STOP:
 		record(c, req->op, 0, 1, now);
 		c->stop = 1;
+		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "stopping");
 		break;
 	default:

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,8 +87,11 @@ dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, siz
 	}
 	snprintf(head, sizeof(head), "GET %s HTTP/1.1\r\nUser-Agent: dperf\r\nHost: %s\r\n", path,
 		 host);
-	return padded_head((char *)buf, cap, head, size >= DP_HTTP_MIN_SIZE ? size : 0,
-			   cfg->payload_random);
+	n = padded_head((char *)buf, cap, head, size >= DP_HTTP_MIN_SIZE ? size : 0,
+			cfg->payload_random);
+	if (n == 0) /* long host/path: the head alone exceeds payload_size */
+		n = padded_head((char *)buf, cap, head, 0, 0);
+	return n;
 }
 
 uint32_t
@@ -122,18 +126,23 @@ dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_
 static const uint8_t *
 find(const uint8_t *p, uint32_t len, const char *needle, uint32_t nl)
 {
-	for (uint32_t i = 0; i + nl <= len; i++)
-		if (p[i] == (uint8_t)needle[0] && memcmp(p + i, needle, nl) == 0)
-			return p + i;
-	return NULL;
+	return memmem(p, len, needle, nl);
 }
 
+/* Find a header line "\r\nName:" case-insensitively, looking only at
+ * line starts: cost is one memchr per line, not a compare per byte. */
 static const uint8_t *
-find_ci(const uint8_t *p, uint32_t len, const char *needle, uint32_t nl)
+find_header(const uint8_t *p, uint32_t len, const char *name, uint32_t nl)
 {
-	for (uint32_t i = 0; i + nl <= len; i++)
-		if (strncasecmp((const char *)p + i, needle, nl) == 0)
-			return p + i;
+	const uint8_t *end = p + len, *q = p;
+
+	while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+		q++;
+		if ((uint32_t)(end - q) < nl)
+			return NULL;
+		if (strncasecmp((const char *)q, name, nl) == 0)
+			return q;
+	}
 	return NULL;
 }
 
@@ -153,9 +162,9 @@ dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *to
 	if (end == NULL)
 		return -1;
 	head = (uint32_t)(end - p) + 4;
-	cl = find_ci(p, head, "\r\nContent-Length:", 17);
+	cl = find_header(p, head, "Content-Length:", 15);
 	if (cl != NULL) {
-		const uint8_t *q = cl + 17;
+		const uint8_t *q = cl + 15;
 		while (q < end && (*q == ' ' || *q == '\t'))
 			q++;
 		while (q < end && isdigit(*q) && digits < 10) {
@@ -176,18 +185,25 @@ uint32_t
 dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state)
 {
 	static const uint8_t pat[4] = { '\r', '\n', '\r', '\n' };
+	const uint8_t *end = p + len;
 	uint8_t s = *state;
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < len; i++) {
-		if (p[i] == pat[s]) {
+	while (p < end) {
+		if (s == 0) { /* skip to the next CR in one memchr */
+			p = memchr(p, '\r', (size_t)(end - p));
+			if (p == NULL)
+				break;
+		}
+		if (*p == pat[s]) {
 			if (++s == 4) {
 				n++;
 				s = 0;
 			}
 		} else {
-			s = p[i] == '\r' ? 1 : 0;
+			s = *p == '\r' ? 1 : 0;
 		}
+		p++;
 	}
 	*state = s;
 	return n;
@@ -196,15 +212,16 @@ dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state)
 int
 dp_http_wants_close(const uint8_t *p, uint32_t len)
 {
-	const uint8_t *eol = find(p, len, "\r\n", 2);
+	const uint8_t *eol = find(p, len, "\r\n", 2), *hend = find(p, len, "\r\n\r\n", 4);
 	const uint8_t *c;
+	uint32_t head = hend ? (uint32_t)(hend - p) + 2 : len;
 
 	if (eol == NULL)
 		return 0;
-	c = find_ci(p, len, "\r\nConnection:", 13);
+	c = find_header(p, head, "Connection:", 11);
 	if (c != NULL) {
-		const uint8_t *q = c + 13;
-		uint32_t left = len - (uint32_t)(q - p);
+		const uint8_t *q = c + 11;
+		uint32_t left = head - (uint32_t)(q - p);
 		while (left > 0 && *q == ' ') {
 			q++;
 			left--;

@@ -153,6 +153,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
 	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
 	w->next_arp_ms = 0;
+	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
 	set_addresses(w, wp->port_idx);
 	if (build_messages(w, err, errlen) != 0)
 		return -1;

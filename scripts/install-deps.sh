@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Install dperf-live's build, test and demo dependencies on Debian 12.
+# Installs only the packages that are missing; runs apt-get update only then.
+set -euo pipefail
+
+PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
+      libncurses-dev libcmocka-dev tmux curl wrk apache2-utils nginx-light iproute2
+      iputils-ping procps python3 kmod)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	if [ "$status" != "installed" ]; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all ${#PKGS[@]} packages already installed, nothing to do"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: not root: cannot install ${missing[*]}; run as root (e.g. sudo $0)" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get update -qq >/dev/null; then
+	echo "install-deps: apt-get update failed (network or sources.list?)" >&2
+	exit 1
+fi
+if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+	echo "install-deps: apt-get install failed for: ${missing[*]}" >&2
+	exit 1
+fi
+echo "install-deps: installed ${#missing[@]} missing package(s): ${missing[*]}"

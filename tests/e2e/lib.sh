@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Shared helpers for end-to-end tests. Source it; it sets:
+#   BUILD  build directory (default build)
+#   T      a private temporary directory, removed at exit
+# and cleans up, at exit, every process started with start_primary/bg and
+# every namespace made with make_ns.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+T=$(mktemp -d /tmp/dperf-e2e.XXXXXX)
+PIDS=()
+NSS=()
+TEST_NAME=$(basename "$0" .sh)
+
+fail() { echo "FAIL [$TEST_NAME]: $*" >&2; exit 1; }
+pass() { echo "PASS [$TEST_NAME]${1:+: $1}"; }
+note() { echo "  [$TEST_NAME] $*"; }
+
+cleanup() {
+	local rc=$?
+	set +e
+	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for _ in $(seq 50); do
+		local alive=0
+		for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && break
+		sleep 0.1
+	done
+	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for n in "${NSS[@]}"; do ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null; ip netns del "$n" 2>/dev/null; done
+	if [ $rc != 0 ]; then
+		for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f (tail)"; tail -25 "$f"; }; done
+	fi
+	[ -n "${KEEP_T:-}" ] || rm -rf "$T"
+	exit $rc
+}
+trap cleanup EXIT
+
+# bg CMD...: run in the background, remembered for cleanup; sets LAST_PID.
+bg() { "$@" & LAST_PID=$!; PIDS+=("$LAST_PID"); }
+
+# start_primary NAME CONF [NETNS]: start build/dperf; wait until it answers.
+start_primary() {
+	local name=$1 conf=$2 ns=${3:-}
+	if [ -n "$ns" ]; then
+		bg ip netns exec "$ns" "$BUILD/dperf" -c "$conf" -p "$name" >"$T/$name.log" 2>&1
+	else
+		bg "$BUILD/dperf" -c "$conf" -p "$name" >"$T/$name.log" 2>&1
+	fi
+	local pid=$LAST_PID
+	for _ in $(seq 100); do
+		"$BUILD/dperf-ctl" -p "$name" status >/dev/null 2>&1 && { eval "PID_${name//-/_}=$pid"; return 0; }
+		kill -0 "$pid" 2>/dev/null || fail "$name exited at start: $(tail -3 "$T/$name.log")"
+		sleep 0.1
+	done
+	fail "$name did not come up"
+}
+
+# wait_exit PID SECONDS: wait for a process to end by itself; returns its status.
+wait_exit() {
+	local pid=$1 secs=$2
+	for _ in $(seq $((secs * 10))); do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid"; return $?; }
+		sleep 0.1
+	done
+	fail "process $pid still running after ${secs}s"
+}
+
+# total LOG NAME: a counter from the final summary in a primary's log.
+total() {
+	awk -v k="$2" '/^---- dperf .* total/{s=1} s{for(i=1;i<NF;i++) if($i==k){print $(i+1); exit}}' "$1"
+}
+
+# jget JSON KEY: a top-level field of a JSON object.
+jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+
+ctl() { "$BUILD/dperf-ctl" "$@"; }
+
+# make_ns NAME: a fresh network namespace, deleted at exit.
+make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }
+
+# memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif
+# pair; extra lines come from $SERVER_EXTRA and $CLIENT_EXTRA.
+memif_pair() {
+	local dir=$1 sock=$1/memif.sock
+	cat >"$dir/server.conf" <<CONF
+mode server
+cpu 0
+duration ${SERVER_DURATION:-60s}
+port net_memif0,role=server,socket=$sock 198.18.0.1 198.18.0.2
+client 198.18.1.2 4
+server 198.18.2.1 1
+listen 80 1
+${SERVER_EXTRA:-}
+CONF
+	cat >"$dir/client.conf" <<CONF
+mode client
+cpu 1
+duration ${CLIENT_DURATION:-5s}
+cps ${CPS:-20k}
+port net_memif0,role=client,socket=$sock 198.18.0.2 198.18.0.1
+client 198.18.1.2 4
+server 198.18.2.1 1
+listen 80 1
+slow_start 0
+wait 1
+${CLIENT_EXTRA:-}
+CONF
+}

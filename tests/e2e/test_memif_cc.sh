@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# CC test: the client reaches its concurrent-connection target, holds it
+# while each connection sends a request every second, then closes them all.
+. "$(dirname "$0")/lib.sh"
+
+CPS=5k CLIENT_DURATION=8s CLIENT_EXTRA="cc 3000
+keepalive_request_interval 1s" SERVER_EXTRA="keepalive" memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+sleep 3.5
+held=()
+for i in 1 2 3; do
+	j=$(ctl -p e2e-cli stats --json)
+	held+=("$(jget "$j" skCon)")
+	sleep 1
+done
+note "skCon samples: ${held[*]}"
+for v in "${held[@]}"; do [ "$v" = 3000 ] || fail "skCon $v, expected the cc target 3000 to be held"; done
+wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+c=$T/e2e-cli.log s=$T/e2e-srv.log
+[ "$(total "$c" skOpen)" = 3000 ] || fail "client opened $(total "$c" skOpen) connections, expected 3000"
+[ "$(total "$c" skClose)" = 3000 ] || fail "client closed $(total "$c" skClose) of 3000"
+[ "$(total "$s" skClose)" = 3000 ] || fail "server closed $(total "$s" skClose) of 3000"
+get=$(total "$c" httpGet)
+[ "$get" -ge 15000 ] || fail "only $get requests: keepalive requests are not being sent every second"
+[ "$get" = "$(total "$c" http2XX)" ] || fail "httpGet $get != http2XX $(total "$c" http2XX)"
+for k in skErr tcpDrop httpErr synRt pushRt; do
+	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"
+	[ "$(total "$s" $k)" = 0 ] || fail "server $k = $(total "$s" $k)"
+done
+pass "held 3000 connections, $get requests"

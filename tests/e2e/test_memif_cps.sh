@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# CPS test over a memif pair: every request answered, both sides agree,
+# no errors, and the server stops gracefully on "dperf-ctl stop".
+. "$(dirname "$0")/lib.sh"
+
+CPS=20k CLIENT_DURATION=5s memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+ctl -p e2e-srv stop >/dev/null || fail "stop refused"
+wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+
+c=$T/e2e-cli.log s=$T/e2e-srv.log
+get=$(total "$c" httpGet) ok=$(total "$c" http2XX)
+note "client httpGet=$get http2XX=$ok skOpen=$(total "$c" skOpen) server http2XX=$(total "$s" http2XX)"
+[ "$get" -gt 50000 ] || fail "client sent only $get requests in 5 s at 20k cps"
+[ "$get" = "$ok" ] || fail "httpGet $get != http2XX $ok"
+for k in skErr tcpDrop httpErr badRx dropTx synRt pushRt; do
+	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"
+	[ "$(total "$s" $k)" = 0 ] || fail "server $k = $(total "$s" $k)"
+done
+[ "$(total "$s" httpGet)" = "$get" ] || fail "server saw $(total "$s" httpGet) requests, client sent $get"
+[ "$(total "$s" http2XX)" = "$ok" ] || fail "server answered $(total "$s" http2XX), client got $ok"
+[ "$(total "$s" skOpen)" = "$(total "$c" skOpen)" ] || fail "skOpen differs"
+[ "$(total "$c" skOpen)" = "$(total "$c" skClose)" ] || fail "client left connections open"
+[ "$(total "$c" pktTx)" = "$(total "$s" pktRx)" ] || fail "client pktTx $(total "$c" pktTx) != server pktRx $(total "$s" pktRx)"
+grep -q "change .*stop 0 -> 1" "$s" || fail "server did not record the stop"
+pass "$get requests, all answered"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# UDP: each request datagram answered; both sides count the same.
+. "$(dirname "$0")/lib.sh"
+
+CPS=20k CLIENT_DURATION=4s CLIENT_EXTRA="protocol udp" SERVER_EXTRA="protocol udp" memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+c=$T/e2e-cli.log s=$T/e2e-srv.log
+tx=$(total "$c" udpTx) srx=$(total "$s" udpRx) stx=$(total "$s" udpTx) rx=$(total "$c" udpRx)
+note "client udpTx $tx, server udpRx $srx udpTx $stx, client udpRx $rx"
+[ "$tx" -ge 50000 ] || fail "client sent only $tx datagrams"
+[ "$tx" = "$srx" ] || fail "server received $srx of $tx"
+[ "$srx" = "$stx" ] || fail "server answered $stx of $srx"
+# Answers still in flight when the client stops are not received.
+[ $((stx - rx)) -le 200 ] || fail "client received $rx of $stx answers"
+[ "$(total "$c" udpDrop)" = 0 ] && [ "$(total "$s" udpDrop)" = 0 ] || fail "udpDrop non-zero"
+pass "$tx datagrams, $rx answers"

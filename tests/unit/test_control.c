@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of primary/control.c (the rules for changing a running test)
+ * and of dp_ctl_decode (common/ctl_msg.c).
+ */
+// links: primary/control.c
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "ctl_msg.h"
+#include "shm.h"
+#include "../../primary/control.h"
+
+#define HZ 1000000000ULL  /* 1 GHz: 1000 ticks per microsecond */
+#define START 5000000000ULL
+#define SEC(s) ((uint64_t)(s) * HZ)
+#define US(s) ((int64_t)(s) * 1000000LL)
+
+struct fixture {
+	struct dp_shm *shm;
+	struct control_limits lim;
+};
+
+static struct dp_shm *
+new_shm(enum dp_mode mode)
+{
+	struct dp_shm *s = aligned_alloc(DP_CACHE_LINE, sizeof(*s));
+
+	assert_non_null(s);
+	memset(s, 0, sizeof(*s));
+	s->hdr.mode = mode;
+	s->hdr.tsc_hz = HZ;
+	s->hdr.start_tsc = START;
+	s->hdr.state = DP_ST_RUNNING;
+	dp_config_defaults(&s->cfg);
+	s->cfg.mode = mode;
+	s->cfg.n_cpus = 1;
+	s->cfg.cpus[0] = 1;
+	s->cfg.cps = 1000;
+	s->cfg.n_clients = 1;
+	s->cfg.clients[0].num = 10;
+	s->cfg.n_servers = 1;
+	s->cfg.servers[0].num = 1;
+	s->ctl.target_cps = s->cfg.cps;
+	s->ctl.duration_us = s->cfg.duration_us; /* 100 s */
+	return s;
+}
+
+static int
+setup_client(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (f == NULL)
+		return -1;
+	f->shm = new_shm(DP_MODE_CLIENT);
+	control_limits_init(&f->lim, &f->shm->cfg);
+	*state = f;
+	return 0;
+}
+
+static int
+setup_client_cc(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (f == NULL)
+		return -1;
+	f->shm = new_shm(DP_MODE_CLIENT);
+	f->shm->cfg.cc = 1000;
+	f->shm->cfg.keepalive = 1;
+	f->shm->ctl.target_cc = 1000;
+	control_limits_init(&f->lim, &f->shm->cfg);
+	*state = f;
+	return 0;
+}
+
+static int
+setup_server(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (f == NULL)
+		return -1;
+	f->shm = new_shm(DP_MODE_SERVER);
+	control_limits_init(&f->lim, &f->shm->cfg);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	free(f->shm);
+	free(f);
+	return 0;
+}
+
+static struct dp_ctl_rep
+req(struct fixture *f, uint32_t op, int64_t value, uint64_t now)
+{
+	struct dp_ctl_req r = { .version = DP_CTL_VERSION, .op = op, .value = value };
+	struct dp_ctl_rep rep;
+
+	memset(&rep, 0xa5, sizeof(rep));
+	control_apply(f->shm, &f->lim, &r, &rep, now);
+	assert_int_equal(rep.version, DP_CTL_VERSION);
+	assert_non_null(memchr(rep.msg, '\0', sizeof(rep.msg)));
+	return rep;
+}
+
+#define assert_refused(rep, text)                                                   \
+	do {                                                                        \
+		struct dp_ctl_rep r_ = (rep);                                       \
+		assert_int_equal(r_.status, DP_CTL_REFUSED);                        \
+		if (strstr(r_.msg, (text)) == NULL)                                 \
+			fail_msg("refusal \"%s\" does not mention \"%s\"", r_.msg, (text)); \
+	} while (0)
+
+/* Nothing changed: generation and audit trail as before. */
+static void
+assert_unchanged(const struct dp_shm *s, uint64_t gen, uint32_t n_changes)
+{
+	assert_int_equal(s->ctl.generation, gen);
+	assert_int_equal(s->ctl.n_changes, n_changes);
+}
+
+static void
+test_limits(void **state)
+{
+	struct fixture *f = *state;
+	struct control_limits lim;
+	struct dp_config c = f->shm->cfg;
+
+	(void)state;
+	/* 10 clients x 65535 ports x 1 listen port x 1 worker. */
+	assert_int_equal(f->lim.tuples, 655350);
+	assert_int_equal(f->lim.max_cps, 655350 / DP_TUPLE_REUSE_S);
+	assert_int_equal(f->lim.max_cc, 655350);
+	assert_int_equal(f->lim.n_workers, 1);
+
+	/* Huge tuple space: the per-core bound applies. */
+	c.clients[0].num = 1000000;
+	c.n_cpus = 2;
+	control_limits_init(&lim, &c);
+	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
+	/* Flood and UDP: no tuple reuse bound. */
+	c.clients[0].num = 1;
+	c.flood = 1;
+	control_limits_init(&lim, &c);
+	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
+	/* Server: no client limits. */
+	c.mode = DP_MODE_SERVER;
+	control_limits_init(&lim, &c);
+	assert_int_equal(lim.max_cps, 0);
+	assert_int_equal(lim.n_workers, 2);
+}
+
+static void
+test_ping(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_ctl_rep rep;
+
+	rep = req(f, DP_OP_PING, 0, START + SEC(1));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_unchanged(f->shm, 0, 0);
+	/* Even while stopping. */
+	f->shm->ctl.stop = 1;
+	rep = req(f, DP_OP_PING, 0, START + SEC(1));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	f->shm->ctl.stop = 0;
+	f->shm->hdr.state = DP_ST_DONE;
+	rep = req(f, DP_OP_PING, 0, START + SEC(1));
+	assert_int_equal(rep.status, DP_CTL_OK);
+}
+
+static void
+test_server_refuses_client_ops(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(req(f, DP_OP_SET_CPS, 100, START + SEC(1)), "server");
+	assert_refused(req(f, DP_OP_SET_CC, 100, START + SEC(1)), "server");
+	assert_refused(req(f, DP_OP_PAUSE, 0, START + SEC(1)), "server");
+	assert_unchanged(f->shm, 0, 0);
+	assert_int_equal(f->shm->ctl.target_cps, 1000);
+	assert_int_equal(f->shm->ctl.paused, 0);
+	/* A server's duration can change. */
+	assert_int_equal(req(f, DP_OP_ADD_DURATION, US(5), START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(f->shm->ctl.duration_us, US(105));
+}
+
+static void
+test_set_cps(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+	int64_t max = (int64_t)f->lim.max_cps;
+
+	assert_refused(req(f, DP_OP_SET_CPS, 0, START + SEC(1)), "at least 1");
+	assert_refused(req(f, DP_OP_SET_CPS, -5, START + SEC(1)), "at least 1");
+	assert_refused(req(f, DP_OP_SET_CPS, max + 1, START + SEC(1)), "beyond");
+	assert_refused(req(f, DP_OP_SET_CPS, INT64_MAX, START + SEC(1)), "beyond");
+	assert_unchanged(s, 0, 0);
+	assert_int_equal(s->ctl.target_cps, 1000);
+
+	rep = req(f, DP_OP_SET_CPS, 2500, START + SEC(2));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(rep.applied, 2500);
+	assert_int_equal(rep.generation, 1);
+	assert_int_equal(s->ctl.target_cps, 2500);
+	assert_int_equal(s->ctl.generation, 1);
+	assert_int_equal(s->ctl.n_changes, 1);
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_SET_CPS);
+	assert_int_equal(s->ctl.changes[0].old_value, 1000);
+	assert_int_equal(s->ctl.changes[0].new_value, 2500);
+	assert_int_equal(s->ctl.changes[0].tsc, START + SEC(2));
+	assert_int_equal(s->ctl.request_tsc, START + SEC(2));
+
+	/* The maximum itself is accepted. */
+	rep = req(f, DP_OP_SET_CPS, max, START + SEC(3));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.target_cps, max);
+	assert_int_equal(s->ctl.n_changes, 2);
+	assert_int_equal(s->ctl.changes[1].old_value, 2500);
+	assert_int_equal(s->ctl.changes[1].new_value, max);
+	assert_int_equal(rep.generation, 2);
+}
+
+static void
+test_changes_ring(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+
+	for (int i = 1; i <= DP_CHANGES_LEN + 5; i++)
+		assert_int_equal(req(f, DP_OP_SET_CPS, 100 + i, START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.n_changes, DP_CHANGES_LEN + 5);
+	assert_int_equal(s->ctl.generation, DP_CHANGES_LEN + 5);
+	/* The newest entry overwrote slot (n - 1) % LEN. */
+	struct dp_change *last = &s->ctl.changes[(DP_CHANGES_LEN + 4) % DP_CHANGES_LEN];
+	assert_int_equal(last->new_value, 100 + DP_CHANGES_LEN + 5);
+	assert_int_equal(last->old_value, 100 + DP_CHANGES_LEN + 4);
+}
+
+static void
+test_set_cc_without_cc(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(req(f, DP_OP_SET_CC, 100, START + SEC(1)), "without cc");
+	assert_unchanged(f->shm, 0, 0);
+	assert_int_equal(f->shm->ctl.target_cc, 0);
+}
+
+static void
+test_set_cc(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	assert_refused(req(f, DP_OP_SET_CC, 0, START + SEC(1)), "at least 1");
+	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "beyond");
+	assert_unchanged(s, 0, 0);
+	rep = req(f, DP_OP_SET_CC, 5000, START + SEC(1));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(rep.applied, 5000);
+	assert_int_equal(s->ctl.target_cc, 5000);
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_SET_CC);
+	assert_int_equal(s->ctl.changes[0].old_value, 1000);
+	assert_int_equal(s->ctl.changes[0].new_value, 5000);
+	assert_int_equal(s->ctl.generation, 1);
+}
+
+static void
+test_pause_resume(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+
+	assert_refused(req(f, DP_OP_RESUME, 0, START + SEC(1)), "not paused");
+	assert_unchanged(s, 0, 0);
+
+	assert_int_equal(req(f, DP_OP_PAUSE, 0, START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.paused, 1);
+	assert_int_equal(s->ctl.generation, 1);
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_PAUSE);
+	assert_int_equal(s->ctl.changes[0].old_value, 0);
+	assert_int_equal(s->ctl.changes[0].new_value, 1);
+
+	assert_refused(req(f, DP_OP_PAUSE, 0, START + SEC(2)), "already paused");
+	assert_unchanged(s, 1, 1);
+	assert_int_equal(s->ctl.paused, 1);
+
+	assert_int_equal(req(f, DP_OP_RESUME, 0, START + SEC(3)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.paused, 0);
+	assert_int_equal(s->ctl.changes[1].what, DP_OP_RESUME);
+	assert_int_equal(s->ctl.changes[1].old_value, 1);
+	assert_int_equal(s->ctl.changes[1].new_value, 0);
+	assert_refused(req(f, DP_OP_RESUME, 0, START + SEC(4)), "not paused");
+	assert_unchanged(s, 2, 2);
+}
+
+static void
+test_duration(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	/* 30 s have run: ending at 20 s or exactly now is in the past. */
+	assert_refused(req(f, DP_OP_SET_DURATION, US(20), START + SEC(30)), "past");
+	assert_refused(req(f, DP_OP_SET_DURATION, US(30), START + SEC(30)), "past");
+	assert_refused(req(f, DP_OP_SET_DURATION, -1, START + SEC(30)), "past");
+	assert_unchanged(s, 0, 0);
+	assert_int_equal(s->ctl.duration_us, US(100));
+
+	/* +5 s: the end moves by 5 s. */
+	rep = req(f, DP_OP_ADD_DURATION, US(5), START + SEC(30));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, 105000000ULL);
+	assert_int_equal(rep.applied, US(105));
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_SET_DURATION);
+	assert_int_equal(s->ctl.changes[0].old_value, US(100));
+	assert_int_equal(s->ctl.changes[0].new_value, US(105));
+	assert_int_equal(s->ctl.generation, 1);
+
+	/* -T: shortens, unless it would end in the past. */
+	rep = req(f, DP_OP_ADD_DURATION, -US(60), START + SEC(30));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, US(45));
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(15), START + SEC(30)), "past");
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(100), START + SEC(30)), "past");
+	assert_unchanged(s, 2, 2);
+	assert_int_equal(s->ctl.duration_us, US(45));
+
+	/* Absolute: from the start. */
+	rep = req(f, DP_OP_SET_DURATION, US(200), START + SEC(30));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, US(200));
+	assert_int_equal(s->ctl.changes[2].old_value, US(45));
+	/* Before the start (now < start_tsc): nothing has run yet. */
+	rep = req(f, DP_OP_SET_DURATION, 1, START - SEC(1));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, 1);
+}
+
+static void
+test_stop(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+
+	assert_int_equal(req(f, DP_OP_STOP, 0, START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.stop, 1);
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_STOP);
+	assert_unchanged(s, 1, 1);
+
+	assert_refused(req(f, DP_OP_SET_CPS, 10, START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_SET_CC, 10, START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(5), START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_SET_DURATION, US(500), START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_PAUSE, 0, START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_RESUME, 0, START + SEC(2)), "stopping");
+	assert_refused(req(f, DP_OP_STOP, 0, START + SEC(2)), "stopping");
+	assert_unchanged(s, 1, 1);
+	assert_int_equal(s->ctl.target_cps, 1000);
+	assert_int_equal(req(f, DP_OP_PING, 0, START + SEC(2)).status, DP_CTL_OK);
+}
+
+static void
+test_state_stopping(void **state)
+{
+	struct fixture *f = *state;
+
+	/* The main lcore is stopping (duration over, signal): refused too. */
+	f->shm->hdr.state = DP_ST_STOPPING;
+	assert_refused(req(f, DP_OP_SET_CPS, 10, START + SEC(2)), "stopping");
+	f->shm->hdr.state = DP_ST_DONE;
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(5), START + SEC(2)), "stopping");
+	assert_unchanged(f->shm, 0, 0);
+	/* Paused state is not stopping. */
+	f->shm->hdr.state = DP_ST_PAUSED;
+	assert_int_equal(req(f, DP_OP_SET_CPS, 10, START + SEC(2)).status, DP_CTL_OK);
+}
+
+static void
+test_unknown_op(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(req(f, DP_OP_NONE, 0, START + SEC(1)), "unknown");
+	assert_refused(req(f, DP_OP__COUNT + 7, 0, START + SEC(1)), "unknown");
+	assert_unchanged(f->shm, 0, 0);
+}
+
+/* dp_ctl_decode */
+
+static void
+test_decode(void **state)
+{
+	struct dp_ctl_req in = { .version = DP_CTL_VERSION, .op = DP_OP_SET_CPS, .value = 1234,
+				 .send_tsc = 99 };
+	struct dp_ctl_req out;
+	uint8_t raw[sizeof(in) + 8];
+	const char *why = NULL;
+
+	(void)state;
+	memcpy(raw, &in, sizeof(in));
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), 0);
+	assert_int_equal(out.version, DP_CTL_VERSION);
+	assert_int_equal(out.op, DP_OP_SET_CPS);
+	assert_int_equal(out.value, 1234);
+	assert_int_equal(out.send_tsc, 99);
+	/* Longer than a request (rte_mp pads): the request part counts. */
+	assert_int_equal(dp_ctl_decode(raw, sizeof(raw), &out, &why), 0);
+
+	/* Short, empty, NULL. */
+	why = NULL;
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in) - 1, &out, &why), -1);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "short"));
+	assert_int_equal(dp_ctl_decode(raw, 0, &out, &why), -1);
+	assert_int_equal(dp_ctl_decode(NULL, sizeof(in), &out, &why), -1);
+
+	/* Wrong version. */
+	in.version = DP_CTL_VERSION + 1;
+	memcpy(raw, &in, sizeof(in));
+	why = NULL;
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), -1);
+	assert_non_null(strstr(why, "version"));
+	in.version = 0;
+	memcpy(raw, &in, sizeof(in));
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), -1);
+
+	/* Unknown ops. */
+	in.version = DP_CTL_VERSION;
+	uint32_t bad_ops[] = { DP_OP_NONE, DP_OP__COUNT, DP_OP__COUNT + 1, 0xffffffffu };
+	for (size_t i = 0; i < sizeof(bad_ops) / sizeof(bad_ops[0]); i++) {
+		in.op = bad_ops[i];
+		memcpy(raw, &in, sizeof(in));
+		why = NULL;
+		assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), -1);
+		assert_non_null(strstr(why, "unknown"));
+	}
+	/* Every known op decodes. */
+	for (uint32_t op = DP_OP_NONE + 1; op < DP_OP__COUNT; op++) {
+		in.op = op;
+		memcpy(raw, &in, sizeof(in));
+		assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), 0);
+		assert_int_equal(out.op, op);
+	}
+}
+
+static void
+test_op_names(void **state)
+{
+	(void)state;
+	for (uint32_t op = 0; op < DP_OP__COUNT; op++)
+		assert_non_null(dp_ctl_op_name(op));
+	assert_string_equal(dp_ctl_op_name(DP_OP_SET_CPS), "set cps");
+	assert_string_equal(dp_ctl_op_name(DP_OP__COUNT), "unknown");
+	assert_string_equal(dp_ctl_op_name(0xffffffffu), "unknown");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_limits, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_ping, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_server_refuses_client_ops, setup_server, teardown),
+		cmocka_unit_test_setup_teardown(test_set_cps, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_changes_ring, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_set_cc_without_cc, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_set_cc, setup_client_cc, teardown),
+		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_op, setup_client, teardown),
+		cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_op_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
