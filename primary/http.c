@@ -89,7 +89,7 @@ dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, siz
 		 host);
 	n = padded_head((char *)buf, cap, head, size >= DP_HTTP_MIN_SIZE ? size : 0,
 			cfg->payload_random);
-	if (n == 0) /* long host/path: the head alone exceeds payload_size */
+	if (n == 0 && size <= cap) /* long host/path: the head alone exceeds payload_size */
 		n = padded_head((char *)buf, cap, head, 0, 0);
 	return n;
 }
