@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Our client loading nginx inside a namespace over a tap port: nginx's
+# access log has exactly as many lines as our http2XX.
+. "$(dirname "$0")/lib.sh"
+command -v nginx >/dev/null || fail "nginx is not installed (scripts/install-deps.sh)"
+
+NS=dperf-e2e-nginx
+make_ns $NS
+mkdir -p "$T/nginx"
+cat >"$T/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/error.log;
+events { worker_connections 4096; }
+http {
+    access_log $T/nginx/access.log;
+    client_body_temp_path $T/nginx;
+    proxy_temp_path $T/nginx;
+    fastcgi_temp_path $T/nginx;
+    uwsgi_temp_path $T/nginx;
+    scgi_temp_path $T/nginx;
+    server {
+        listen 80 reuseport backlog=4096;
+        location / { return 200 "hello from nginx\n"; }
+    }
+}
+CONF
+bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
+sleep 0.5
+kill -0 "$LAST_PID" || fail "nginx did not start: $(cat "$T/nginx/error.log")"
+cat >"$T/client.conf" <<CONF
+mode client
+cpu 1
+duration 5s
+cps 500
+port net_tap0,iface=dptap1 198.18.0.2 198.18.0.1
+client 198.18.0.2 1
+server 198.18.0.1 1
+listen 80 1
+slow_start 0
+wait 2
+lport_range 10000 60000
+CONF
+start_primary e2e-ngx "$T/client.conf" $NS
+ip -n $NS addr add 198.18.0.1/24 dev dptap1
+ip -n $NS link set dptap1 up
+wait_exit "$PID_e2e_ngx" 30 || fail "client exit status"
+sleep 0.5
+c=$T/e2e-ngx.log
+ok=$(total "$c" http2XX) get=$(total "$c" httpGet) lines=$(wc -l <"$T/nginx/access.log")
+note "httpGet $get http2XX $ok nginx access log $lines lines"
+[ "$ok" -ge 1000 ] || fail "only $ok answers from nginx"
+[ "$ok" = "$lines" ] || fail "http2XX $ok != nginx access log lines $lines"
+[ "$get" = "$ok" ] || fail "httpGet $get != http2XX $ok"
+for k in skErr httpErr badRx; do [ "$(total "$c" $k)" = 0 ] || fail "$k = $(total "$c" $k)"; done
+pass "$ok requests, nginx logged $lines"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Our server on a tap port inside a namespace, against the kernel's own
+# tools: ping (ARP + ICMP counted), curl (exact size), ab and wrk (zero
+# failures, http2XX equal to what they completed).
+. "$(dirname "$0")/lib.sh"
+for tool in curl ab wrk ping; do command -v $tool >/dev/null || fail "$tool is not installed (scripts/install-deps.sh)"; done
+
+NS=dperf-e2e-tap
+make_ns $NS
+cat >"$T/server.conf" <<CONF
+mode server
+cpu 0
+duration 120s
+port net_tap0,iface=dptap0 198.18.0.1 198.18.0.2
+client 198.18.0.2 1
+server 198.18.0.1 1
+listen 80 1
+keepalive
+payload_size 200
+CONF
+start_primary e2e-tap "$T/server.conf" $NS
+ip -n $NS addr add 198.18.0.2/24 dev dptap0
+ip -n $NS link set dptap0 up
+in_ns() { ip netns exec $NS "$@"; }
+st() { jget "$(ctl -p e2e-tap stats --json)" "$1"; }
+
+in_ns ping -c 3 -i 0.2 -W 2 198.18.0.1 >"$T/ping.log" || fail "ping: $(tail -2 "$T/ping.log")"
+[ "$(st icmpRx)" -ge 3 ] && [ "$(st icmpTx)" -ge 3 ] || fail "icmpRx $(st icmpRx) icmpTx $(st icmpTx) after 3 pings"
+[ "$(st arpRx)" -ge 1 ] || fail "arpRx $(st arpRx): the kernel's ARP request was not counted"
+note "ping ok: arpRx $(st arpRx) icmpRx $(st icmpRx)"
+
+base=$(st http2XX)
+in_ns curl -s -D "$T/hdr" -o "$T/body" http://198.18.0.1/ || fail "curl failed"
+grep -qi '^HTTP/1.1 200' "$T/hdr" || fail "curl status: $(head -1 "$T/hdr")"
+len=$(awk -F': ' 'tolower($1)=="content-length"{print $2+0}' "$T/hdr")
+[ "$len" = 115 ] || fail "Content-Length $len, expected 200 - 85 = 115"
+[ "$(st -c %s "$T/body" 2>/dev/null || wc -c <"$T/body")" = 115 ] 2>/dev/null || [ "$(wc -c <"$T/body")" = 115 ] || fail "body of $(wc -c <"$T/body") bytes"
+hl=$(wc -c <"$T/hdr")
+[ "$hl" = 85 ] || fail "response head is $hl bytes, dperf's is 85"
+[ "$(st http2XX)" = $((base + 1)) ] || fail "http2XX did not count curl's request"
+note "curl ok: 85-byte head, 115-byte body"
+
+base=$(st http2XX)
+in_ns ab -q -n 20000 -c 50 http://198.18.0.1/ >"$T/ab.log" 2>&1 || fail "ab: $(tail -3 "$T/ab.log")"
+done_n=$(awk '/^Complete requests:/{print $3}' "$T/ab.log")
+failed=$(awk '/^Failed requests:/{print $3}' "$T/ab.log")
+[ "$done_n" = 20000 ] && [ "$failed" = 0 ] || fail "ab: complete $done_n failed $failed"
+sleep 0.5
+[ "$(st http2XX)" = $((base + 20000)) ] || fail "http2XX grew by $(( $(st http2XX) - base )), ab completed 20000"
+note "ab ok: 20000 requests, 0 failed"
+
+base=$(st http2XX)
+in_ns wrk -t 1 -c 100 -d 5s http://198.18.0.1/ >"$T/wrk.log" 2>&1 || fail "wrk: $(tail -3 "$T/wrk.log")"
+reqs=$(awk '/requests in/{print $1}' "$T/wrk.log")
+grep -q "Socket errors" "$T/wrk.log" && fail "wrk: $(grep 'Socket errors' "$T/wrk.log")"
+grep -q "Non-2xx" "$T/wrk.log" && fail "wrk: $(grep 'Non-2xx' "$T/wrk.log")"
+sleep 0.5
+got=$(( $(st http2XX) - base ))
+# wrk stops counting at 5 s: up to one answer per connection may be in flight then.
+[ "$got" -ge "$reqs" ] && [ "$got" -le $((reqs + 100)) ] || fail "http2XX grew by $got, wrk completed $reqs"
+note "wrk ok: $reqs requests, http2XX +$got"
+for k in badRx skErr httpErr; do [ "$(st $k)" = 0 ] || fail "$k = $(st $k)"; done
+ctl -p e2e-tap stop >/dev/null
+wait_exit "$PID_e2e_tap" 20 || fail "server exit status"
+pass "ping, curl, ab ($done_n), wrk ($reqs)"
