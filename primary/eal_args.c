@@ -38,6 +38,18 @@ lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 	return add(a, "%s", list);
 }
 
+unsigned long
+eal_mem_needed_mb(const struct dp_config *cfg)
+{
+	/* Per port: nq * (1024 + 1024 + 4096) + 4096 mbufs of ~2.5 KB (10 KB
+	 * with jumbo), plus EAL's own needs, the memzone and free heap. */
+	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
+	unsigned long mbufs = cfg->n_ports * (per_port_q * 6144 + 4096);
+	unsigned long kb = mbufs * (cfg->jumbo ? 10 : 3);
+
+	return kb / 1024 + 128;
+}
+
 int
 eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
 	       const char *name, long ncpu, int n_extra, char **extra)
@@ -61,8 +73,14 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	}
 	if (!pci)
 		rc |= add(a, "--no-pci");
+	/* Legacy memory: every page mapped at start, no hotplug later. A
+	 * secondary killed mid-start-up can then only leave a read lock
+	 * behind, which never blocks the engine (see secondary/attach.c). */
+	rc |= add(a, "--legacy-mem");
 	if (cfg->socket_mem[0])
 		rc |= add(a, "--socket-mem=%s", cfg->socket_mem);
+	else
+		rc |= add(a, "-m%lu", eal_mem_needed_mb(cfg));
 	rc |= add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
 	for (int i = 0; i < n_extra; i++)
 		rc |= add(a, "%s", extra[i]);

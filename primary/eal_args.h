@@ -17,6 +17,10 @@ struct eal_args {
 	size_t used;
 };
 
+/* Hugepage memory (MB) a configuration needs: mbuf pools plus room for
+ * EAL, the memzone and the heap. */
+unsigned long eal_mem_needed_mb(const struct dp_config *cfg);
+
 /* Build argv for rte_eal_init: the program name, the instance's file
  * prefix, lcores (lcore 0 = main, unpinned over ncpu CPUs; lcore i+1 =
  * worker i on cpu[i]), devices, memory, log level, then the user's extra

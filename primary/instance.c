@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "eal_args.h"
 #include "instance.h"
 #include "runtime_dir.h"
 
@@ -43,18 +44,6 @@ instance_check_name(const char *name, char *err, size_t errlen)
 			return -1;
 		}
 	return 0;
-}
-
-unsigned long
-instance_mem_needed_mb(const struct dp_config *cfg)
-{
-	/* Per port: nq * (1024 + 1024 + 4096) + 4096 mbufs of ~2.5 KB (10 KB
-	 * with jumbo), plus EAL's own needs and the memzone. */
-	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
-	unsigned long mbufs = cfg->n_ports * (per_port_q * 6144 + 4096);
-	unsigned long kb = mbufs * (cfg->jumbo ? 10 : 3);
-
-	return kb / 1024 + 64;
 }
 
 static unsigned long
@@ -134,7 +123,7 @@ memif_dirs(const struct dp_config *cfg, char *err, size_t errlen)
 int
 instance_preflight(const struct dp_config *cfg, const char *name, char *err, size_t errlen)
 {
-	unsigned long need = instance_mem_needed_mb(cfg), have;
+	unsigned long need = eal_mem_needed_mb(cfg), have;
 
 	if (dp_instance_alive(name)) {
 		snprintf(err, errlen, "an instance named '%s' is already running (choose another with -p NAME)",

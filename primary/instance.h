@@ -17,8 +17,6 @@ int instance_check_name(const char *name, char *err, size_t errlen);
 /* Checks before EAL: name free, hugepages sufficient, memif dirs present.
  * Returns 0, or -1 with a one-line err. */
 int instance_preflight(const struct dp_config *cfg, const char *name, char *err, size_t errlen);
-/* Hugepage memory (MB) the configuration needs, an estimate. */
-unsigned long instance_mem_needed_mb(const struct dp_config *cfg);
 /* Write the marker into EAL's runtime dir and make the dir owner-only. */
 int instance_mark(const char *runtime_dir);
 /* After rte_eal_cleanup: remove runtime dir and our hugepage files. */

@@ -89,6 +89,17 @@ start_workers(struct app *a, char *err, size_t errlen)
 }
 
 static void
+on_cleanup_timeout(int sig)
+{
+	static const char msg[] = "dperf: EAL cleanup timed out (a secondary died holding a shared lock); exiting\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(0);
+	_exit(0);
+}
+
+static void
 shutdown_app(struct app *a)
 {
 	dp_workers_quit = 1;
@@ -98,9 +109,16 @@ shutdown_app(struct app *a)
 	for (uint32_t i = 0; i < a->n_workers; i++)
 		worker_teardown(a->workers[i]);
 	ports_close(&a->ports);
+	fflush(stdout);
 	if (a->eal_up) {
-		rte_eal_cleanup();
+		/* Our files first: EAL's cleanup may wait forever on a shared lock
+		 * left by a secondary that was killed while starting; the watchdog
+		 * then ends the process, which releases everything anyway. */
 		instance_cleanup(a->runtime_dir, a->name);
+		signal(SIGALRM, on_cleanup_timeout);
+		alarm(3);
+		rte_eal_cleanup();
+		alarm(0);
 	}
 }
 

@@ -111,10 +111,12 @@ dp_primary_alive(void)
 	return rte_eal_primary_proc_alive(NULL);
 }
 
+/* We deliberately do not call rte_eal_cleanup(): it takes the primary's
+ * shared memory-hotplug lock for writing, and a secondary killed inside
+ * it would leave that lock held and hang every later attach and the
+ * primary's own exit. Our mappings go with the process. */
 void
 dp_detach(void)
 {
-	if (eal_up)
-		rte_eal_cleanup();
 	eal_up = 0;
 }

@@ -84,6 +84,10 @@ test_basic(void **state)
 	assert_true(find_arg(a, "--no-pci") > 0);
 	assert_int_equal(find_arg(a, "-a"), -1);
 	assert_int_equal(count_prefix(a, "--socket-mem"), 0);
+	/* Memory is all mapped at start, sized from the configuration. */
+	assert_true(find_arg(a, "--legacy-mem") > 0);
+	assert_int_equal(count_prefix(a, "-m"), 1);
+	assert_true(eal_mem_needed_mb(&c) >= 128);
 	assert_true(find_arg(a, "--log-level=7") > 0);
 	assert_null(a->argv[a->argc]);
 	for (int i = 0; i < a->argc; i++) /* every argument lives in buf */
@@ -173,6 +177,7 @@ test_socket_mem_and_log(void **state)
 	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 2, 0, NULL), 0);
 	assert_true(find_arg(a, "--socket-mem=1024,512") > 0);
 	assert_int_equal(count_prefix(a, "--socket-mem"), 1);
+	assert_int_equal(count_prefix(a, "-m"), 0); /* socket_mem replaces -m */
 	assert_true(find_arg(a, "--log-level=4") > 0);
 	free(a);
 }

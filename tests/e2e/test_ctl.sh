@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# dperf-ctl against a running memif test: rate changes followed within a
+# second, duration, pause/resume/stop, every refusal, exit codes, killed
+# and parallel secondaries, two primaries, the watcher seeing the end.
+. "$(dirname "$0")/lib.sh"
+
+CPS=10k CLIENT_DURATION=25s memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+rc=0; ctl status >/dev/null 2>"$T/list.err" || rc=$?
+[ $rc = 2 ] && grep -q "e2e-cli" "$T/list.err" && grep -q "e2e-srv" "$T/list.err" || fail "two primaries without -p: rc $rc, $(cat "$T/list.err")"
+code() { local rc=0; "$@" >/dev/null 2>&1 || rc=$?; echo $rc; }
+[ "$(code ctl -p nosuch status)" = 3 ] || fail "unknown instance must exit 3"
+[ "$(code ctl -p e2e-cli set cps abc)" = 2 ] || fail "bad number must exit 2"
+[ "$(code ctl -p e2e-cli frobnicate)" = 2 ] || fail "unknown command must exit 2"
+
+bg "$BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl"
+WATCH=$LAST_PID
+sleep 2.5
+
+# follow TARGET: the watcher's samples (every 0.5 s) reach the target
+# within 10% no later than 1.5 s after the change was accepted.
+follow() {
+	local target=$1 n0 cps=0
+	n0=$(wc -l <"$T/watch.jsonl")
+	for _ in 1 2 3; do
+		sleep 0.5
+		cps=$(tail -1 "$T/watch.jsonl" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))')
+		[ "$(wc -l <"$T/watch.jsonl")" -gt "$n0" ] || continue
+		if [ "$cps" -ge $((target * 9 / 10)) ] && [ "$cps" -le $((target * 11 / 10)) ]; then
+			note "cps follows $target: $cps"
+			return 0
+		fi
+	done
+	fail "cps did not follow the target $target within 1.5 s (last sample $cps)"
+}
+ctl -p e2e-cli set cps 5k >/dev/null || fail "set cps 5k refused"
+follow 5000
+ctl -p e2e-cli set cps 20k >/dev/null || fail "set cps 20k refused"
+follow 20000
+st=$(ctl -p e2e-cli status)
+grep -q "^target_cps: 20000$" <<<"$st" || fail "status: $st"
+gen=$(awk '/^generation:/{print $2}' <<<"$st")
+grep -q "applied_generation $gen " <<<"$st" || fail "worker did not apply generation $gen: $st"
+
+ctl -p e2e-cli set duration +5s >/dev/null || fail "set duration +5s refused"
+ctl -p e2e-cli status | grep -q "^duration: 30.0 s$" || fail "duration not extended to 30 s"
+
+# Refusals: exit 1 with the primary's reason.
+refuse() {
+	local why rc=0
+	why=$(ctl "$@" 2>&1 >/dev/null) || rc=$?
+	[ $rc = 1 ] || fail "'$*' not refused (exit $rc)"
+	note "refused '$*': $why"
+}
+refuse -p e2e-srv set cps 1k
+refuse -p e2e-cli set cps 0
+refuse -p e2e-cli set cps 100g
+refuse -p e2e-cli resume
+refuse -p e2e-cli set duration 1s
+refuse -p e2e-cli set cc 100
+
+ctl -p e2e-cli pause >/dev/null || fail "pause refused"
+refuse -p e2e-cli pause
+sleep 1.2
+ctl -p e2e-cli status | grep -q "^state: paused$" || fail "state is not paused"
+o1=$(jget "$(ctl -p e2e-cli stats --json)" skOpen); sleep 1; o2=$(jget "$(ctl -p e2e-cli stats --json)" skOpen)
+[ "$o1" = "$o2" ] || fail "connections opened while paused: $o1 -> $o2"
+ctl -p e2e-cli resume >/dev/null || fail "resume refused"
+follow 20000
+
+# Secondaries killed at random moments leave the primary running and counting.
+for i in $(seq 50); do
+	if [ $((i % 2)) = 0 ]; then "$BUILD/dperf-ctl" -p e2e-cli stats --watch 0.1 >/dev/null 2>&1 &
+	else "$BUILD/dperf-ctl" -p e2e-cli set cps 20k >/dev/null 2>&1 & fi
+	p=$!
+	sleep "0.$((RANDOM % 4))$((RANDOM % 10))"
+	kill -9 $p 2>/dev/null || true
+	wait $p 2>/dev/null || true
+done
+kill -0 "$PID_e2e_cli" && kill -0 "$PID_e2e_srv" || fail "a primary died after secondaries were killed"
+before=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
+pids=()
+for i in $(seq 20); do ctl -p e2e-cli set cps 20k >"$T/par.$i" 2>&1 & pids+=($!); done
+for p in "${pids[@]}"; do wait $p || fail "a parallel request was not answered: $(cat "$T"/par.* | grep -v accepted | head -2)"; done
+after=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
+[ "$after" -gt "$before" ] || fail "counters stopped"
+note "50 killed secondaries, 20 parallel requests answered"
+
+ctl -p e2e-cli stop >/dev/null || fail "stop refused"
+refuse -p e2e-cli set cps 1k
+wait_exit "$PID_e2e_cli" 20 || fail "client exit status after stop"
+wait_exit "$WATCH" 5 || fail "watcher exit status"
+tail -1 "$T/watch.jsonl" | grep -q '"event":"engine stopped"' || fail "watcher did not report the end: $(tail -1 "$T/watch.jsonl")"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch.jsonl" || fail "watch output is not JSON Lines"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 15 || fail "server exit status"
+c=$T/e2e-cli.log
+grep -q "set cps 10000 -> 5000" "$c" && grep -q "set duration 25000000 -> 30000000" "$c" && grep -q "pause 0 -> 1" "$c" || fail "changes not recorded in the primary's output"
+for k in skErr tcpDrop httpErr; do [ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"; done
+pass "rate, duration, pause, stop, refusals, faults"
