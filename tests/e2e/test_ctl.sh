@@ -97,5 +97,10 @@ ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 15 || fail "server exit status"
 c=$T/e2e-cli.log
 grep -q "set cps 10000 -> 5000" "$c" && grep -q "set duration 25000000 -> 30000000" "$c" && grep -q "pause 0 -> 1" "$c" || fail "changes not recorded in the primary's output"
-for k in skErr tcpDrop httpErr; do [ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"; done
+# 20 secondaries starting at once on a 2-core box preempt the busy-polling
+# workers: retransmits and duplicate segments (tcpDrop) may follow, but
+# every connection must still complete.
+for k in skErr httpErr; do [ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"; done
+[ "$(total "$c" httpGet)" = "$(total "$c" http2XX)" ] || fail "httpGet != http2XX"
+[ "$(total "$c" skOpen)" = "$(total "$c" skClose)" ] || fail "connections left open"
 pass "rate, duration, pause, stop, refusals, faults"
