@@ -1,124 +1,41 @@
 #!/usr/bin/env bash
-# Functions called through wait_for/trap look unreachable to shellcheck:
-# shellcheck disable=SC2317
-# SPDX-License-Identifier: BSD-3-Clause
-# e2e: dperf-top against a running client primary.
-#   env: BUILD (build dir), CLIENT_NAME (instance name of a running client)
-# Runs dperf-top in a private tmux server (its own socket: nothing else of
-# the user's tmux is touched), reads the screen, drives keys, and checks
-# the engine's answers with dperf-ctl. Leaves the CPS target as found.
-set -u
-
-fail() { echo "FAIL: $*"; exit 1; }
-
-: "${BUILD:?BUILD is not set}"
-: "${CLIENT_NAME:?CLIENT_NAME is not set}"
-TOP=$BUILD/dperf-top
-CTL=$BUILD/dperf-ctl
-[ -x "$TOP" ] || fail "$TOP not built"
-[ -x "$CTL" ] || fail "$CTL not built"
+# dperf-top attached to a running memif test, driven in tmux: the screen
+# shows the instance, state and a CPS within 5% of dperf-ctl's; '+', 'p',
+# 'c', 'q' (top_checks.sh); then 's' + 'y' stops the engine, and a
+# primary that dies under dperf-top leaves the terminal usable.
+. "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || fail "tmux is not installed"
 
-SOCK=dperf-top-e2e-$$
-SESS=top
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() { tm kill-session -t "$SESS" 2>/dev/null; }
-trap cleanup EXIT
-
-pane() { tm capture-pane -p -t "$SESS"; }
-status_field() { # status_field KEY: value of "KEY: value" from dperf-ctl status
-	"$CTL" -p "$CLIENT_NAME" status 2>/dev/null |
-		sed -n "s/^[[:space:]]*$1:[[:space:]]*\([^[:space:]]*\).*/\1/p" | head -n 1
-}
-# "99.87K" -> 99870 (dp_fmt_si's suffixes)
-si_to_num() {
-	awk -v s="$1" 'BEGIN { m = 1; u = substr(s, length(s));
-		if (u == "K") m = 1e3; else if (u == "M") m = 1e6; else if (u == "G") m = 1e9;
-		else if (u == "T") m = 1e12;
-		if (m != 1) s = substr(s, 1, length(s) - 1);
-		printf "%.0f\n", s * m }'
-}
-# within5 A B: |A-B| <= 5% of the larger (both 0 counts as equal)
-within5() { awk -v a="$1" -v b="$2" 'BEGIN { m = a > b ? a : b; d = a - b; if (d < 0) d = -d;
-	exit !(d <= 0.05 * m) }'; }
-# wait_for SECONDS CMD...: retry CMD every 0.2 s
-wait_for() {
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.2
-	done
-}
-
-# --- not a terminal: refused before attaching -----------------------------
-err=$("$TOP" -p "$CLIENT_NAME" 2>&1 >/dev/null | cat)
-"$TOP" -p "$CLIENT_NAME" 2>/dev/null | cat
-rc=${PIPESTATUS[0]}
-[ "$rc" -eq 2 ] || fail "stdout not a tty: exit $rc, expected 2"
-echo "$err" | grep -q "standard output is not a terminal" || fail "stdout not a tty: message '$err'"
-
-# --- --once with stdout piped ---------------------------------------------
-once=$("$TOP" -p "$CLIENT_NAME" --once -d 0.5 | cat; exit "${PIPESTATUS[0]}")
-rc=$?
-[ "$rc" -eq 0 ] || fail "--once exit $rc"
-echo "$once" | grep -qF "$CLIENT_NAME" || fail "--once: no instance name in: $once"
-echo "$once" | grep -Eq 'RATES +CPS +[0-9.]+[KMGT]?' || fail "--once: no CPS figure in: $once"
-
-# --- live view ------------------------------------------------------------
-cmd="$(printf '%q' "$TOP") -p $(printf '%q' "$CLIENT_NAME") -d 0.5; echo dperf-top-exit=\$?; exec sleep 600"
-tm new-session -d -s "$SESS" -x 100 -y 30 "$cmd" || fail "tmux new-session"
+CPS=10k CLIENT_DURATION=60s memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
 sleep 3
-screen=$(pane)
-head=$(echo "$screen" | head -n 1)
-echo "$head" | grep -qF "$CLIENT_NAME" || fail "instance name missing from header: $head"
-echo "$head" | grep -Eq ' (init|wait|slow-start|running|paused|stopping|done)( |$)' ||
-	fail "state missing from header: $head"
+BUILD=$BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" || fail "top checks"
 
-# CPS on screen vs dperf-ctl's per-second skOpen rate, within 5%.
-ok=0
-for _ in 1 2 3 4 5; do
-	shown=$(pane | grep -Eo 'RATES +CPS +[0-9.]+[KMGT]?' | awk '{ print $3 }' | head -n 1)
-	ctl=$("$CTL" -p "$CLIENT_NAME" stats --json 2>/dev/null |
-		grep -Eo '"cps"[[:space:]]*:[[:space:]]*[0-9.eE+-]+' | head -n 1 | sed 's/.*:[[:space:]]*//')
-	[ -n "$shown" ] || fail "no CPS figure on screen: $(pane)"
-	[ -n "$ctl" ] || fail "dperf-ctl stats --json has no \"cps\""
-	shown_n=$(si_to_num "$shown")
-	if within5 "$shown_n" "$ctl"; then ok=1; break; fi
-	sleep 1
-done
-[ "$ok" -eq 1 ] || fail "CPS on screen $shown ($shown_n) vs dperf-ctl $ctl: more than 5% apart"
+SOCK=dperf-top-e2e-$$
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+tm new-session -d -s stop -x 100 -y 30 "$BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
+sleep 2
+tm send-keys -t stop s
+sleep 0.5
+tm capture-pane -p -t stop | grep -qi "stop the test" || fail "'s' did not ask for confirmation: $(tm capture-pane -p -t stop)"
+tm send-keys -t stop y
+wait_exit "$PID_e2e_cli" 20 || fail "client exit status after 's' 'y'"
+sleep 1
+tm capture-pane -p -t stop | grep -qi "engine stopped" || fail "no 'engine stopped' after the stop: $(tm capture-pane -p -t stop)"
+tm send-keys -t stop q
+sleep 1
+tm capture-pane -p -t stop | grep -q "top-exit=0" || fail "dperf-top did not exit 0 after the engine stopped"
+note "'s' + 'y' stopped the engine; dperf-top showed it and exited 0"
 
-# '+': the target goes up.
-before=$(status_field target_cps)
-[ -n "$before" ] || fail "dperf-ctl status has no target_cps line"
-tm send-keys -t "$SESS" '+'
-raised() { local now; now=$(status_field target_cps); [ -n "$now" ] && [ "$now" -gt "$before" ]; }
-wait_for 3 raised || fail "'+': target_cps still $(status_field target_cps) (was $before)"
-accepted() { pane | grep -q 'accepted:'; }
-wait_for 3 accepted ||
-	fail "'+': no 'accepted:' on the status line"
-
-# 'c': put the target back exactly (exercises the prompt).
-tm send-keys -t "$SESS" c
-tm send-keys -t "$SESS" -l "$before"
-tm send-keys -t "$SESS" Enter
-restored() { [ "$(status_field target_cps)" = "$before" ]; }
-wait_for 3 restored || fail "'c $before': target_cps is $(status_field target_cps)"
-
-# 'p': paused; 'p' again: running again.
-tm send-keys -t "$SESS" p
-is_paused() { [ "$(status_field state)" = paused ]; }
-wait_for 3 is_paused || fail "'p': state is $(status_field state), expected paused"
-tm send-keys -t "$SESS" p
-not_paused() { ! is_paused; }
-wait_for 3 not_paused || fail "second 'p': still paused"
-
-# 'q': dperf-top ends with 0 and gives the terminal back.
-tm send-keys -t "$SESS" q
-ended() { pane | grep -q 'dperf-top-exit='; }
-wait_for 3 ended || fail "'q': dperf-top still running: $(pane)"
-pane | grep -q 'dperf-top-exit=0' || fail "'q': $(pane | grep 'dperf-top-exit=')"
-pane | grep -q 'RATES' && fail "'q': screen not restored: $(pane)"
-
-echo "PASS: dperf-top"
-exit 0
+# The server dies (SIGKILL) under dperf-top: the terminal must come back.
+tm new-session -d -s kill -x 80 -y 24 "$BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
+sleep 2
+kill -9 "$PID_e2e_srv"
+sleep 2
+out=$(tm capture-pane -p -t kill)
+grep -q "top-exit=0" <<<"$out" || fail "dperf-top did not exit when its primary was killed: $out"
+rm -rf /var/run/dpdk/e2e-srv
+for f in /dev/hugepages/e2e-srvmap_*; do [ -e "$f" ] && rm -f "$f"; done
+pass "screen, keys, stop, killed primary"

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Bad input: one clear line, exit 2, nothing started. Covers unknown
+# keyword, bad number, bad address, missing port, core/address mismatch,
+# unsupported dperf keyword, too few hugepages, a busy instance name, and
+# secondaries with no primary.
+. "$(dirname "$0")/lib.sh"
+
+good() {
+	cat <<CONF
+mode client
+cpu 1
+duration 5s
+cps 1k
+port net_memif0,role=client,socket=$T/m.sock 198.18.0.2 198.18.0.1
+client 198.18.1.2 4
+server 198.18.2.1 1
+listen 80 1
+CONF
+}
+# expect_error NAME EXPECTED-SUBSTRING: run -t and a real start on $T/NAME.conf
+expect_error() {
+	local f=$T/$1.conf rc=0 out
+	for mode in -t ""; do
+		rc=0
+		out=$("$BUILD/dperf" $mode -c "$f" -p e2e-bad 2>&1) || rc=$?
+		[ $rc = 2 ] || fail "$1: exit $rc, expected 2 ($out)"
+		[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$1: more than one line: $out"
+		grep -qF -- "$2" <<<"$out" || fail "$1: '$out' does not contain '$2'"
+	done
+	[ ! -e /var/run/dpdk/e2e-bad ] || fail "$1: a runtime directory was created"
+	note "$1: $out"
+}
+
+good >"$T/ok.conf"
+"$BUILD/dperf" -t -c "$T/ok.conf" >/dev/null || fail "the good config does not pass -t"
+
+{ good; echo "frobnicate 1"; } >"$T/unknown.conf"
+expect_error unknown "unknown.conf:9: frobnicate: unknown keyword"
+good | sed 's/^cps 1k/cps 12x/' >"$T/number.conf"
+expect_error number "number.conf:4: cps:"
+good | sed 's/198.18.0.2 198.18.0.1/198.18.0.999 198.18.0.1/' >"$T/address.conf"
+expect_error address "address.conf:5: port:"
+good | grep -v '^port' >"$T/noport.conf"
+expect_error noport "port: missing"
+good | sed 's/^cpu 1/cpu 0 1/' >"$T/cores.conf"
+expect_error cores "cores.conf:7: server:"
+{ good; echo "vxlan 1 0:0:0:0:0:1 0:0:0:0:0:2 10.0.0.1 1 10.0.0.2 1"; } >"$T/vxlan.conf"
+expect_error vxlan "vxlan: not supported"
+"$BUILD/dperf" -c "$T/missing.conf" >/dev/null 2>&1 && fail "a missing file was accepted"
+
+# Too few hugepages: refused before EAL starts, saying how much is needed.
+hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+saved=$(cat $hp)
+echo 0 >$hp
+rc=0; out=$("$BUILD/dperf" -c "$T/ok.conf" -p e2e-bad 2>&1) || rc=$?
+echo "$saved" >$hp
+[ $rc = 2 ] || fail "no hugepages: exit $rc ($out)"
+grep -q "not enough hugepages: .* needs about [0-9]* MB, 0 MB are free" <<<"$out" || fail "no hugepages: $out"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "no hugepages: a runtime directory was created"
+note "no hugepages: $out"
+
+# Secondaries with no primary.
+rc=0; out=$("$BUILD/dperf-ctl" -p e2e-none status 2>&1) || rc=$?
+[ $rc = 3 ] && grep -q "no dperf primary named 'e2e-none'" <<<"$out" || fail "dperf-ctl without primary: $rc $out"
+rc=0; out=$("$BUILD/dperf-top" -p e2e-none --once 2>&1) || rc=$?
+[ $rc = 3 ] || fail "dperf-top without primary: $rc $out"
+rc=0; out=$("$BUILD/dperf-ctl" -p e2e-none set cps 1k 2>&1) || rc=$?
+[ $rc = 3 ] || fail "dperf-ctl set without primary: $rc $out"
+
+# A name already in use is refused.
+CPS=1k memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+rc=0; out=$("$BUILD/dperf" -c "$T/server.conf" -p e2e-srv 2>&1) || rc=$?
+[ $rc = 2 ] && grep -q "already running" <<<"$out" || fail "duplicate name: $rc $out"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 15
+pass "every bad input refused with one line"
