@@ -164,7 +164,9 @@ worker_main(void *arg)
 			w->st->busy_tsc += end - now;
 		w->st->loop_tsc = end - w->start_tsc;
 	}
-	if (w->n_tx)
+	for (int i = 0; i < 1000 && w->n_tx; i++)
 		tx_flush(w);
+	if (w->n_tx)
+		tx_discard_all(w);
 	return 0;
 }

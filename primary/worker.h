@@ -15,7 +15,7 @@
 #include "sock.h"
 
 #define DP_RX_BURST 32
-#define DP_TX_CAP 64
+#define DP_TX_CAP 512 /* packets queued for TX; beyond, dropTx */
 #define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
 #define DP_MAX_RETRIES 5
 
@@ -144,9 +144,19 @@ int worker_main(void *arg);
 
 /* worker_tx.c */
 void tx_flush(struct worker *w);
+void tx_drop_one(struct worker *w, struct rte_mbuf *m);
+void tx_discard_all(struct worker *w);
+
 static inline void
 tx_enqueue(struct worker *w, struct rte_mbuf *m)
 {
+	if (unlikely(w->n_tx == DP_TX_CAP)) {
+		tx_flush(w);
+		if (w->n_tx == DP_TX_CAP) {
+			tx_drop_one(w, m);
+			return;
+		}
+	}
 	w->tx[w->n_tx++] = m;
 	if (w->n_tx >= w->tx_burst)
 		tx_flush(w);

@@ -1,29 +1,44 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: BSD-3-Clause
+ * TX batching. What the device does not take now stays queued for the
+ * next loop iteration (back-pressure, not loss); only a packet that finds
+ * the batch still full after a flush is dropped and counted in dropTx.
+ */
+#include <string.h>
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "worker.h"
 
-#define TX_RETRIES 4
-
 void
 tx_flush(struct worker *w)
 {
-	uint16_t sent = 0, n = w->n_tx;
-	uint64_t bytes = 0, unsent_bytes = 0;
+	uint16_t n = w->n_tx, sent;
+	uint64_t bytes = 0;
 
-	for (uint16_t i = 0; i < n; i++)
+	if (n == 0)
+		return;
+	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx, n);
+	for (uint16_t i = 0; i < sent; i++)
 		bytes += w->tx[i]->pkt_len;
-
-	for (int i = 0; i < TX_RETRIES && sent < n; i++)
-		sent += rte_eth_tx_burst(w->port_id, w->queue, w->tx + sent, n - sent);
-	if (unlikely(sent < n)) {
-		for (uint16_t i = sent; i < n; i++)
-			unsent_bytes += w->tx[i]->pkt_len;
-		CNT_ADD(w, DROP_TX, n - sent);
-		rte_pktmbuf_free_bulk(w->tx + sent, n - sent);
-	}
+	if (sent < n)
+		memmove(w->tx, w->tx + sent, (size_t)(n - sent) * sizeof(w->tx[0]));
+	w->n_tx = n - sent;
 	CNT_ADD(w, PKT_TX, sent);
-	CNT_ADD(w, BITS_TX, (bytes - unsent_bytes) * 8);
+	CNT_ADD(w, BITS_TX, bytes * 8);
+}
+
+void
+tx_drop_one(struct worker *w, struct rte_mbuf *m)
+{
+	CNT(w, DROP_TX);
+	rte_pktmbuf_free(m);
+}
+
+void
+tx_discard_all(struct worker *w)
+{
+	CNT_ADD(w, DROP_TX, w->n_tx);
+	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
 	w->n_tx = 0;
 }
