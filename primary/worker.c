@@ -128,17 +128,24 @@ worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct rte_mbuf *pkts[DP_RX_BURST];
-	uint64_t gen;
+	uint64_t gen, prev = rte_rdtsc(), next_tick = w->start_tsc + w->tsc_per_ms;
+	int work = 0;
 
 	w->st->lcore = rte_lcore_id();
 	w->st->port = w->np->port_id;
 	while (!dp_workers_quit) {
-		uint64_t now = rte_rdtsc(), end;
-		uint32_t ms;
-		uint16_t nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
-		int work = nb;
+		/* One TSC read per iteration: the previous iteration was busy
+		 * when it did any work, and lasted until now. */
+		uint64_t now = rte_rdtsc();
+		uint16_t nb;
 
+		if (work)
+			w->st->busy_tsc += now - prev;
+		w->st->loop_tsc = now - w->start_tsc;
+		prev = now;
 		w->now = now;
+		nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+		work = nb;
 		for (uint16_t i = 0; i < nb; i++) {
 			if (i + 1 < nb)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -147,9 +154,9 @@ worker_main(void *arg)
 		gen = w->ctl->generation;
 		if (unlikely(gen != w->gen_seen))
 			apply_control(w, gen);
-		ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
-		if (ms != w->now_ms) {
-			w->now_ms = ms;
+		if (now >= next_tick) {
+			w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
+			next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
 			tick(w);
 			work = 1;
 		}
@@ -157,12 +164,10 @@ worker_main(void *arg)
 			launch(w);
 			work = 1;
 		}
-		if (w->n_tx)
+		if (w->n_tx) {
 			tx_flush(w);
-		end = rte_rdtsc();
-		if (work)
-			w->st->busy_tsc += end - now;
-		w->st->loop_tsc = end - w->start_tsc;
+			work = 1;
+		}
 	}
 	for (int i = 0; i < 1000 && w->n_tx; i++)
 		tx_flush(w);

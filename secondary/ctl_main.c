@@ -107,10 +107,40 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 	return 0;
 }
 
+/* After an accepted change: wait (up to 1 s) until every worker has
+ * applied it and report how long that took from the request's send. */
+static void
+report_apply(const struct dp_shm *s, uint64_t gen, uint64_t sent_tsc)
+{
+	uint64_t deadline = rte_rdtsc() + s->hdr.tsc_hz, last = 0;
+	uint32_t nw = s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
+
+	for (;;) {
+		uint32_t done = 0;
+		for (uint32_t w = 0; w < nw; w++) {
+			if (s->workers[w].applied_gen >= gen) {
+				done++;
+				if (s->workers[w].applied_tsc > last)
+					last = s->workers[w].applied_tsc;
+			}
+		}
+		if (done == nw)
+			break;
+		if (rte_rdtsc() > deadline) {
+			printf("applied by %u of %u workers within 1 s\n", done, nw);
+			return;
+		}
+		usleep(100);
+	}
+	printf("applied by all %u workers %.1f us after it was sent\n", nw,
+	       last > sent_tsc ? (double)(last - sent_tsc) * 1e6 / (double)s->hdr.tsc_hz : 0.0);
+}
+
 static int
-send_op(uint32_t op, int64_t value)
+send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 {
 	struct dp_ctl_rep rep;
+	uint64_t sent = rte_rdtsc();
 
 	if (dp_ctl_send(op, value, &rep, CTL_TIMEOUT_MS) != 0) {
 		fprintf(stderr, "dperf-ctl: %s\n", rep.msg);
@@ -121,6 +151,8 @@ send_op(uint32_t op, int64_t value)
 		return DP_EXIT_REFUSED;
 	}
 	printf("accepted: %s (generation %lu)\n", rep.msg, (unsigned long)rep.generation);
+	if (op != DP_OP_PING && s->hdr.state < DP_ST_STOPPING)
+		report_apply(s, rep.generation, sent);
 	return DP_EXIT_OK;
 }
 
@@ -217,7 +249,7 @@ main(int argc, char **argv)
 	if ((rc = dp_attach("dperf-ctl", name, &s)) != 0)
 		return rc;
 	if (op != DP_OP_NONE)
-		rc = send_op(op, value);
+		rc = send_op(s, op, value);
 	else if (strcmp(cmd, "status") == 0)
 		ctl_print_status(stdout, s, rte_rdtsc());
 	else if (strcmp(cmd, "config") == 0)
