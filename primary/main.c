@@ -4,11 +4,14 @@
  *
  *   dperf -c FILE [-p NAME] [-t] [-- EAL args...]
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -122,6 +125,44 @@ shutdown_app(struct app *a)
 	}
 }
 
+/* dperf's "daemon": run in the background, output to a log file. The
+ * parent returns once the child is detached and says where to look. */
+static int
+daemonize(const char *name, char *err, size_t errlen)
+{
+	char path[256];
+	pid_t pid;
+	int fd;
+
+	mkdir("/var/log/dperf", 0755);
+	snprintf(path, sizeof(path), "/var/log/dperf/dperf-%s.log", name);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "daemon: cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "daemon: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		printf("dperf %s: running in the background, pid %d, output in %s\n", name, (int)pid, path);
+		exit(0);
+	}
+	setsid();
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, const char **file, const char **name, int *check)
 {
@@ -176,6 +217,10 @@ main(int argc, char **argv)
 	    instance_preflight(&a.cfg, a.name, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return EXIT_CONFIG;
+	}
+	if (a.cfg.daemon && daemonize(a.name, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return EXIT_RUNTIME;
 	}
 	if (eal_args_build(&ea, argv[0], &a.cfg, a.name, sysconf(_SC_NPROCESSORS_ONLN),
 			   argc - optind, argv + optind) != 0) {
