@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -79,10 +80,6 @@ dp_attach(const char *prog, const char *name, const struct dp_shm **out)
 
 	if (rc != 0)
 		return rc;
-	/* Readers share the workers' cores on small boxes: at nice 19 the
-	 * scheduler gives a busy-polling worker ~98% of a shared core. */
-	if (getenv("DPERF_NO_NICE") == NULL)
-		(void)setpriority(PRIO_PROCESS, 0, 19); /* lowering is always allowed */
 	if (start_eal(prog, inst) != 0)
 		return DP_EXIT_NOPRIMARY;
 	/* The memzone may not exist yet right after the primary's EAL init. */
@@ -109,6 +106,31 @@ dp_attach(const char *prog, const char *name, const struct dp_shm **out)
 	}
 	*out = s;
 	return 0;
+}
+
+void
+dp_background(void)
+{
+	/* Readers share the workers' cores on small boxes: at nice 19 the
+	 * scheduler gives a busy-polling worker ~98% of a shared core. Done
+	 * after EAL init, which then stays quick. Every thread of the
+	 * process is lowered (EAL's too). */
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+
+	if (getenv("DPERF_NO_NICE") != NULL)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)getpid());
+	d = opendir(path);
+	if (d == NULL) {
+		(void)setpriority(PRIO_PROCESS, 0, 19);
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			(void)setpriority(PRIO_PROCESS, (id_t)atoi(e->d_name), 19);
+	closedir(d);
 }
 
 int

@@ -19,6 +19,10 @@ enum { DP_EXIT_OK = 0, DP_EXIT_REFUSED = 1, DP_EXIT_USAGE = 2, DP_EXIT_NOPRIMARY
  * was named, DP_EXIT_REFUSED on ABI mismatch). prog is argv[0]. */
 int dp_attach(const char *prog, const char *name, const struct dp_shm **shm);
 
+/* For long-running readers (dperf-top, stats --watch): lower every
+ * thread to nice 19 so a shared core stays the worker's. */
+void dp_background(void);
+
 /* True while the primary is alive. Cheap enough to call once per refresh. */
 int dp_primary_alive(void);
 

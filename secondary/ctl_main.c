@@ -87,6 +87,7 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
 		return 0;
 	}
+	dp_background();
 	while (!interrupted) {
 		uint64_t until = a.tsc + (uint64_t)(interval * (double)hz);
 		while (!interrupted && rte_rdtsc() < until && !engine_stopped(s))

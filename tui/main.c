@@ -202,6 +202,7 @@ main(int argc, char **argv)
 	rc = dp_attach(argv[0], o.name, &t.shm);
 	if (rc != 0)
 		return rc;
+	dp_background();
 	t.hz = t.shm->hdr.tsc_hz ? t.shm->hdr.tsc_hz : top_local_tsc_hz();
 	t.interval_s = o.interval_s;
 

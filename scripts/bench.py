@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""make bench: the engine's speed and memory on this box.
+
+One worker core per side over a net_memif pair (client on CPU 1, server on
+CPU 0). Every figure is the median of the steady seconds (the primary's own
+per-second output), with min and max. Prints a table, then one JSON object
+on the last line.
+
+Environment: BENCH_CC (default 2m), BENCH_SMOKE=1 (a few seconds each, to
+check that the bench works; figures meaningless), BUILD (default build).
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"
+DPERF, CTL, TOP = (os.path.join(BUILD, x) for x in ("dperf", "dperf-ctl", "dperf-top"))
+TMP = tempfile.mkdtemp(prefix="dperf-bench.")
+SOCK = os.path.join(TMP, "m.sock")
+PROCS = []
+RUN_S = 4 if SMOKE else 9      # client duration per scenario
+SKIP_S = 2                     # seconds discarded (start, ramp)
+
+
+def parse_number(s):
+    m = re.fullmatch(r"([0-9.]+)([kmg]?)", s.lower())
+    return int(float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2)])
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def start(args, out, nice=False):
+    f = open(out, "w")
+    p = subprocess.Popen(args, stdout=f, stderr=subprocess.STDOUT,
+                         preexec_fn=(lambda: os.nice(19)) if nice else None)
+    PROCS.append(p)
+    return p
+
+
+def wait_up(name, proc, timeout=15):
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"bench: {name} exited at start")
+        if subprocess.run([CTL, "-p", name, "status"], capture_output=True).returncode == 0:
+            return
+        time.sleep(0.2)
+    raise SystemExit(f"bench: {name} did not come up")
+
+
+def stop(name, proc, timeout=20):
+    if proc.poll() is None:
+        subprocess.run([CTL, "-p", name, "stop"], capture_output=True)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def seconds(logfile):
+    """The primary's per-second blocks: [{counter: delta, 'cpu': %, 'skCon': n}]."""
+    out, cur = [], None
+    with open(logfile) as f:
+        for line in f:
+            tok = line.split()
+            if not tok:
+                continue
+            if tok[0] == "seconds":
+                cur = {"sec": int(tok[1]), "state": tok[3], "cpu": float(tok[5]), "skCon": int(tok[7])}
+                out.append(cur)
+            elif tok[0].startswith("----"):
+                cur = None
+            elif cur is not None and not tok[0].startswith("port") and len(tok) % 2 == 0:
+                for k, v in zip(tok[0::2], tok[1::2]):
+                    if v.isdigit():
+                        cur[k] = int(v)
+    return out
+
+
+def stat(values):
+    if not values:
+        return {"median": 0, "min": 0, "max": 0}
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def server_conf(extra=""):
+    return write(os.path.join(TMP, "server.conf"), f"""mode server
+cpu 0
+duration 3600s
+port net_memif0,role=server,socket={SOCK},rsize=13 198.18.0.1 198.18.0.2
+client 198.18.1.2 200
+server 198.18.2.1 1
+listen 80 {LISTEN}
+quiet
+{extra}
+""")
+
+
+def client_conf(cps, extra="", duration=None):
+    return write(os.path.join(TMP, "client.conf"), f"""mode client
+cpu 1
+duration {duration or RUN_S}s
+cps {cps}
+port net_memif0,role=client,socket={SOCK},rsize=13 198.18.0.2 198.18.0.1
+client 198.18.1.2 200
+server 198.18.2.1 1
+listen 80 {LISTEN}
+slow_start 0
+wait 1
+launch_num 16
+{extra}
+""")
+
+
+class Server:
+    def __init__(self, extra=""):
+        self.extra = extra
+
+    def __enter__(self):
+        self.p = start([DPERF, "-c", server_conf(self.extra), "-p", "bench-srv"],
+                       os.path.join(TMP, "server.log"))
+        wait_up("bench-srv", self.p)
+        return self
+
+    def __exit__(self, *a):
+        stop("bench-srv", self.p)
+
+
+def run_client(cps, extra="", during=None, duration=None):
+    """Run one client to its end; returns its steady seconds."""
+    logf = os.path.join(TMP, "client.log")
+    p = start([DPERF, "-c", client_conf(cps, extra, duration), "-p", "bench-cli"], logf)
+    if during:
+        wait_up("bench-cli", p)
+        during(p)
+    p.wait(120)
+    return steady(seconds(logf))
+
+
+def steady(secs):
+    """Seconds in the running state, without the first one (ramp) and the
+    last (partial)."""
+    run = [s for s in secs if s["state"] == "running"]
+    return run[1:-1] if len(run) > 2 else run
+
+
+ERRS = ("skErr", "tcpDrop", "synRt", "pushRt", "finRt", "ackRt", "dropTx", "httpErr")
+
+
+def clean(secs):
+    return all(s.get(k, 0) == 0 for s in secs for k in ERRS)
+
+
+# ---------------------------------------------------------------- scenarios
+
+def bench_cps():
+    levels = ["50k", "100k"] if SMOKE else ["200k", "300k", "400k", "500k", "600k", "700k",
+                                             "800k", "1m", "1.2m", "1.5m", "2m"]
+    best, tried = None, []
+    with Server():
+        for lv in levels:
+            secs = run_client(lv)
+            ok = clean(secs) and secs
+            rates = [s.get("http2XX", 0) for s in secs]
+            errs = {k: sum(s.get(k, 0) for s in secs) for k in ERRS}
+            tried.append({"target": parse_number(lv), "ok": bool(ok), "cps": stat(rates),
+                          "errors": {k: v for k, v in errs.items() if v}})
+            log(f"  cps {lv}: {'error-free' if ok else 'errors ' + str(tried[-1]['errors'])}, "
+                f"median {stat(rates)['median']:.0f}/s")
+            if not ok:
+                break
+            best = {"secs": secs, "target": parse_number(lv)}
+    if best is None:
+        return {"median": 0, "min": 0, "max": 0, "cores": "1+1", "levels": tried}, None
+    secs = best["secs"]
+    res = stat([s["http2XX"] for s in secs])
+    res.update({"target": best["target"], "cores": "1+1 (client+server)",
+                "client_cpu_pct": stat([s["cpu"] for s in secs])["median"], "levels": tried})
+    pps = stat([s["pktTx"] for s in secs])["median"]
+    return res, {"pps_one_way": pps, "target": best["target"]}
+
+
+def bench_throughput():
+    with Server("keepalive\npayload_size 1460"):
+        secs = run_client("10k", "cc 200\nkeepalive_request_interval 1us")
+    gbps = stat([s["bitsRx"] / 1e9 for s in secs])
+    gbps.update({"cores": "1+1", "response_bytes": 1460, "connections": 200,
+                 "errors": {k: sum(s.get(k, 0) for s in secs) for k in ERRS if sum(s.get(k, 0) for s in secs)}})
+    return gbps
+
+
+def rss_of_table(pid, nbytes):
+    """Rss (bytes) of the anonymous mapping holding the socket table."""
+    best = 0
+    with open(f"/proc/{pid}/smaps") as f:
+        size = None
+        for line in f:
+            m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) ", line)
+            if m:
+                size = int(m.group(2), 16) - int(m.group(1), 16)
+            elif line.startswith("Rss:") and size is not None and abs(size - nbytes) < 4 << 20:
+                best = max(best, int(line.split()[1]) * 1024)
+    return best
+
+
+def hugepages_used_mb():
+    base = "/sys/kernel/mm/hugepages/hugepages-2048kB/"
+    nr = int(open(base + "nr_hugepages").read())
+    free = int(open(base + "free_hugepages").read())
+    return (nr - free) * 2
+
+
+def bench_cc(cc):
+    tuples_per_listen = 200 * 65535
+    global LISTEN
+    LISTEN = max(1, -(-cc // (tuples_per_listen * 3 // 4)))
+    n_sk = 200 * 65535 * LISTEN
+    hold = 3 if SMOKE else 5
+    ramp_cps = "200k" if SMOKE else "500k"
+    ramp_s = cc / parse_number(ramp_cps) + 2
+    res = {}
+    # The server's idle timeout follows its keepalive interval: 60 s here.
+    with Server("keepalive\nkeepalive_request_interval 60s"):
+        def during(p):
+            t_end = time.time() + ramp_s + 60
+            while time.time() < t_end:
+                out = subprocess.run([CTL, "-p", "bench-cli", "stats", "--json"], capture_output=True, text=True)
+                if out.returncode == 0 and json.loads(out.stdout)["skCon"] >= cc:
+                    break
+                time.sleep(0.5)
+            samples = []
+            for _ in range(hold):
+                time.sleep(1)
+                out = subprocess.run([CTL, "-p", "bench-cli", "stats", "--json"], capture_output=True, text=True)
+                samples.append(json.loads(out.stdout)["skCon"])
+            res["held"] = stat(samples)
+            res["table_rss"] = rss_of_table(p.pid, n_sk * 64)
+            res["hugepages_mb"] = hugepages_used_mb()
+            subprocess.run([CTL, "-p", "bench-cli", "stop"], capture_output=True)
+        run_client(ramp_cps, f"cc {cc}\nkeepalive_request_interval 60s", during,
+                   duration=int(ramp_s + hold + 90))
+    LISTEN = 1
+    out = res.get("held", stat([]))
+    out.update({"target": cc, "cores": "1+1",
+                "bytes_per_conn": round(res.get("table_rss", 0) / cc, 1) if cc else 0,
+                "hugepage_mb_both_primaries": res.get("hugepages_mb", 0)})
+    return out
+
+
+def bench_tx_mpps():
+    conf = write(os.path.join(TMP, "flood.conf"), f"""mode client
+cpu 1
+duration {RUN_S}s
+cps 100m
+port net_null0,no-rx=1 198.18.0.2 198.18.0.1 02:00:00:00:00:01
+client 198.18.1.2 200
+server 198.18.2.1 1
+listen 80 1
+protocol udp
+flood
+payload_size 18
+slow_start 0
+wait 1
+launch_num 128
+tx_burst 64
+""")
+    logf = os.path.join(TMP, "flood.log")
+    p = start([DPERF, "-c", conf, "-p", "bench-flood"], logf)
+    p.wait(60)
+    secs = steady(seconds(logf))
+    res = stat([s["pktTx"] / 1e6 for s in secs])
+    res.update({"cores": "1", "frame_bytes": 60})
+    return res
+
+
+def bench_testpmd():
+    tp = shutil.which("dpdk-testpmd")
+    if not tp:
+        return {"median": 0, "min": 0, "max": 0, "note": "dpdk-testpmd not installed"}
+    sock = os.path.join(TMP, "tp.sock")
+    dur = 10
+    common = ["--no-pci", "--legacy-mem", "-m", "512", "--log-level=error"]
+    rx = subprocess.Popen(
+        ["bash", "-c", f"timeout -s INT {dur + 4} {tp} '--lcores=0@(0-1),1@0' --file-prefix=bench-tp-rx "
+         f"--vdev=net_memif0,role=server,socket={sock},rsize=13 {' '.join(common)} -- "
+         "--forward-mode=rxonly --stats-period=1 --nb-cores=1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    PROCS.append(rx)
+    time.sleep(2)
+    tx = subprocess.Popen(
+        ["bash", "-c", f"timeout -s INT {dur + 1} {tp} '--lcores=0@(0-1),1@1' --file-prefix=bench-tp-tx "
+         f"--vdev=net_memif0,role=client,socket={sock},rsize=13 {' '.join(common)} -- "
+         "--forward-mode=txonly --txpkts=64 --burst=64 --nb-cores=1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    PROCS.append(tx)
+    out, _ = rx.communicate(timeout=dur + 30)
+    tx.wait(30)
+    pps = [int(x) / 1e6 for x in re.findall(r"Rx-pps:\s+(\d+)", out)]
+    # Seconds while the generator ran; its start and end are partial.
+    pps = [x for x in pps if x > 0][1:-1] or pps
+    res = stat(pps)
+    res.update({"cores": "1+1", "mode": "txonly -> rxonly, 64-byte frames"})
+    return res
+
+
+def bench_attach_cost(target):
+    with Server():
+        base = run_client(target)
+
+        def attach(p):
+            tmux = shutil.which("tmux")
+            if tmux:
+                subprocess.run([tmux, "-L", "dperf-bench", "new-session", "-d", "-x", "100", "-y", "30",
+                                f"{TOP} -p bench-cli -d 0.1"], check=False)
+            start([CTL, "-p", "bench-cli", "stats", "--watch", "0.1"], os.path.join(TMP, "watch.log"))
+        watched = run_client(target, during=attach)
+        subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
+    a = stat([s["http2XX"] for s in base])["median"]
+    b = stat([s["http2XX"] for s in watched])["median"]
+    return {"ratio": round(b / a, 4) if a else 0, "cps_without": a, "cps_with": b,
+            "attached": "dperf-top -d 0.1 and dperf-ctl stats --watch 0.1", "target": target}
+
+
+def bench_ctl_apply():
+    lat = []
+    with Server():
+        def during(p):
+            for i in range(5 if SMOKE else 20):
+                out = subprocess.run([CTL, "-p", "bench-cli", "set", "cps", str(20000 + 1000 * (i % 2))],
+                                     capture_output=True, text=True).stdout
+                m = re.search(r"applied by all \d+ workers ([0-9.]+) us", out)
+                if m:
+                    lat.append(float(m.group(1)))
+            subprocess.run([CTL, "-p", "bench-cli", "stop"], capture_output=True)
+        run_client("20k", during=during, duration=120)
+    return {"p50": round(statistics.median(lat), 1) if lat else 0, "max": round(max(lat), 1) if lat else 0,
+            "samples": len(lat)}
+
+
+LISTEN = 1
+
+
+def main():
+    if os.geteuid() != 0:
+        raise SystemExit("bench: needs root (hugepages)")
+    t0 = time.time()
+    res = {"machine": {"cpus": os.cpu_count(), "cpu": open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(" :\t"),
+                       "link": "net_memif pair, one worker core per side"}}
+    log("bench: cps search"); res["cps"], cps_info = bench_cps()
+    log("bench: throughput"); res["throughput_gbps"] = bench_throughput()
+    cc = parse_number(os.environ.get("BENCH_CC", "200k" if SMOKE else "2m"))
+    log(f"bench: cc {cc}"); res["cc"] = bench_cc(cc)
+    log("bench: tx_mpps"); res["tx_mpps"] = bench_tx_mpps()
+    log("bench: testpmd"); res["testpmd_mpps"] = bench_testpmd()
+    if cps_info and res["testpmd_mpps"]["median"]:
+        res["cps_link_ratio"] = round(cps_info["pps_one_way"] / 1e6 / res["testpmd_mpps"]["median"], 4)
+    else:
+        res["cps_link_ratio"] = 0
+    target = cps_info["target"] if cps_info else 100000
+    log("bench: attach cost"); res["attach_cost"] = bench_attach_cost(target)
+    log("bench: ctl apply"); res["ctl_apply_us"] = bench_ctl_apply()
+    res["seconds"] = round(time.time() - t0)
+    res["smoke"] = SMOKE
+    table(res)
+    print(json.dumps(res, separators=(",", ":")))
+
+
+def table(r):
+    def mmm(d, fmt="{:.0f}"):
+        return f"{fmt.format(d['median'])} ({fmt.format(d['min'])}..{fmt.format(d['max'])})"
+    rows = [
+        ("cps (error-free, HTTP short connections)", mmm(r["cps"]), r["cps"].get("cores", "")),
+        ("throughput_gbps (keepalive, 1460-byte responses)", mmm(r["throughput_gbps"], "{:.2f}"), "1+1"),
+        ("cc held / bytes_per_conn", f"{mmm(r['cc'])} / {r['cc']['bytes_per_conn']}", "1+1"),
+        ("tx_mpps (UDP flood to net_null)", mmm(r["tx_mpps"], "{:.2f}"), "1"),
+        ("testpmd_mpps (memif txonly->rxonly)", mmm(r["testpmd_mpps"], "{:.2f}") if "min" in r["testpmd_mpps"] else "n/a", "1+1"),
+        ("cps_link_ratio", f"{r['cps_link_ratio']}", ""),
+        ("attach_cost (cps with/without viewers)", f"{r['attach_cost']['ratio']}", ""),
+        ("ctl_apply_us p50 / max", f"{r['ctl_apply_us']['p50']} / {r['ctl_apply_us']['max']}", ""),
+    ]
+    w = max(len(a) for a, _, _ in rows)
+    print(f"{'figure'.ljust(w)}  {'median (min..max)'.ljust(28)}  cores")
+    for a, b, c in rows:
+        print(f"{a.ljust(w)}  {b.ljust(28)}  {c}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        for p in PROCS:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
+        shutil.rmtree(TMP, ignore_errors=True)
