@@ -34,7 +34,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test unit unit-asan e2e demo bench clean deps hugepages
+.PHONY: all asan test unit unit-asan e2e demo bench clean deps hugepages fuzz
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
 
 $(BUILD)/obj/%.o: %.c
@@ -73,10 +73,37 @@ asan:
 unit-asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" unit
 
-e2e: all
+e2e: all hugepages
 	scripts/run-e2e.sh
 
-test: unit unit-asan e2e
+# The test command: installs what is missing and reserves hugepages first,
+# so it works on a fresh Debian 12 box (as root).
+test: deps
+	$(MAKE) unit unit-asan e2e
+
+# Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
+# its seed corpus; crashes land in build/fuzz/ and fail the target.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -std=gnu11
+FUZZ_CFG     := common/config.c common/config_values.c
+build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
+build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
+build/fuzz/%:
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
+
+fuzz: build/fuzz/fuzz_config build/fuzz/fuzz_http build/fuzz/fuzz_ctl
+	@set -e; for h in config http ctl; do \
+	  rm -rf build/fuzz/corpus-$$h; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
+	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
+	  build/fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- \
+	    -print_final_stats=1 build/fuzz/corpus-$$h tests/fuzz/regressions/$$h 2>&1 | \
+	    grep -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" ; \
+	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
+	done
 
 deps:
 	scripts/install-deps.sh

@@ -176,14 +176,20 @@ def bench_cps():
     best, tried = None, []
     with Server():
         for lv in levels:
-            secs = run_client(lv)
-            ok = clean(secs) and secs
-            rates = [s.get("http2XX", 0) for s in secs]
-            errs = {k: sum(s.get(k, 0) for s in secs) for k in ERRS}
-            tried.append({"target": parse_number(lv), "ok": bool(ok), "cps": stat(rates),
+            # A level counts as held when one of two tries is error-free:
+            # this shared 2-core box has stray stalls (see README).
+            for attempt in (1, 2):
+                secs = run_client(lv)
+                ok = bool(secs) and clean(secs)
+                rates = [s.get("http2XX", 0) for s in secs]
+                errs = {k: sum(s.get(k, 0) for s in secs) for k in ERRS}
+                log(f"  cps {lv} try {attempt}: "
+                    f"{'error-free' if ok else ('no steady seconds' if not secs else 'errors ' + str({k: v for k, v in errs.items() if v}))}, "
+                    f"median {stat(rates)['median']:.0f}/s")
+                if ok:
+                    break
+            tried.append({"target": parse_number(lv), "ok": ok, "cps": stat(rates), "tries": attempt,
                           "errors": {k: v for k, v in errs.items() if v}})
-            log(f"  cps {lv}: {'error-free' if ok else 'errors ' + str(tried[-1]['errors'])}, "
-                f"median {stat(rates)['median']:.0f}/s")
             if not ok:
                 break
             best = {"secs": secs, "target": parse_number(lv)}
@@ -307,7 +313,7 @@ def bench_testpmd():
     tx = subprocess.Popen(
         ["bash", "-c", f"timeout -s INT {dur + 1} {tp} '--lcores=0@(0-1),1@1' --file-prefix=bench-tp-tx "
          f"--vdev=net_memif0,role=client,socket={sock},rsize=13 {' '.join(common)} -- "
-         "--forward-mode=txonly --txpkts=64 --burst=64 --nb-cores=1"],
+         "--forward-mode=txonly --txpkts=64 --burst=64 --nb-cores=1 --stats-period=1"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     PROCS.append(tx)
     out, _ = rx.communicate(timeout=dur + 30)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# A smoke run of `make bench` (a few seconds per scenario): checks that
+# the bench works and prints every figure; the figures themselves are not
+# judged here (machines differ).
+. "$(dirname "$0")/lib.sh"
+BENCH_SMOKE=1 BUILD=$BUILD python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$T/bench.err" || fail "bench failed: $(tail -5 "$T/bench.err")"
+tail -1 "$T/bench.out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+for k in ("cps", "throughput_gbps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
+    assert k in r, "missing " + k
+assert r["cps"]["median"] > 0, "no CPS measured"
+assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
+assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
+assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
+assert r["tx_mpps"]["median"] > 0, "no flood measured"
+assert r["ctl_apply_us"]["samples"] > 0, "no control latency measured"
+' || fail "bench JSON: $(tail -1 "$T/bench.out" | cut -c1-300)"
+grep -q "^figure" "$T/bench.out" || fail "no table printed"
+pass "$(grep -E '^cps|^throughput' "$T/bench.out" | tr -s ' ' | tr '\n' ';')"

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * libFuzzer harness: the IPC request decoder and the control rules, on
+ * arbitrary bytes, against a client and a server memzone.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_msg.h"
+#include "shm.h"
+#include "../../primary/control.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct dp_shm *
+make_shm(enum dp_mode mode)
+{
+	struct dp_shm *s = aligned_alloc(64, sizeof(*s));
+
+	memset(s, 0, sizeof(*s));
+	dp_config_defaults(&s->cfg);
+	s->cfg.mode = mode;
+	s->cfg.n_cpus = 1;
+	s->cfg.cps = 1000;
+	s->cfg.n_clients = 1;
+	s->cfg.clients[0].num = 4;
+	s->hdr.mode = mode;
+	s->hdr.tsc_hz = 2000000000ULL;
+	s->hdr.start_tsc = 1000;
+	s->ctl.duration_us = 100000000;
+	s->ctl.target_cps = 1000;
+	return s;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct dp_shm *cli, *srv;
+	static struct control_limits lc, ls;
+	struct dp_ctl_req req;
+	struct dp_ctl_rep rep;
+	const char *why;
+
+	if (cli == NULL) {
+		cli = make_shm(DP_MODE_CLIENT);
+		srv = make_shm(DP_MODE_SERVER);
+		control_limits_init(&lc, &cli->cfg);
+		control_limits_init(&ls, &srv->cfg);
+	}
+	if (dp_ctl_decode(data, size, &req, &why) != 0)
+		return 0;
+	control_apply(cli, &lc, &req, &rep, 5000000000ULL);
+	if (memchr(rep.msg, '\0', sizeof(rep.msg)) == NULL)
+		abort();
+	control_apply(srv, &ls, &req, &rep, 5000000000ULL);
+	if (cli->ctl.target_cps == 0 || cli->ctl.target_cps > lc.max_cps)
+		abort(); /* a refused value never lands */
+	if (cli->ctl.stop) { /* start over: a stopped test refuses everything */
+		memset(&cli->ctl, 0, sizeof(cli->ctl));
+		cli->ctl.target_cps = 1000;
+		cli->ctl.duration_us = 100000000;
+	}
+	return 0;
+}
