@@ -152,7 +152,8 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		CNT(w, FIN_RX);
 	if (unlikely(s->flags & TH_RST)) {
 		CNT(w, RST_RX);
-		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT)) {
+		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
+		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
 			CNT(w, TCP_DROP);
 			return;
 		}
@@ -188,8 +189,10 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		CNT(w, TCP_DROP);
 		return;
 	}
-	if (seq_gt(s->ack, sk->snd_una))
+	if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
+		sk->retries = 0; /* the peer makes progress */
+	}
 	got_data = s->dlen > 0;
 	if (got_data || (s->flags & TH_FIN)) {
 		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */
@@ -248,9 +251,11 @@ tcp_client_launch(struct worker *w)
 			idx = 0;
 		sk = NULL;
 	}
-	w->cursor = idx + 1 == n ? 0 : idx + 1;
-	if (sk == NULL)
+	if (sk == NULL) {
+		w->cursor = idx; /* resume the search where it stopped */
 		return -1;
+	}
+	w->cursor = idx + 1 == n ? 0 : idx + 1;
 	sk_tuple(w, idx, &t);
 	CNT(w, SYN_TX);
 	if (w->flood) {

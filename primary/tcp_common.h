@@ -52,11 +52,13 @@ sk_closed(struct worker *w, struct sock *sk)
 	w->st->sk_cur--;
 }
 
-/* Pure ACK (or other control) from the socket's state. */
+/* Pure ACK (or other control) from the socket's state. A RST carries the
+ * oldest unacknowledged sequence number: the one the peer expects even
+ * when what we sent after it was lost. */
 static inline void
 sk_ctl(struct worker *w, const struct tuple *t, const struct sock *sk, uint8_t flags)
 {
-	pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, flags, NULL);
+	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
 	if (flags & TH_RST)
 		CNT(w, RST_TX);
 	if (flags & TH_FIN)

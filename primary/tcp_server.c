@@ -132,8 +132,10 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		CNT(w, TCP_DROP);
 		return;
 	}
-	if (seq_gt(s->ack, sk->snd_una))
+	if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
+		sk->retries = 0; /* the peer makes progress */
+	}
 	if (sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) {
 			CNT(w, TCP_DROP);

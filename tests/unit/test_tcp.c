@@ -1,0 +1,1721 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of the TCP engine (primary/tcp_client.c, primary/tcp_server.c)
+ * without EAL: the packet layer (pkt_tcp) is replaced at link time by a
+ * recorder, and two in-memory workers, one client and one server, exchange
+ * the recorded segments.
+ */
+// links: primary/tcp_client.c primary/tcp_server.c primary/http.c
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "config.h"
+#include "../../primary/http.h"
+#include "../../primary/tcp.h"
+#include "../../primary/tcp_common.h"
+
+/* ------------------------------------------------------------------ */
+/* A worker with its outbox                                            */
+
+struct rec {
+	struct tuple t;
+	uint32_t seq, ack;
+	uint8_t flags;
+	uint32_t len;
+	uint8_t *data; /* malloc'd copy, NULL when len == 0 */
+};
+
+#define HIST_MAX 64
+
+struct node {
+	struct worker w; /* first: pkt_tcp finds the node from the worker */
+	struct dp_config cfg;
+	struct dp_worker_stats *st;
+	struct netport np;
+	struct rec *out;
+	size_t n_out, cap_out;
+	uint64_t sent;               /* segments recorded, ever */
+	uint8_t hist[HIST_MAX];      /* flags of the first segments */
+	uint32_t hlen[HIST_MAX];     /* and their payload lengths */
+	uint8_t msgbuf[3][DP_MSG_MAX];
+};
+
+#define MAX_NODES 4
+static struct node *nodes[MAX_NODES];
+
+#define C(n, id) ((n)->w.st->c[DP_C_##id])
+#define HZ 2000000000ULL
+
+static uint32_t
+ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	return ((uint32_t)a << 24) | ((uint32_t)b << 16) | ((uint32_t)c << 8) | d;
+}
+
+#define CLI_IP ip4(10, 0, 0, 1)
+#define N_CLI 2
+#define SRV_IP ip4(10, 0, 1, 1)
+#define LPORT_MIN 10000
+#define N_LPORT 600
+
+/* ------------------------------------------------------------------ */
+/* The packet layer, substituted                                       */
+
+uint32_t
+pkt_sum(const void *buf, uint32_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t s = 0;
+
+	for (uint32_t i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		s += (uint32_t)p[len - 1] << 8;
+	return s;
+}
+
+int
+pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	const struct msg *m)
+{
+	struct node *n = (struct node *)w;
+	struct rec *r;
+
+	if (n->n_out == n->cap_out) {
+		n->cap_out = n->cap_out ? n->cap_out * 2 : 64;
+		n->out = realloc(n->out, n->cap_out * sizeof(*n->out));
+		assert_non_null(n->out);
+	}
+	r = &n->out[n->n_out++];
+	r->t = *t;
+	r->seq = seq;
+	r->ack = ack;
+	r->flags = flags;
+	r->len = m ? m->len : 0;
+	r->data = NULL;
+	if (r->len) {
+		r->data = malloc(r->len);
+		assert_non_null(r->data);
+		memcpy(r->data, m->data, r->len);
+	}
+	if (n->sent < HIST_MAX) {
+		n->hist[n->sent] = flags;
+		n->hlen[n->sent] = r->len;
+	}
+	n->sent++;
+	return 0;
+}
+
+void
+tx_flush(struct worker *w)
+{
+	w->n_tx = 0;
+}
+
+void
+tx_drop_one(struct worker *w, struct rte_mbuf *m)
+{
+	(void)m;
+	CNT(w, DROP_TX);
+}
+
+void
+tx_discard_all(struct worker *w)
+{
+	w->n_tx = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building workers (after primary/worker_setup.c)                     */
+
+static void
+base_cfg(struct dp_config *c, enum dp_mode mode)
+{
+	dp_config_defaults(c);
+	c->mode = mode;
+	c->protocol = DP_PROTO_HTTP;
+	c->clients[0].start.family = 4;
+	c->clients[0].start.v4 = rte_cpu_to_be_32(CLI_IP);
+	c->clients[0].num = N_CLI;
+	c->n_clients = 1;
+	c->servers[0].start.family = 4;
+	c->servers[0].start.v4 = rte_cpu_to_be_32(SRV_IP);
+	c->servers[0].num = 1;
+	c->n_servers = 1;
+	c->lport_min = LPORT_MIN;
+	c->lport_max = LPORT_MIN + N_LPORT - 1;
+	c->cps = 1000;
+}
+
+static void
+make_msg(struct msg *m, uint32_t len, uint8_t *buf)
+{
+	assert_true(len > 0);
+	m->data = buf;
+	m->len = len;
+	m->sum = pkt_sum(buf, len);
+}
+
+static struct node *
+node_new(const struct dp_config *cfg)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	struct worker *w;
+	uint64_t rt_ms, ka_ms;
+	uint32_t pipe, one;
+	int slot;
+
+	assert_non_null(n);
+	for (slot = 0; slot < MAX_NODES && nodes[slot]; slot++)
+		;
+	assert_true(slot < MAX_NODES);
+	nodes[slot] = n;
+	n->cfg = *cfg;
+	cfg = &n->cfg;
+	w = &n->w;
+	n->st = aligned_alloc(64, sizeof(*n->st));
+	assert_non_null(n->st);
+	memset(n->st, 0, sizeof(*n->st));
+
+	n->np.n_workers = 1;
+	n->np.gw_ok = 1;
+	n->np.srv_ip_h = rte_be_to_cpu_32(cfg->servers[0].start.v4);
+	n->np.n_srv = 1;
+	n->np.cli_ip_h = rte_be_to_cpu_32(cfg->clients[0].start.v4);
+	n->np.n_cli = cfg->clients[0].num;
+
+	rt_ms = cfg->retransmit_timeout_us / 1000;
+	ka_ms = cfg->keepalive_request_interval_us / 1000;
+	w->cfg = cfg;
+	w->st = n->st;
+	w->np = &n->np;
+	w->is_client = cfg->mode == DP_MODE_CLIENT;
+	w->is_udp = 0;
+	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
+	w->fast_close = cfg->fast_close;
+	w->flood = cfg->flood;
+	w->tx_burst = (uint16_t)cfg->tx_burst;
+	w->mss = (uint16_t)cfg->mss;
+	w->tos = cfg->tos;
+	w->launch_num = cfg->launch_num;
+	w->ka_num = cfg->keepalive_request_num;
+	w->hz = HZ;
+	w->tsc_per_ms = HZ / 1000;
+	w->start_tsc = 1000000;
+	w->now = w->start_tsc;
+	w->now_ms = 0;
+	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
+	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
+	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
+
+	/* set_addresses */
+	w->srv_ip = cfg->servers[0].start.v4;
+	w->lport_min = cfg->lport_min;
+	w->n_lport = cfg->lport_max - cfg->lport_min + 1;
+	w->sport_min = cfg->listen_port;
+	w->n_sport = cfg->listen_num;
+	if (w->is_client) {
+		w->cip_h = rte_be_to_cpu_32(cfg->clients[0].start.v4);
+		w->n_cip = cfg->clients[0].num;
+	} else {
+		for (uint32_t k = 0; k < cfg->n_clients; k++) {
+			w->cr[k].start_h = rte_be_to_cpu_32(cfg->clients[k].start.v4);
+			w->cr[k].num = cfg->clients[k].num;
+			w->cr[k].base = w->n_cip_total;
+			w->n_cip_total += cfg->clients[k].num;
+		}
+		w->n_cr = cfg->n_clients;
+	}
+
+	/* build_messages */
+	pipe = cfg->pipeline ? cfg->pipeline : 1;
+	w->is_http = (uint8_t)dp_msg_is_http(cfg);
+	if (w->is_http) {
+		one = dp_http_request(cfg, NULL, n->msgbuf[0], DP_MSG_MAX);
+		make_msg(&w->rsp_ka, dp_http_response(cfg, 1, n->msgbuf[1], DP_MSG_MAX), n->msgbuf[1]);
+		make_msg(&w->rsp_close, dp_http_response(cfg, 0, n->msgbuf[2], DP_MSG_MAX),
+			 n->msgbuf[2]);
+	} else {
+		one = dp_raw_message(cfg->payload_size, cfg->payload_random, n->msgbuf[0], DP_MSG_MAX);
+		make_msg(&w->rsp_ka,
+			 dp_raw_message(cfg->payload_size, cfg->payload_random, n->msgbuf[1], DP_MSG_MAX),
+			 n->msgbuf[1]);
+		w->rsp_close = w->rsp_ka;
+		w->req_size = w->rsp_size = cfg->payload_size;
+	}
+	assert_true(one > 0 && one * pipe <= DP_MSG_MAX);
+	for (uint32_t i = 1; i < pipe; i++)
+		memcpy(n->msgbuf[0] + i * one, n->msgbuf[0], one);
+	make_msg(&w->req, one * pipe, n->msgbuf[0]);
+	assert_true(w->req.len <= w->mss && w->rsp_ka.len <= w->mss);
+
+	/* alloc_sockets */
+	w->n_sk = sk_table_size(w);
+	assert_true(w->n_sk > 0 && w->n_sk < UINT32_MAX);
+	w->sk = aligned_alloc(64, w->n_sk * sizeof(struct sock));
+	assert_non_null(w->sk);
+	memset(w->sk, 0, w->n_sk * sizeof(struct sock));
+	return n;
+}
+
+static void
+box_clear(struct node *n)
+{
+	for (size_t i = 0; i < n->n_out; i++)
+		free(n->out[i].data);
+	n->n_out = 0;
+}
+
+static int
+free_nodes(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MAX_NODES; i++) {
+		struct node *n = nodes[i];
+		if (n == NULL)
+			continue;
+		box_clear(n);
+		free(n->out);
+		free(n->w.sk);
+		free(n->st);
+		free(n);
+		nodes[i] = NULL;
+	}
+	return 0;
+}
+
+static struct node *
+new_client(void (*tweak)(struct dp_config *))
+{
+	struct dp_config c;
+
+	base_cfg(&c, DP_MODE_CLIENT);
+	if (tweak)
+		tweak(&c);
+	return node_new(&c);
+}
+
+static struct node *
+new_server(void (*tweak)(struct dp_config *))
+{
+	struct dp_config c;
+
+	base_cfg(&c, DP_MODE_SERVER);
+	if (tweak)
+		tweak(&c);
+	return node_new(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Moving segments                                                     */
+
+static void
+input(struct node *to, const struct seg *s)
+{
+	if (to->w.is_client)
+		tcp_client_input(&to->w, s);
+	else
+		tcp_server_input(&to->w, s);
+}
+
+/* Deliver a segment sent on tuple t (sender's view) to `to`. */
+static void
+inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+       const uint8_t *data, uint32_t len)
+{
+	struct seg s;
+	uint8_t *copy = NULL;
+
+	if (len) {
+		copy = malloc(len);
+		assert_non_null(copy);
+		memcpy(copy, data, len);
+	}
+	s.sip = t->lip;
+	s.dip = t->rip;
+	s.sport = t->lport;
+	s.dport = t->rport;
+	s.seq = seq;
+	s.ack = ack;
+	s.flags = flags;
+	s.data = copy;
+	s.dlen = len;
+	input(to, &s);
+	free(copy);
+}
+
+/* Deliver everything `from` has queued to `to`. Returns the count. */
+static size_t
+deliver(struct node *from, struct node *to)
+{
+	struct rec *batch = from->out;
+	size_t n = from->n_out;
+
+	from->out = NULL;
+	from->n_out = from->cap_out = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rec *r = &batch[i];
+		inject(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len);
+		free(r->data);
+	}
+	free(batch);
+	return n;
+}
+
+static void
+pump(struct node *a, struct node *b)
+{
+	for (int i = 0; i < 1000 && (a->n_out || b->n_out); i++) {
+		deliver(a, b);
+		deliver(b, a);
+	}
+	assert_int_equal(a->n_out, 0);
+	assert_int_equal(b->n_out, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Time                                                                */
+
+static void
+advance(struct node *n, uint32_t ms)
+{
+	n->w.now_ms += ms;
+	n->w.now += (uint64_t)ms * n->w.tsc_per_ms;
+}
+
+/* primary/worker.c run_list */
+static void
+expire_list(struct node *n, int which)
+{
+	struct worker *w = &n->w;
+	struct tlist *l = &w->tl[which];
+
+	for (int k = 0; k < DP_TIMER_BUDGET && l->head; k++) {
+		uint32_t idx = l->head - 1;
+		struct sock *sk = &w->sk[idx];
+
+		if (!tl_due(sk->t_expire, w->now_ms))
+			break;
+		tl_remove(w, sk);
+		if (w->is_client)
+			tcp_client_timer(w, idx, which);
+		else
+			tcp_server_timer(w, idx, which);
+	}
+}
+
+static void
+run_timers(struct node *n)
+{
+	expire_list(n, TL_RT);
+	expire_list(n, TL_KA);
+	expire_list(n, TL_IDLE);
+}
+
+/* Let the RT timeout pass on n and run its timers. */
+static void
+rt_expire(struct node *n)
+{
+	advance(n, n->w.tl[TL_RT].timeout_ms);
+	run_timers(n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+
+static uint64_t
+open_sockets(const struct node *n)
+{
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < n->w.n_sk; i++)
+		k += n->w.sk[i].state != SK_CLOSED;
+	return k;
+}
+
+/* Nothing open, nothing on a timer list, sk_cur agrees. */
+static void
+assert_idle(const struct node *n)
+{
+	assert_int_equal(n->w.st->sk_cur, 0);
+	assert_int_equal(open_sockets(n), 0);
+	for (int l = 0; l < TL__COUNT; l++) {
+		assert_int_equal(n->w.tl[l].count, 0);
+		assert_int_equal(n->w.tl[l].head, 0);
+		assert_int_equal(n->w.tl[l].tail, 0);
+	}
+	assert_int_equal(C(n, SK_OPEN), C(n, SK_CLOSE));
+}
+
+static void
+assert_clean(const struct node *n)
+{
+	assert_int_equal(C(n, TCP_DROP), 0);
+	assert_int_equal(C(n, SK_ERR), 0);
+	assert_int_equal(C(n, RST_TX), 0);
+	assert_int_equal(C(n, RST_RX), 0);
+	assert_int_equal(C(n, HTTP_ERR), 0);
+	assert_int_equal(C(n, DROP_TX), 0);
+}
+
+static void
+client_tuple(const struct node *c, uint64_t idx, struct tuple *t)
+{
+	sk_tuple(&c->w, idx, t);
+}
+
+/* The server's socket for a client tuple. */
+static struct sock *
+server_sock(struct node *s, const struct tuple *ct)
+{
+	uint64_t idx = sk_index_server(&s->w, ct->lip, ct->lport, ct->rport);
+
+	assert_true(idx != SK_NONE);
+	return &s->w.sk[idx];
+}
+
+static struct sock *
+client_sock(struct node *c, const struct tuple *ct)
+{
+	uint64_t idx = sk_index_client(&c->w, ct->lip, ct->lport, ct->rport);
+
+	assert_true(idx != SK_NONE);
+	return &c->w.sk[idx];
+}
+
+/* The tuple as the server sees it (its lip is the server). */
+static void
+reverse(const struct tuple *t, struct tuple *r)
+{
+	r->lip = t->rip;
+	r->rip = t->lip;
+	r->lport = t->rport;
+	r->rport = t->lport;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. CPS flow                                                         */
+
+static void
+test_cps_one(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t;
+
+	(void)state;
+	assert_int_equal(c->w.is_http, 1);
+	assert_int_equal(c->w.keepalive, 0);
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_SYN);
+	client_tuple(c, 0, &t);
+	assert_memory_equal(&c->out[0].t, &t, sizeof(t));
+	assert_int_equal(rte_be_to_cpu_32(t.lip), CLI_IP);
+	assert_int_equal(rte_be_to_cpu_32(t.rip), SRV_IP);
+	assert_int_equal(rte_be_to_cpu_16(t.lport), LPORT_MIN);
+	assert_int_equal(rte_be_to_cpu_16(t.rport), 80);
+	assert_int_equal(c->w.st->sk_cur, 1);
+	assert_int_equal(c->w.sk[0].state, SK_SYN_SENT);
+	assert_int_equal(c->w.tl[TL_RT].count, 1);
+
+	deliver(c, s);
+	assert_int_equal(s->w.st->sk_cur, 1);
+	assert_int_equal(server_sock(s, &t)->state, SK_SYN_RCVD);
+	pump(c, s);
+
+	/* client */
+	assert_int_equal(C(c, SK_OPEN), 1);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_int_equal(C(c, HTTP_GET), 1);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(c, SYN_TX), 1);
+	assert_int_equal(C(c, SYN_RX), 1);
+	assert_int_equal(C(c, FIN_TX), 1);
+	assert_int_equal(C(c, FIN_RX), 1);
+	assert_clean(c);
+	assert_idle(c);
+	assert_int_equal(c->sent, 3);
+	assert_int_equal(c->hist[0], TH_SYN);
+	assert_int_equal(c->hlen[0], 0);
+	assert_int_equal(c->hist[1], TH_ACK | TH_PSH);
+	assert_int_equal(c->hlen[1], c->w.req.len);
+	assert_int_equal(c->hist[2], TH_FIN | TH_ACK);
+	assert_int_equal(c->hlen[2], 0);
+
+	/* server */
+	assert_int_equal(C(s, SK_OPEN), 1);
+	assert_int_equal(C(s, SK_CLOSE), 1);
+	assert_int_equal(C(s, HTTP_GET), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_int_equal(C(s, SYN_RX), 1);
+	assert_int_equal(C(s, SYN_TX), 1);
+	assert_int_equal(C(s, FIN_TX), 1);
+	assert_int_equal(C(s, FIN_RX), 1);
+	assert_clean(s);
+	assert_idle(s);
+	assert_int_equal(s->sent, 3);
+	assert_int_equal(s->hist[0], TH_SYN | TH_ACK);
+	assert_int_equal(s->hist[1], TH_ACK | TH_PSH | TH_FIN);
+	assert_int_equal(s->hlen[1], s->w.rsp_close.len);
+	assert_int_equal(s->hist[2], TH_ACK);
+	assert_int_equal(s->hlen[2], 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Many connections                                                 */
+
+static void
+test_cps_many(void **state)
+{
+	static uint8_t seen[N_CLI][65536];
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	uint32_t launched = 0;
+
+	(void)state;
+	memset(seen, 0, sizeof(seen));
+	assert_int_equal(c->w.n_sk, (uint64_t)N_CLI * N_LPORT);
+	while (launched < 1000) {
+		uint32_t batch = 1 + launched % 37;
+
+		for (uint32_t i = 0; i < batch && launched < 1000; i++, launched++) {
+			const struct rec *r;
+
+			c->w.now += 977; /* different ISS per launch */
+			assert_int_equal(tcp_client_launch(&c->w), 0);
+			r = &c->out[c->n_out - 1];
+			assert_int_equal(r->flags, TH_SYN);
+			uint32_t ci = rte_be_to_cpu_32(r->t.lip) - CLI_IP;
+			assert_true(ci < N_CLI);
+			assert_int_equal(r->t.rip, c->w.srv_ip);
+			assert_int_equal(rte_be_to_cpu_16(r->t.rport), 80);
+			assert_int_equal(seen[ci][rte_be_to_cpu_16(r->t.lport)], 0);
+			seen[ci][rte_be_to_cpu_16(r->t.lport)] = 1;
+		}
+		assert_int_equal(c->w.st->sk_cur, open_sockets(c));
+		/* Half the time leave the SYNs in flight across the next batch. */
+		if (launched % 2)
+			pump(c, s);
+		else
+			deliver(c, s);
+	}
+	pump(c, s);
+	assert_int_equal(C(c, SK_OPEN), 1000);
+	assert_int_equal(C(c, SK_CLOSE), 1000);
+	assert_int_equal(C(c, SYN_TX), 1000);
+	assert_int_equal(C(c, HTTP_GET), 1000);
+	assert_int_equal(C(c, HTTP_2XX), 1000);
+	assert_int_equal(C(s, SK_OPEN), 1000);
+	assert_int_equal(C(s, SK_CLOSE), 1000);
+	assert_int_equal(C(s, HTTP_GET), 1000);
+	assert_int_equal(C(s, HTTP_2XX), 1000);
+	assert_int_equal(c->sent, 3000);
+	assert_int_equal(s->sent, 3000);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+tiny_table(struct dp_config *c)
+{
+	c->lport_max = c->lport_min + 1; /* 2 ports x 2 addresses = 4 tuples */
+}
+
+static void
+test_launch_table_full(void **state)
+{
+	struct node *c = new_client(tiny_table), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(c->w.n_sk, 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w), -1);
+	assert_int_equal(C(c, SYN_TX), 4);
+	assert_int_equal(c->w.st->sk_cur, 4);
+	pump(c, s);
+	assert_idle(c);
+	/* the tuples are free again */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 8);
+	assert_int_equal(C(s, HTTP_2XX), 8);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Keepalive                                                        */
+
+static void
+ka3_now(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 3;
+	c->keepalive_request_interval_us = 0;
+}
+
+static void
+ka_server(struct dp_config *c)
+{
+	c->keepalive = 1;
+}
+
+static void
+test_keepalive_immediate(void **state)
+{
+	struct node *c = new_client(ka3_now), *s = new_server(ka_server);
+
+	(void)state;
+	assert_int_equal(c->w.keepalive, 1);
+	assert_int_equal(c->w.tl[TL_KA].timeout_ms, 0);
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, SK_OPEN), 1);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_int_equal(C(c, HTTP_GET), 3);
+	assert_int_equal(C(c, HTTP_2XX), 3);
+	assert_int_equal(C(s, SK_OPEN), 1);
+	assert_int_equal(C(s, SK_CLOSE), 1);
+	assert_int_equal(C(s, HTTP_GET), 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	/* client: SYN, 3 requests, FIN, last ACK; server: SYN+ACK, 3 responses, FIN */
+	assert_int_equal(c->sent, 6);
+	assert_int_equal(s->sent, 5);
+	for (int i = 1; i <= 3; i++) {
+		assert_int_equal(c->hist[i], TH_ACK | TH_PSH);
+		assert_int_equal(s->hist[i], TH_ACK | TH_PSH);
+		assert_int_equal(s->hlen[i], s->w.rsp_ka.len);
+	}
+	assert_int_equal(c->hist[4], TH_FIN | TH_ACK);
+	assert_int_equal(c->hist[5], TH_ACK);
+	assert_int_equal(s->hist[4], TH_FIN | TH_ACK);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+ka3_1s(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 3;
+	c->keepalive_request_interval_us = 1000 * 1000;
+}
+
+static void
+test_keepalive_interval(void **state)
+{
+	struct node *c = new_client(ka3_1s), *s = new_server(ka_server);
+	struct tuple t;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->w.sk[0].state, SK_ESTABLISHED);
+	assert_int_equal(c->w.sk[0].list, TL_KA);
+	assert_int_equal(server_sock(s, &t)->state, SK_ESTABLISHED);
+	assert_int_equal(server_sock(s, &t)->list, TL_IDLE);
+	for (int i = 2; i <= 3; i++) {
+		advance(c, 999);
+		run_timers(c);
+		assert_int_equal(c->n_out, 0);
+		advance(c, 1);
+		run_timers(c);
+		assert_int_equal(c->n_out, 1);
+		pump(c, s);
+		assert_int_equal(C(c, HTTP_2XX), (uint64_t)i);
+	}
+	assert_int_equal(C(s, HTTP_GET), 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* The server closes a keepalive connection the client leaves idle. */
+static void
+ka_forever(struct dp_config *c)
+{
+	c->keepalive = 1;
+}
+
+static void
+test_server_idle_close(void **state)
+{
+	struct node *c = new_client(ka_forever), *s = new_server(ka_server);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(s->w.st->sk_cur, 1);
+	advance(s, s->w.tl[TL_IDLE].timeout_ms - 1);
+	run_timers(s);
+	assert_int_equal(s->n_out, 0);
+	advance(s, 1);
+	run_timers(s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_FIN | TH_ACK);
+	pump(c, s);
+	assert_int_equal(C(s, FIN_TX), 1);
+	assert_int_equal(C(c, FIN_TX), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+pipeline2(struct dp_config *c)
+{
+	c->pipeline = 2;
+}
+
+static void
+test_pipeline(void **state)
+{
+	struct node *c = new_client(pipeline2), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_GET), 2);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	/* server: SYN+ACK, response, response+FIN, ACK */
+	assert_int_equal(s->sent, 4);
+	assert_int_equal(s->hist[1], TH_ACK | TH_PSH);
+	assert_int_equal(s->hist[2], TH_ACK | TH_PSH | TH_FIN);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. fast_close                                                       */
+
+static void
+fast_close(struct dp_config *c)
+{
+	c->fast_close = 1;
+}
+
+static void
+test_fast_close(void **state)
+{
+	struct node *c = new_client(fast_close), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_int_equal(C(c, RST_TX), 1);
+	assert_int_equal(C(c, FIN_TX), 0);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_int_equal(c->hist[2], TH_RST | TH_ACK);
+	assert_int_equal(C(s, RST_RX), 1);
+	assert_int_equal(C(s, SK_CLOSE), 1);
+	assert_int_equal(C(s, SK_ERR), 0);
+	assert_int_equal(C(s, TCP_DROP), 0);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_int_equal(s->sent, 2); /* SYN+ACK, response+FIN */
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. Losses                                                           */
+
+static void
+test_lost_syn(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	box_clear(c);
+	advance(c, c->w.tl[TL_RT].timeout_ms - 1);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 1);
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_SYN);
+	assert_int_equal(c->out[0].seq, c->w.sk[0].snd_una);
+	assert_int_equal(C(c, SYN_RT), 1);
+	assert_int_equal(C(c, SYN_TX), 2);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+test_lost_synack(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 1);
+	box_clear(s);
+	rt_expire(c);
+	assert_int_equal(C(c, SYN_RT), 1);
+	deliver(c, s); /* the duplicate SYN */
+	assert_int_equal(C(s, SYN_RT), 1);
+	assert_int_equal(C(s, SYN_TX), 2);
+	assert_int_equal(C(s, SK_OPEN), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_SYN | TH_ACK);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_int_equal(C(s, SK_OPEN), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+test_lost_request(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].len, c->w.req.len);
+	box_clear(c);
+	rt_expire(c);
+	assert_int_equal(C(c, PUSH_RT), 1);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+	assert_int_equal(c->out[0].len, c->w.req.len);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_GET), 1);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_GET), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* Request lost, and the server's SYN+ACK retransmission comes first: the
+ * client (ESTABLISHED) answers the duplicate SYN+ACK with an ACK. */
+static void
+test_lost_request_server_rt_first(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	deliver(c, s);
+	deliver(s, c);
+	box_clear(c); /* the ACK+request */
+	rt_expire(s);
+	assert_int_equal(C(s, SYN_RT), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_SYN | TH_ACK);
+	deliver(s, c);
+	assert_int_equal(C(c, TCP_DROP), 1);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK);
+	assert_int_equal(c->out[0].len, 0);
+	deliver(c, s);
+	assert_int_equal(server_sock(s, &t)->state, SK_ESTABLISHED);
+	assert_int_equal(s->n_out, 0);
+	rt_expire(c);
+	assert_int_equal(C(c, PUSH_RT), 1);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_int_equal(C(c, TCP_DROP), 1);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+test_lost_response(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
+	box_clear(s);
+	rt_expire(s);
+	assert_int_equal(C(s, PUSH_RT), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
+	assert_int_equal(s->out[0].len, s->w.rsp_close.len);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_int_equal(C(s, HTTP_GET), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* The client's FIN is lost: it retransmits the FIN alone. */
+static void
+test_lost_client_fin(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	deliver(s, c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
+	assert_int_equal(c->w.sk[0].state, SK_LAST_ACK);
+	box_clear(c);
+	rt_expire(c);
+	assert_int_equal(C(c, FIN_RT), 1);
+	assert_int_equal(C(c, FIN_TX), 2);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
+	assert_int_equal(c->out[0].seq, c->w.sk[0].snd_nxt - 1);
+	pump(c, s);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* The server's last ACK is lost. The server keeps no TIME_WAIT: the
+ * retransmitted FIN finds no socket and is answered with a RST, which
+ * closes the client's LAST_ACK socket without an error. */
+static void
+test_lost_last_ack(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	box_clear(s);
+	assert_idle(s);
+	rt_expire(c);
+	assert_int_equal(C(c, FIN_RT), 1);
+	pump(c, s);
+	assert_int_equal(C(s, TCP_DROP), 1);
+	assert_int_equal(C(s, RST_TX), 1);
+	assert_int_equal(C(c, RST_RX), 1);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* Keepalive: the server's FIN+ACK (LAST_ACK) is lost, the server resends its FIN. */
+static void
+ka1_now(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 1;
+	c->keepalive_request_interval_us = 0;
+}
+
+static void
+test_lost_server_fin(void **state)
+{
+	struct node *c = new_client(ka1_now), *s = new_server(ka_server);
+	struct tuple t;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	deliver(s, c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
+	deliver(c, s);
+	assert_int_equal(server_sock(s, &t)->state, SK_LAST_ACK);
+	assert_int_equal(s->n_out, 1);
+	box_clear(s);
+	rt_expire(s);
+	assert_int_equal(C(s, FIN_RT), 1);
+	assert_int_equal(C(s, FIN_TX), 2);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_FIN | TH_ACK);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. Retries exhausted                                                */
+
+static void
+test_client_retries_exhausted(void **state)
+{
+	struct node *c = new_client(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	for (int i = 1; i <= DP_MAX_RETRIES; i++) {
+		box_clear(c);
+		rt_expire(c);
+		assert_int_equal(C(c, SYN_RT), (uint64_t)i);
+		assert_int_equal(c->w.sk[0].state, SK_SYN_SENT);
+		assert_int_equal(c->w.st->sk_cur, 1);
+	}
+	box_clear(c);
+	rt_expire(c);
+	assert_int_equal(C(c, SYN_RT), DP_MAX_RETRIES);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_int_equal(C(c, RST_TX), 1);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_RST | TH_ACK);
+	box_clear(c);
+	assert_idle(c);
+}
+
+/* The request is never answered nor acknowledged. */
+static void
+test_client_request_retries_exhausted(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	for (int i = 0; i <= DP_MAX_RETRIES; i++) {
+		box_clear(c);
+		rt_expire(c);
+	}
+	assert_int_equal(C(c, PUSH_RT), DP_MAX_RETRIES);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(C(c, HTTP_GET), 1);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	box_clear(c);
+	assert_idle(c);
+}
+
+static void
+test_server_retries_exhausted(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	box_clear(c);
+	for (int i = 0; i <= DP_MAX_RETRIES; i++) {
+		box_clear(s);
+		rt_expire(s);
+	}
+	assert_int_equal(C(s, SYN_RT), DP_MAX_RETRIES);
+	assert_int_equal(C(s, SK_ERR), 1);
+	assert_int_equal(C(s, RST_TX), 1);
+	box_clear(s);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. Hostile segments                                                 */
+
+static void
+test_server_no_socket(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t;
+	static const uint8_t junk[5] = "hello";
+
+	(void)state;
+	client_tuple(c, 3, &t);
+	inject(s, &t, 1000, 2000, TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 1);
+	assert_int_equal(C(s, RST_TX), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_RST);
+	assert_int_equal(s->out[0].seq, 2000);
+	assert_int_equal(s->out[0].t.rip, t.lip);
+	assert_int_equal(s->out[0].t.rport, t.lport);
+	box_clear(s);
+
+	inject(s, &t, 1000, 0, TH_PSH, junk, sizeof(junk));
+	assert_int_equal(C(s, TCP_DROP), 2);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_RST | TH_ACK);
+	assert_int_equal(s->out[0].ack, 1005);
+	box_clear(s);
+
+	/* a RST is never answered */
+	inject(s, &t, 1000, 0, TH_RST, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 3);
+	assert_int_equal(C(s, RST_RX), 1);
+	assert_int_equal(s->n_out, 0);
+
+	s->cfg.tcp_rst = 0;
+	inject(s, &t, 1000, 2000, TH_ACK, NULL, 0);
+	inject(s, &t, 1000, 2000, TH_FIN | TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 5);
+	assert_int_equal(C(s, RST_TX), 2);
+	assert_int_equal(s->n_out, 0);
+	assert_int_equal(C(s, SK_OPEN), 0);
+	assert_idle(s);
+}
+
+static void
+test_server_foreign(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t, bad;
+
+	(void)state;
+	client_tuple(c, 0, &t);
+	s->cfg.tcp_rst = 0;
+	/* client address outside the accepted range */
+	bad = t;
+	bad.lip = rte_cpu_to_be_32(CLI_IP + N_CLI);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	bad.lip = rte_cpu_to_be_32(CLI_IP - 1);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	/* port outside the listen range */
+	bad = t;
+	bad.rport = rte_cpu_to_be_16(81);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	bad.rport = rte_cpu_to_be_16(79);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	/* not our address */
+	bad = t;
+	bad.rip = rte_cpu_to_be_32(SRV_IP + 1);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 5);
+	assert_int_equal(C(s, SYN_RX), 0);
+	assert_int_equal(C(s, SK_OPEN), 0);
+	assert_int_equal(s->n_out, 0);
+	/* with tcp_rst, foreign segments get a RST too */
+	s->cfg.tcp_rst = 1;
+	bad = t;
+	bad.rport = rte_cpu_to_be_16(81);
+	inject(s, &bad, 1000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 6);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_RST | TH_ACK);
+	assert_int_equal(s->out[0].ack, 1001);
+	box_clear(s);
+	/* SYN with ACK is not a connection request */
+	inject(s, &t, 1000, 5, TH_SYN | TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 7);
+	assert_int_equal(C(s, SK_OPEN), 0);
+	assert_idle(s);
+}
+
+static void
+ka2_1s(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 2;
+	c->keepalive_request_interval_us = 1000 * 1000;
+}
+
+static void
+test_server_bad_segments(void **state)
+{
+	struct node *c = new_client(ka2_1s), *s = new_server(ka_server);
+	struct tuple t, st;
+	struct sock *sk, saved;
+	uint64_t get;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	pump(c, s);
+	sk = server_sock(s, &t);
+	assert_int_equal(sk->state, SK_ESTABLISHED);
+	assert_int_equal(sk->snd_una, sk->snd_nxt);
+	get = C(s, HTTP_GET);
+	assert_int_equal(get, 1);
+	saved = *sk;
+
+	/* out-of-window data: dropped, answered with a pure ACK */
+	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->w.req.data, c->w.req.len);
+	assert_int_equal(C(s, TCP_DROP), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	assert_int_equal(s->out[0].len, 0);
+	assert_int_equal(s->out[0].seq, sk->snd_nxt);
+	assert_int_equal(s->out[0].ack, sk->rcv_nxt);
+	assert_memory_equal(&s->out[0].t, &st, sizeof(st));
+	assert_memory_equal(sk, &saved, sizeof(saved));
+	assert_int_equal(C(s, HTTP_GET), get);
+	box_clear(s);
+
+	/* old data (already received) */
+	inject(s, &t, sk->rcv_nxt - c->w.req.len, sk->snd_nxt, TH_ACK | TH_PSH, c->w.req.data,
+	       c->w.req.len);
+	assert_int_equal(C(s, TCP_DROP), 2);
+	assert_int_equal(s->n_out, 1);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+	assert_int_equal(C(s, HTTP_GET), get);
+	box_clear(s);
+
+	/* ACK beyond snd_nxt */
+	inject(s, &t, sk->rcv_nxt, sk->snd_nxt + 10, TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 3);
+	assert_int_equal(s->n_out, 0);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+
+	/* ACK before snd_una */
+	inject(s, &t, sk->rcv_nxt, sk->snd_una - 5, TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 4);
+	assert_int_equal(s->n_out, 0);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+
+	/* no ACK flag */
+	inject(s, &t, sk->rcv_nxt, 0, TH_PSH, c->w.req.data, c->w.req.len);
+	assert_int_equal(C(s, TCP_DROP), 5);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+	assert_int_equal(C(s, HTTP_GET), get);
+
+	/* RST with a wrong sequence number */
+	inject(s, &t, sk->rcv_nxt + 1, 0, TH_RST, NULL, 0);
+	inject(s, &t, sk->rcv_nxt - 1, 0, TH_RST | TH_ACK, NULL, 0);
+	assert_int_equal(C(s, TCP_DROP), 7);
+	assert_int_equal(C(s, RST_RX), 2);
+	assert_int_equal(s->n_out, 0);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+	assert_int_equal(s->w.st->sk_cur, 1);
+
+	/* the connection still works: second request, then close */
+	advance(c, c->w.tl[TL_KA].timeout_ms);
+	run_timers(c);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, TCP_DROP), 7);
+	assert_int_equal(C(s, SK_ERR), 0);
+	assert_clean(c);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* A RST with the right sequence number closes the server's socket. */
+static void
+test_server_rst_in_window(void **state)
+{
+	struct node *c = new_client(ka2_1s), *s = new_server(ka_server);
+	struct tuple t;
+	struct sock *sk;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	pump(c, s);
+	sk = server_sock(s, &t);
+	inject(s, &t, sk->rcv_nxt, 0, TH_RST, NULL, 0);
+	assert_int_equal(C(s, RST_RX), 1);
+	assert_int_equal(C(s, TCP_DROP), 0);
+	assert_int_equal(C(s, SK_CLOSE), 1);
+	assert_idle(s);
+}
+
+static void
+test_client_bad_segments(void **state)
+{
+	struct node *c = new_client(ka2_1s), *s = new_server(ka_server);
+	struct tuple t, st, bad;
+	struct sock *sk, saved;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	pump(c, s);
+	sk = client_sock(c, &t);
+	assert_int_equal(sk->state, SK_ESTABLISHED);
+	assert_int_equal(sk->list, TL_KA);
+	saved = *sk;
+
+	/* from an address that is not our server */
+	c->cfg.tcp_rst = 0;
+	bad = st;
+	bad.lip = rte_cpu_to_be_32(SRV_IP + 1);
+	inject(c, &bad, sk->rcv_nxt, sk->snd_nxt, TH_ACK, NULL, 0);
+	/* to a local port outside our range */
+	bad = st;
+	bad.rport = rte_cpu_to_be_16(LPORT_MIN + N_LPORT);
+	inject(c, &bad, sk->rcv_nxt, sk->snd_nxt, TH_ACK, NULL, 0);
+	assert_int_equal(C(c, TCP_DROP), 2);
+	assert_int_equal(c->n_out, 0);
+
+	/* duplicate response: dropped, answered with an ACK */
+	inject(c, &st, sk->rcv_nxt - s->w.rsp_ka.len, sk->snd_nxt, TH_ACK | TH_PSH,
+	       s->w.rsp_ka.data, s->w.rsp_ka.len);
+	assert_int_equal(C(c, TCP_DROP), 3);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK);
+	assert_int_equal(c->out[0].ack, sk->rcv_nxt);
+	box_clear(c);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+
+	/* ACK beyond snd_nxt */
+	inject(c, &st, sk->rcv_nxt, sk->snd_nxt + 1, TH_ACK, NULL, 0);
+	assert_int_equal(C(c, TCP_DROP), 4);
+	assert_int_equal(c->n_out, 0);
+
+	/* RST with a wrong sequence number */
+	inject(c, &st, sk->rcv_nxt + 7, 0, TH_RST, NULL, 0);
+	assert_int_equal(C(c, TCP_DROP), 5);
+	assert_int_equal(C(c, RST_RX), 1);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+	assert_int_equal(c->w.st->sk_cur, 1);
+
+	/* stale SYN+ACK (not the current ISS): dropped, no answer */
+	inject(c, &st, sk->rcv_nxt + 1000, sk->snd_nxt, TH_SYN | TH_ACK, NULL, 0);
+	assert_int_equal(C(c, TCP_DROP), 6);
+	assert_int_equal(c->n_out, 0);
+	assert_memory_equal(sk, &saved, sizeof(saved));
+
+	/* unsolicited data while idle (no request in flight): httpErr, skErr, RST */
+	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK | TH_PSH, s->w.rsp_ka.data,
+	       s->w.rsp_ka.len);
+	assert_int_equal(C(c, HTTP_ERR), 1);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(C(c, RST_TX), 1);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_RST | TH_ACK);
+	pump(c, s);
+	assert_int_equal(C(s, RST_RX), 1);
+	assert_int_equal(C(s, TCP_DROP), 0);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* SYN_SENT: a SYN+ACK acknowledging the wrong number, or a plain ACK. */
+static void
+test_client_syn_sent_bad(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t, st;
+	struct sock *sk;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	sk = &c->w.sk[0];
+	inject(c, &st, 5000, sk->snd_nxt + 1, TH_SYN | TH_ACK, NULL, 0);
+	inject(c, &st, 5000, sk->snd_nxt, TH_ACK, NULL, 0);
+	inject(c, &st, 5000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(C(c, TCP_DROP), 3);
+	assert_int_equal(sk->state, SK_SYN_SENT);
+	assert_int_equal(c->n_out, 1); /* the SYN */
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* 8. Responses                                                        */
+
+static void
+size1400(struct dp_config *c)
+{
+	c->payload_size = 1400;
+}
+
+/* Run a connection until the server's response is queued on the server. */
+static void
+until_response(struct node *c, struct node *s)
+{
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
+}
+
+static void
+test_split_response(void **state)
+{
+	struct node *c = new_client(size1400), *s = new_server(size1400);
+	struct tuple t, st;
+	struct sock *ssk;
+	struct rec r;
+
+	(void)state;
+	assert_int_equal(c->w.req.len, 1400);
+	assert_int_equal(s->w.rsp_close.len, 1400);
+	until_response(c, s);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	ssk = server_sock(s, &t);
+	r = s->out[0];
+	s->out[0].data = NULL;
+	box_clear(s);
+	assert_int_equal(r.len, 1400);
+	assert_int_equal(r.seq, ssk->snd_una);
+	assert_int_equal(r.seq + 1400 + 1, ssk->snd_nxt);
+
+	inject(c, &st, r.seq, r.ack, TH_ACK | TH_PSH, r.data, 700);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(c->w.sk[0].inflight, 1);
+	assert_int_equal(c->w.sk[0].rsp_left, 700);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK);
+	assert_int_equal(c->out[0].ack, r.seq + 700);
+	inject(c, &st, r.seq + 700, r.ack, TH_ACK | TH_PSH | TH_FIN, r.data + 700, 700);
+	free(r.data);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->n_out, 2);
+	assert_int_equal(c->out[1].flags, TH_FIN | TH_ACK);
+	assert_int_equal(c->out[1].ack, r.seq + 1401);
+	pump(c, s);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+test_malformed_response(void **state)
+{
+	struct node *c = new_client(size1400), *s = new_server(size1400);
+
+	(void)state;
+	until_response(c, s);
+	memcpy(s->out[0].data, "HTXP", 4);
+	deliver(s, c);
+	assert_int_equal(C(c, HTTP_ERR), 1);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(C(c, RST_TX), 1);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_RST | TH_ACK);
+	pump(c, s);
+	assert_int_equal(C(s, RST_RX), 1);
+	assert_int_equal(C(s, TCP_DROP), 0);
+	assert_int_equal(C(s, SK_ERR), 0);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+test_non2xx_response(void **state)
+{
+	struct node *c = new_client(size1400), *s = new_server(size1400);
+
+	(void)state;
+	until_response(c, s);
+	assert_memory_equal(s->out[0].data + 9, "200", 3);
+	memcpy(s->out[0].data + 9, "404", 3);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_ERR), 1);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_int_equal(C(c, RST_TX), 0);
+	assert_int_equal(C(c, SK_CLOSE), 1);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* The server closes (FIN) without answering: httpErr and skErr. */
+static void
+test_fin_without_response(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t, st;
+	struct sock *ssk;
+
+	(void)state;
+	until_response(c, s);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	ssk = server_sock(s, &t);
+	box_clear(s);
+	inject(c, &st, ssk->snd_una, ssk->rcv_nxt, TH_FIN | TH_ACK, NULL, 0);
+	assert_int_equal(C(c, HTTP_ERR), 1);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(C(c, RST_TX), 1);
+	assert_idle(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* 9. Raw TCP                                                          */
+
+static void
+raw10(struct dp_config *c)
+{
+	c->protocol = DP_PROTO_TCP;
+	c->payload_size = 10;
+}
+
+static void
+test_raw_tcp(void **state)
+{
+	struct node *c = new_client(raw10), *s = new_server(raw10);
+
+	(void)state;
+	assert_int_equal(c->w.is_http, 0);
+	assert_int_equal(s->w.is_http, 0);
+	assert_int_equal(c->w.req.len, 10);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, TCP_REQ), 3);
+	assert_int_equal(C(c, TCP_RSP), 3);
+	assert_int_equal(C(s, TCP_REQ), 3);
+	assert_int_equal(C(s, TCP_RSP), 3);
+	assert_int_equal(C(c, HTTP_GET), 0);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(s, HTTP_GET), 0);
+	assert_int_equal(C(s, HTTP_2XX), 0);
+	assert_int_equal(c->hlen[3], 10);
+	assert_int_equal(C(c, SK_CLOSE), 3);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+raw10_ka(struct dp_config *c)
+{
+	raw10(c);
+	ka3_now(c);
+}
+
+static void
+raw10_kas(struct dp_config *c)
+{
+	raw10(c);
+	c->keepalive = 1;
+}
+
+static void
+test_raw_tcp_keepalive_split(void **state)
+{
+	struct node *c = new_client(raw10_ka), *s = new_server(raw10_kas);
+	struct tuple t, st;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	/* the first response, split 4 + 6 */
+	assert_int_equal(s->n_out, 1);
+	{
+		struct rec r = s->out[0];
+		s->out[0].data = NULL;
+		box_clear(s);
+		inject(c, &st, r.seq, r.ack, TH_ACK | TH_PSH, r.data, 4);
+		assert_int_equal(C(c, TCP_RSP), 0);
+		inject(c, &st, r.seq + 4, r.ack, TH_ACK | TH_PSH, r.data + 4, 6);
+		assert_int_equal(C(c, TCP_RSP), 1);
+		free(r.data);
+	}
+	pump(c, s);
+	assert_int_equal(C(c, TCP_REQ), 3);
+	assert_int_equal(C(c, TCP_RSP), 3);
+	assert_int_equal(C(s, TCP_REQ), 3);
+	assert_int_equal(C(s, TCP_RSP), 3);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_cps_one, free_nodes),
+		cmocka_unit_test_teardown(test_cps_many, free_nodes),
+		cmocka_unit_test_teardown(test_launch_table_full, free_nodes),
+		cmocka_unit_test_teardown(test_keepalive_immediate, free_nodes),
+		cmocka_unit_test_teardown(test_keepalive_interval, free_nodes),
+		cmocka_unit_test_teardown(test_server_idle_close, free_nodes),
+		cmocka_unit_test_teardown(test_pipeline, free_nodes),
+		cmocka_unit_test_teardown(test_fast_close, free_nodes),
+		cmocka_unit_test_teardown(test_lost_syn, free_nodes),
+		cmocka_unit_test_teardown(test_lost_synack, free_nodes),
+		cmocka_unit_test_teardown(test_lost_request, free_nodes),
+		cmocka_unit_test_teardown(test_lost_request_server_rt_first, free_nodes),
+		cmocka_unit_test_teardown(test_lost_response, free_nodes),
+		cmocka_unit_test_teardown(test_lost_client_fin, free_nodes),
+		cmocka_unit_test_teardown(test_lost_last_ack, free_nodes),
+		cmocka_unit_test_teardown(test_lost_server_fin, free_nodes),
+		cmocka_unit_test_teardown(test_client_retries_exhausted, free_nodes),
+		cmocka_unit_test_teardown(test_client_request_retries_exhausted, free_nodes),
+		cmocka_unit_test_teardown(test_server_retries_exhausted, free_nodes),
+		cmocka_unit_test_teardown(test_server_no_socket, free_nodes),
+		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
+		cmocka_unit_test_teardown(test_server_bad_segments, free_nodes),
+		cmocka_unit_test_teardown(test_server_rst_in_window, free_nodes),
+		cmocka_unit_test_teardown(test_client_bad_segments, free_nodes),
+		cmocka_unit_test_teardown(test_client_syn_sent_bad, free_nodes),
+		cmocka_unit_test_teardown(test_split_response, free_nodes),
+		cmocka_unit_test_teardown(test_malformed_response, free_nodes),
+		cmocka_unit_test_teardown(test_non2xx_response, free_nodes),
+		cmocka_unit_test_teardown(test_fin_without_response, free_nodes),
+		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
+		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
