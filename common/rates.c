@@ -27,6 +27,8 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 		out->sk_cur += out->w_sk_cur[w];
 		out->w_busy[w] = ws->busy_tsc;
 		out->w_loop[w] = ws->loop_tsc;
+		dp_hist_merge(&out->lat_connect, &s->lat[w].connect);
+		dp_hist_merge(&out->lat_response, &s->lat[w].response);
 	}
 	for (uint32_t p = 0; p < np; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
@@ -94,4 +96,30 @@ dp_fmt_si(double v, char *buf, int len)
 	else
 		snprintf(buf, len, "%.2f%c", v, suffix[i]);
 	return buf;
+}
+
+void
+dp_lat_from_hist(const struct dp_hist *h, uint64_t hz, struct dp_lat *out)
+{
+	double us = hz ? 1e6 / (double)hz : 0.0;
+
+	out->count = h->count;
+	out->p50 = (double)dp_hist_quantile(h, 0.50) * us;
+	out->p90 = (double)dp_hist_quantile(h, 0.90) * us;
+	out->p99 = (double)dp_hist_quantile(h, 0.99) * us;
+	out->p999 = (double)dp_hist_quantile(h, 0.999) * us;
+	out->max = (double)h->max * us;
+}
+
+void
+dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind, uint64_t hz,
+	       struct dp_lat *out)
+{
+	static struct dp_hist d; /* large: not on the stack */
+
+	if (kind == 0)
+		dp_hist_delta(&d, &a->lat_connect, &b->lat_connect);
+	else
+		dp_hist_delta(&d, &a->lat_response, &b->lat_response);
+	dp_lat_from_hist(&d, hz, out);
 }

@@ -19,6 +19,8 @@ struct dp_snapshot {
 	uint64_t w_busy[DP_MAX_WORKERS];
 	uint64_t w_loop[DP_MAX_WORKERS];
 	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
+	struct dp_hist lat_connect;  /* merged over workers, cumulative */
+	struct dp_hist lat_response;
 	uint32_t n_workers;
 	uint32_t n_ports;
 };
@@ -44,6 +46,16 @@ dp_delta(uint64_t older, uint64_t newer)
 {
 	return newer >= older ? newer - older : 0;
 }
+
+/* Percentiles of a histogram in microseconds. */
+struct dp_lat {
+	double p50, p90, p99, p999, max;
+	uint64_t count;
+};
+void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *out);
+/* Latency between two snapshots (kind 0 connect, 1 response). */
+void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,
+		    uint64_t tsc_hz, struct dp_lat *out);
 
 /* Human format with SI suffix: 1234567 -> "1.23M". Returns buf. */
 const char *dp_fmt_si(double v, char *buf, int len);

@@ -16,10 +16,11 @@
 
 #include "config.h"
 #include "counters.h"
+#include "hist.h"
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 1
+#define DP_SHM_ABI 2
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -97,6 +98,14 @@ struct dp_port_stats {
 	uint8_t gw_resolved;
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* Latency histograms of one worker (written by it only), TSC ticks:
+ * connect = SYN sent to SYN+ACK received; response = request sent to the
+ * last byte of its response (client side). */
+struct dp_worker_lat {
+	struct dp_hist connect;
+	struct dp_hist response;
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 /* Per-second totals written by the main lcore at the end of each second. */
 struct dp_history_entry {
 	uint64_t sec;   /* seconds since start, 1-based; 0 = empty slot */
@@ -115,6 +124,7 @@ struct dp_shm {
 	struct dp_worker_stats workers[DP_MAX_WORKERS];
 	volatile uint64_t history_head; /* number of entries written */
 	struct dp_history_entry history[DP_HISTORY_LEN];
+	struct dp_worker_lat lat[DP_MAX_WORKERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 _Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");

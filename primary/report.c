@@ -31,6 +31,16 @@ ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
 			dp_delta(a->pc[p][DP_PC_RX_NOMBUF], b->pc[p][DP_PC_RX_NOMBUF]));
 }
 
+static void
+lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *r)
+{
+	if (c->count == 0 && r->count == 0)
+		return;
+	fprintf(f, "latency  connect p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us | "
+		   "response p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us\n",
+		c->p50, c->p90, c->p99, c->p999, c->max, r->p50, r->p90, r->p99, r->p999, r->max);
+}
+
 void
 report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 	      const struct dp_snapshot *cur, uint64_t sec)
@@ -46,6 +56,12 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 		(uint64_t)shm->ctl.target_cps);
 	counters(f, prev->c, cur->c);
 	ports(f, prev, cur);
+	if (shm->hdr.mode == DP_MODE_CLIENT) {
+		struct dp_lat c, r;
+		dp_lat_between(prev, cur, 0, shm->hdr.tsc_hz, &c);
+		dp_lat_between(prev, cur, 1, shm->hdr.tsc_hz, &r);
+		lat_line(f, &c, &r);
+	}
 	fflush(f);
 }
 
@@ -76,5 +92,11 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 	counters(f, first->c, last->c);
 	ports(f, first, last);
 	fprintf(f, "skCon    %" PRIu64 "\n", last->sk_cur);
+	if (shm->hdr.mode == DP_MODE_CLIENT) {
+		struct dp_lat c, r;
+		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);
+		dp_lat_from_hist(&last->lat_response, shm->hdr.tsc_hz, &r);
+		lat_line(f, &c, &r);
+	}
 	fflush(f);
 }

@@ -65,6 +65,8 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			got -= w->rsp_size;
 			sk->inflight--;
 			sk->req_done++;
+			if (w->lat && sk->inflight == 0)
+				dp_hist_add(&w->lat->response, w->now - sk->t_start);
 			CNT(w, TCP_RSP);
 		}
 		sk->raw_got = (uint16_t)got;
@@ -94,6 +96,8 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 		if (sk->rsp_left == 0) {
 			sk->inflight--;
 			sk->req_done++;
+			if (w->lat && sk->inflight == 0)
+				dp_hist_add(&w->lat->response, w->now - sk->t_start);
 			if (sk->flags & SKF_RSP_2XX)
 				CNT(w, HTTP_2XX);
 			else
@@ -176,6 +180,8 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		sk->snd_una = s->ack;
 		sk->rcv_nxt = s->seq + 1;
 		sk->state = SK_ESTABLISHED;
+		if (w->lat)
+			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
 		send_request(w, sk, (uint32_t)idx, &t);
 		return;
 	}

@@ -72,6 +72,7 @@ struct worker {
 	/* hot */
 	struct sock *sk;
 	struct dp_worker_stats *st;
+	struct dp_worker_lat *lat; /* NULL: latency not recorded */
 	struct netport *np;
 	struct rte_mempool *mp;
 	const struct dp_config *cfg;

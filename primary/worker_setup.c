@@ -131,6 +131,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->cfg = cfg;
 	w->ctl = &wp->shm->ctl;
 	w->st = &wp->shm->workers[wp->id];
+	w->lat = &wp->shm->lat[wp->id];
 	w->np = wp->np;
 	w->mp = wp->mp;
 	w->id = wp->id;

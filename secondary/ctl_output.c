@@ -75,6 +75,34 @@ headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_sn
 	h->pps_tx = dp_rate(a, b, DP_C_PKT_TX, hz);
 }
 
+static void
+lat_json(FILE *f, const char *key, const struct dp_lat *l)
+{
+	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
+		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
+}
+
+/* Latency (microseconds) over the interval and over the whole test. */
+static void
+latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	struct dp_lat l;
+
+	fprintf(f, ",\"latency_us\":{");
+	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &l);
+	lat_json(f, "connect", &l);
+	fputc(',', f);
+	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
+	lat_json(f, "response", &l);
+	fprintf(f, "},\"latency_total_us\":{");
+	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
+	lat_json(f, "connect", &l);
+	fputc(',', f);
+	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
+	lat_json(f, "response", &l);
+	fputc('}', f);
+}
+
 void
 ctl_print_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
@@ -99,6 +127,7 @@ ctl_print_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 			t += b->pc[p][c];
 		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
 	}
+	latency_json(f, s, a, b);
 	fprintf(f, ",\"rates\":{");
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
@@ -125,6 +154,13 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 			++col % 5 == 0 ? "\n" : " ");
 	if (col % 5)
 		fputc('\n', f);
+	if (b->lat_connect.count || b->lat_response.count) {
+		struct dp_lat c, r;
+		dp_lat_between(a, b, 0, s->hdr.tsc_hz, &c);
+		dp_lat_between(a, b, 1, s->hdr.tsc_hz, &r);
+		fprintf(f, "latency  connect p50 %.1f p99 %.1f p99.9 %.1f us | response p50 %.1f p99 %.1f p99.9 %.1f us (max %.1f)\n",
+			c.p50, c.p99, c.p999, r.p50, r.p99, r.p999, r.max);
+	}
 	for (uint32_t p = 0; p < b->n_ports; p++)
 		fprintf(f, "port %u %s: ierrors %" PRIu64 " oerrors %" PRIu64 " imissed %" PRIu64 "\n", p,
 			s->ports[p].name, b->pc[p][DP_PC_IERRORS], b->pc[p][DP_PC_OERRORS],

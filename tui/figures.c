@@ -46,6 +46,20 @@ top_figures(const struct top *t, struct top_figs *f)
 	for (uint32_t p = 0; p < b->n_ports; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
 			f->port[c] += b->pc[p][c];
+	dp_lat_between(a, b, 0, hz, &f->lat_connect);
+	dp_lat_between(a, b, 1, hz, &f->lat_response);
+}
+
+const char *
+top_fmt_us(double us, char *buf, int len)
+{
+	if (us >= 1e6)
+		snprintf(buf, len, "%.2fs", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, len, "%.2fms", us / 1e3);
+	else
+		snprintf(buf, len, "%.0fus", us);
+	return buf;
 }
 
 const char *

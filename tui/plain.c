@@ -80,6 +80,12 @@ plain_frame(const struct top *t, FILE *out)
 		fprintf(out, " %s %s", dp_port_counter_names[top_loss_pc[i]],
 			top_si((double)f.port[top_loss_pc[i]], a, sizeof(a)));
 	fputc('\n', out);
+	if (s->hdr.mode == DP_MODE_CLIENT) {
+		char d[16];
+		fprintf(out, "LATENCY    connect p50 %s p99 %s   response p50 %s p99 %s\n",
+			top_fmt_us(f.lat_connect.p50, a, sizeof(a)), top_fmt_us(f.lat_connect.p99, b, sizeof(b)),
+			top_fmt_us(f.lat_response.p50, c, sizeof(c)), top_fmt_us(f.lat_response.p99, d, sizeof(d)));
+	}
 	spark(out, "CPS", t, SERIES_CPS);
 	spark(out, "Gbit/s", t, SERIES_GBPS);
 }

@@ -43,6 +43,8 @@ struct top_figs {
 	uint32_t paused;
 	const uint64_t *tot;          /* cumulative counters (t->b.c) */
 	uint64_t port[DP_PC__COUNT];  /* port counters summed over ports */
+	struct dp_lat lat_connect;    /* over the refresh window, microseconds */
+	struct dp_lat lat_response;
 };
 
 /* Loss counters, every one of them; shown in red when non-zero. */
@@ -57,6 +59,7 @@ const char *top_mode_name(uint32_t mode);
 const char *top_state_name(uint32_t state);
 const char *top_fmt_hms(double s, char *buf, int len);
 const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
+const char *top_fmt_us(double us, char *buf, int len); /* 850us, 1.25ms, 2.00s */
 
 /* clock.c: the only file including DPDK headers */
 uint64_t top_tsc(void);

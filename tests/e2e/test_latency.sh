@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Latency: our client against an HTTP server that answers after 20 ms
+# (Python, in a namespace, over a tap port): the response-time p50 that
+# dperf-ctl reports is within 10% of that delay, and the connect time is
+# far below it.
+. "$(dirname "$0")/lib.sh"
+
+NS=dperf-e2e-lat
+make_ns $NS
+cat >"$T/slow.py" <<'PY'
+import http.server, time
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        time.sleep(0.020)
+        body = b"slow\n"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+http.server.ThreadingHTTPServer(("0.0.0.0", 80), H).serve_forever()
+PY
+bg ip netns exec $NS python3 "$T/slow.py"
+cat >"$T/client.conf" <<CONF
+mode client
+cpu 1
+duration 7s
+cps 50
+port net_tap0,iface=dptap2 198.18.0.2 198.18.0.1
+client 198.18.0.2 1
+server 198.18.0.1 1
+listen 80 1
+slow_start 0
+wait 2
+lport_range 10000 60000
+CONF
+start_primary e2e-lat "$T/client.conf" $NS
+ip -n $NS addr add 198.18.0.1/24 dev dptap2
+ip -n $NS link set dptap2 up
+sleep 5
+j=$(ctl -p e2e-lat stats --json)
+wait_exit "$PID_e2e_lat" 30 || fail "client exit status"
+read -r p50 n c50 <<<"$(python3 -c '
+import json, sys
+l = json.loads(sys.argv[1])["latency_total_us"]
+print(l["response"]["p50"], l["response"]["count"], l["connect"]["p50"])' "$j")"
+note "response p50 ${p50} us over $n responses, connect p50 ${c50} us"
+python3 -c "import sys; p=float(sys.argv[1]); sys.exit(0 if 18000 <= p <= 22000 else 1)" "$p50" || fail "response p50 $p50 us is not within 10% of 20 ms"
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 5000 else 1)" "$c50" || fail "connect p50 $c50 us"
+[ "$n" -ge 100 ] || fail "only $n responses measured"
+grep -q "^latency  connect p50" "$T/e2e-lat.log" || fail "no latency line in the primary's output"
+pass "response p50 $p50 us for a 20 ms server"
