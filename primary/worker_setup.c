@@ -116,7 +116,7 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 			 (unsigned long)w->n_sk);
 		return -1;
 	}
-	madvise(p, bytes, MADV_HUGEPAGE);
+	madvise(p, bytes, MADV_NOHUGEPAGE);
 	w->sk = p;
 	return 0;
 }
