@@ -2,10 +2,6 @@
  * The worker loop: receive a burst, run due timers, apply control changes,
  * launch new connections at the target rate, flush the TX batch.
  */
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -137,10 +133,6 @@ worker_main(void *arg)
 
 	w->st->lcore = rte_lcore_id();
 	w->st->port = w->np->port_id;
-	/* A busy-polling worker should not yield its core to every thread
-	 * that wakes up there (boxes where cores are shared). Needs root or
-	 * CAP_SYS_NICE; without them the worker simply keeps nice 0. */
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), -19);
 	while (!dp_workers_quit) {
 		/* One TSC read per iteration: the previous iteration was busy
 		 * when it did any work, and lasted until now. */
