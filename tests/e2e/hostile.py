@@ -13,10 +13,14 @@ conf.verb = 0
 iface, dmac = sys.argv[1], sys.argv[2]
 src, dst = "198.18.0.2", "198.18.0.1"
 eth = Ether(dst=dmac)
+eth4 = Ether(dst=dmac, type=0x0800)  # for raw bytes: scapy cannot guess the type
 sent = {}
+only = sys.argv[3] if len(sys.argv) > 3 else None
 
 
 def send(kind, pkts):
+    if only and kind != only:
+        return
     pkts = pkts if isinstance(pkts, list) else [pkts]
     sendp(pkts, iface=iface)
     sent[kind] = sent.get(kind, 0) + len(pkts)
@@ -30,8 +34,8 @@ good_syn = IP(src=src, dst=dst) / TCP(sport=20000, dport=80, flags="S", seq=1)
 ipb = bytes(good_syn)
 
 # Malformed at the IP layer: each must end in badRx.
-send("bad_ihl", [eth / raw(bytes([0x42]) + ipb[1:])] * 20)                    # ihl 2
-send("bad_version", [eth / raw(bytes([0x65]) + ipb[1:])] * 20)                # version 6 in an IPv4 frame
+send("bad_ihl", [eth4 / raw(bytes([0x42]) + ipb[1:])] * 20)                    # ihl 2
+send("bad_version", [eth4 / raw(bytes([0x65]) + ipb[1:])] * 20)                # version 6 in an IPv4 frame
 send("tot_len_too_big", [eth / IP(src=src, dst=dst, len=9000) / TCP(dport=80)] * 20)
 send("tot_len_below_ihl", [eth / IP(src=src, dst=dst, len=10) / TCP(dport=80)] * 20)
 send("bad_ip_csum", [eth / IP(src=src, dst=dst, chksum=0x1234) / TCP(dport=80, flags="S")] * 20)
