@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "instance.h"
 #include "port.h"
 #include "shm_init.h"
+#include "telemetry.h"
 #include "worker_setup.h"
 
 #define EXIT_CONFIG 2
@@ -110,6 +110,7 @@ shutdown_app(struct app *a)
 	if (a->eal_up)
 		rte_eal_mp_wait_lcore();
 	ctl_server_stop();
+	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++)
 		worker_teardown(a->workers[i]);
 	ports_close(&a->ports);
@@ -223,12 +224,6 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return EXIT_RUNTIME;
 	}
-	/* The engine's threads (workers, main lcore, EAL's IPC thread: all
-	 * created after this) run at nice -19: a busy-polling worker does not
-	 * yield its core to every thread that wakes there, and control
-	 * requests are still answered at once. Needs root or CAP_SYS_NICE;
-	 * without them everything stays at nice 0. */
-	(void)setpriority(PRIO_PROCESS, 0, -19);
 	if (eal_args_build(&ea, argv[0], &a.cfg, a.name, sysconf(_SC_NPROCESSORS_ONLN),
 			   argc - optind, argv + optind) != 0) {
 		fprintf(stderr, "%s: too many EAL arguments\n", argv[0]);
@@ -254,6 +249,7 @@ main(int argc, char **argv)
 		shutdown_app(&a);
 		return EXIT_RUNTIME;
 	}
+	telemetry_start(a.shm);
 	instance_mark(a.runtime_dir);
 	control_loop_run(a.shm, &a.ports);
 	shutdown_app(&a);
