@@ -63,7 +63,7 @@ start_eal(const char *prog, const char *name)
 	snprintf(lcores, sizeof(lcores), "--lcores=0@(0-%ld)", ncpu > 1 ? ncpu - 1 : 0);
 	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0) {
 		fprintf(stderr, "%s: cannot attach to '%s': %s\n", prog, name,
-			rte_strerror(rte_errno));
+			rte_errno ? rte_strerror(rte_errno) : "the primary exited while we attached");
 		return -1;
 	}
 	eal_up = 1;

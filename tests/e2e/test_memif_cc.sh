@@ -3,7 +3,7 @@
 # while each connection sends a request every second, then closes them all.
 . "$(dirname "$0")/lib.sh"
 
-CPS=5k CLIENT_DURATION=8s CLIENT_EXTRA="cc 3000
+CPS=5k CLIENT_DURATION=20s CLIENT_EXTRA="cc 3000
 keepalive_request_interval 1s" SERVER_EXTRA="keepalive" memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
@@ -16,6 +16,15 @@ for i in 1 2 3; do
 done
 note "skCon samples: ${held[*]}"
 for v in "${held[@]}"; do [ "$v" = 3000 ] || fail "skCon $v, expected the cc target 3000 to be held"; done
+# pause: no new connections, the keepalive ones stay and keep requesting.
+ctl -p e2e-cli pause >/dev/null || fail "pause refused"
+sleep 0.5
+j1=$(ctl -p e2e-cli stats --json); sleep 1; j2=$(ctl -p e2e-cli stats --json)
+[ "$(jget "$j1" skOpen)" = "$(jget "$j2" skOpen)" ] || fail "connections opened while paused"
+[ "$(jget "$j2" skCon)" = 3000 ] || fail "skCon $(jget "$j2" skCon) while paused, expected 3000"
+[ "$(jget "$j2" httpGet)" -gt "$(jget "$j1" httpGet)" ] || fail "keepalive requests stopped while paused"
+ctl -p e2e-cli resume >/dev/null || fail "resume refused"
+note "paused: skOpen flat, skCon 3000, requests continue"
 wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
 ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
