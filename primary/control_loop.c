@@ -10,10 +10,13 @@
 #include "ctl_server.h"
 #include "rates.h"
 #include "report.h"
+#include "stats_out.h"
 
 #define TICK_US 10000
 
 static volatile sig_atomic_t signals_seen;
+static struct dp_snapshot first; /* at start, for the summary */
+static FILE *g_out, *g_summary;
 
 static void
 on_signal(int sig)
@@ -87,10 +90,10 @@ grace_us(const struct dp_shm *shm)
 }
 
 void
-control_loop_run(struct dp_shm *shm, struct port_set *ps)
+control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 {
 	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
-	struct dp_snapshot first, prev, cur;
+	static struct dp_snapshot prev, cur; /* large: not on the stack */
 	uint32_t changes_printed = 0;
 	FILE *out = stdout;
 	int print = !shm->cfg.quiet;
@@ -129,10 +132,24 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps)
 			prev = cur;
 		}
 	}
+	report_changes(out, shm, &changes_printed);
+	g_out = out;
+	g_summary = summary_json;
+}
+
+void
+control_loop_finish(struct dp_shm *shm, struct port_set *ps)
+{
+	static struct dp_snapshot last;
+
 	shm->hdr.stop_tsc = rte_rdtsc();
 	ports_read_stats(ps, shm);
-	dp_snapshot_take(shm, shm->hdr.stop_tsc, &cur);
-	report_changes(out, shm, &changes_printed);
-	report_summary(out, shm, &first, &cur);
+	dp_snapshot_take(shm, shm->hdr.stop_tsc, &last);
 	shm->hdr.state = DP_ST_DONE;
+	report_summary(g_out, shm, &first, &last);
+	if (g_summary != NULL) {
+		dp_stats_json(g_summary, shm, &first, &last);
+		fclose(g_summary);
+		g_summary = NULL;
+	}
 }

@@ -5,10 +5,16 @@
 #ifndef DPERF_CONTROL_LOOP_H
 #define DPERF_CONTROL_LOOP_H
 
+#include <stdio.h>
+
 #include "port.h"
 #include "shm.h"
 
 void control_loop_signals(void);
-void control_loop_run(struct dp_shm *shm, struct port_set *ps);
+/* Runs until the test ends; control_loop_finish then prints the summary
+ * (and writes it as one JSON object to summary_json when not NULL). */
+void control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json);
+/* After the workers stopped: the final totals, state done. */
+void control_loop_finish(struct dp_shm *shm, struct port_set *ps);
 
 #endif

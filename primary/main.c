@@ -39,9 +39,10 @@ static void
 usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s -c FILE [-p NAME] [-t] [-- EAL-ARGS...]\n"
+		"usage: %s -c FILE [-p NAME] [-o JSON] [-t] [-- EAL-ARGS...]\n"
 		"  -c FILE   configuration (dperf's format)\n"
 		"  -p NAME   instance name (EAL file prefix; default: FILE's base name)\n"
+		"  -o JSON   write the final summary there as one JSON object\n"
 		"  -t        check the configuration and exit (0 valid, 2 invalid)\n",
 		prog);
 }
@@ -104,11 +105,13 @@ on_cleanup_timeout(int sig)
 }
 
 static void
-shutdown_app(struct app *a)
+shutdown_app(struct app *a, int finished)
 {
 	dp_workers_quit = 1;
 	if (a->eal_up)
 		rte_eal_mp_wait_lcore();
+	if (finished) /* totals once no worker counts anymore */
+		control_loop_finish(a->shm, &a->ports);
 	ctl_server_stop();
 	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++)
@@ -166,14 +169,15 @@ daemonize(const char *name, char *err, size_t errlen)
 }
 
 static int
-parse_args(int argc, char **argv, const char **file, const char **name, int *check)
+parse_args(int argc, char **argv, const char **file, const char **name, const char **out, int *check)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:p:th")) != -1) {
+	while ((opt = getopt(argc, argv, "c:p:o:th")) != -1) {
 		switch (opt) {
 		case 'c': *file = optarg; break;
 		case 'p': *name = optarg; break;
+		case 'o': *out = optarg; break;
 		case 't': *check = 1; break;
 		case 'h': usage(stdout, argv[0]); exit(0);
 		default: usage(stderr, argv[0]); return -1;
@@ -191,12 +195,13 @@ int
 main(int argc, char **argv)
 {
 	static struct app a;
-	const char *file = NULL, *name = NULL;
+	const char *file = NULL, *name = NULL, *out = NULL;
+	FILE *summary = NULL;
 	char err[DP_ERR_LEN];
 	struct eal_args ea;
 	int check = 0, rc;
 
-	if (parse_args(argc, argv, &file, &name, &check) != 0)
+	if (parse_args(argc, argv, &file, &name, &out, &check) != 0)
 		return EXIT_CONFIG;
 	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
@@ -218,6 +223,10 @@ main(int argc, char **argv)
 	if (instance_check_name(a.name, err, sizeof(err)) != 0 ||
 	    instance_preflight(&a.cfg, a.name, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return EXIT_CONFIG;
+	}
+	if (out != NULL && (summary = fopen(out, "w")) == NULL) {
+		fprintf(stderr, "%s: -o %s: %s\n", argv[0], out, strerror(errno));
 		return EXIT_CONFIG;
 	}
 	if (a.cfg.daemon && daemonize(a.name, err, sizeof(err)) != 0) {
@@ -246,12 +255,12 @@ main(int argc, char **argv)
 		rc = start_workers(&a, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
-		shutdown_app(&a);
+		shutdown_app(&a, 0);
 		return EXIT_RUNTIME;
 	}
 	telemetry_start(a.shm);
 	instance_mark(a.runtime_dir);
-	control_loop_run(a.shm, &a.ports);
-	shutdown_app(&a);
+	control_loop_run(a.shm, &a.ports, summary);
+	shutdown_app(&a, 1);
 	return 0;
 }

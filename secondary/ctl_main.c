@@ -17,6 +17,7 @@
 #include "ctl_client.h"
 #include "ctl_msg.h"
 #include "ctl_output.h"
+#include "stats_out.h"
 #include "rates.h"
 
 #define CTL_TIMEOUT_MS 3000
@@ -36,7 +37,7 @@ usage(FILE *f)
 	fprintf(f,
 		"usage: dperf-ctl [-p NAME] COMMAND\n"
 		"  status                         state, targets, workers, applied changes\n"
-		"  stats [--json] [--watch [S]]   counters and per-second rates (every S seconds, default 1)\n"
+		"  stats [--json|--csv] [--watch [S]]  counters and rates (every S seconds, default 1)\n"
 		"  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
 		"  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
 		"  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
@@ -61,6 +62,21 @@ engine_stopped(const struct dp_shm *s)
 	return !dp_primary_alive() || s->hdr.state == DP_ST_DONE;
 }
 
+enum fmt { FMT_TEXT = 0, FMT_JSON, FMT_CSV };
+
+static void
+print_stats(int fmt, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	static int rows;
+
+	if (fmt == FMT_JSON)
+		dp_stats_json(stdout, s, a, b);
+	else if (fmt == FMT_CSV)
+		dp_stats_csv(stdout, s, a, b, rows++ == 0);
+	else
+		ctl_print_stats_text(stdout, s, a, b);
+}
+
 static int
 cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 {
@@ -77,14 +93,14 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		a.tsc = b.tsc - (e1->tsc - e0->tsc);
 		for (int c = 0; c < DP_C__COUNT; c++)
 			a.c[c] = b.c[c] - (e1->c[c] - e0->c[c]);
-		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		print_stats(json, s, &a, &b);
 		return 0;
 	}
 	dp_snapshot_take(s, rte_rdtsc(), &a);
 	if (!watch) {
 		usleep(200000);
 		dp_snapshot_take(s, rte_rdtsc(), &b);
-		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		print_stats(json, s, &a, &b);
 		return 0;
 	}
 	dp_background();
@@ -95,14 +111,16 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		if (interrupted)
 			break;
 		if (engine_stopped(s)) {
-			if (json)
+			if (json == FMT_JSON)
 				printf("{\"event\":\"engine stopped\",\"name\":\"%s\"}\n", s->hdr.name);
+			else if (json == FMT_CSV)
+				fprintf(stderr, "%s: engine stopped\n", s->hdr.name);
 			else
 				printf("%s: engine stopped\n", s->hdr.name);
 			return 0;
 		}
 		dp_snapshot_take(s, rte_rdtsc(), &b);
-		json ? ctl_print_stats_json(stdout, s, &a, &b) : ctl_print_stats_text(stdout, s, &a, &b);
+		print_stats(json, s, &a, &b);
 		a = b;
 	}
 	return 0;
@@ -191,7 +209,9 @@ parse_stats(int argc, char **argv, int *json, int *watch, double *interval)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
-			*json = 1;
+			*json = FMT_JSON;
+		} else if (strcmp(argv[i], "--csv") == 0) {
+			*json = FMT_CSV;
 		} else if (strcmp(argv[i], "--watch") == 0) {
 			*watch = 1;
 			if (i + 1 < argc && argv[i + 1][0] != '-') {

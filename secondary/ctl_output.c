@@ -6,6 +6,7 @@
 
 #include "ctl_msg.h"
 #include "ctl_output.h"
+#include "stats_out.h"
 
 static double
 secs(const struct dp_shm *s, uint64_t tsc)
@@ -54,96 +55,14 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 	}
 }
 
-/* Headline rates shared by text and JSON. */
-struct headline {
-	double cps, rps, bps_rx, bps_tx, pps_rx, pps_tx;
-};
-
-static void
-headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
-	 struct headline *h)
-{
-	uint64_t hz = s->hdr.tsc_hz;
-	int client = s->hdr.mode == DP_MODE_CLIENT;
-
-	h->cps = dp_rate(a, b, DP_C_SK_OPEN, hz);
-	h->rps = client ? dp_rate(a, b, DP_C_HTTP_2XX, hz) + dp_rate(a, b, DP_C_TCP_RSP, hz)
-			: dp_rate(a, b, DP_C_HTTP_GET, hz) + dp_rate(a, b, DP_C_TCP_REQ, hz);
-	h->bps_rx = dp_rate(a, b, DP_C_BITS_RX, hz);
-	h->bps_tx = dp_rate(a, b, DP_C_BITS_TX, hz);
-	h->pps_rx = dp_rate(a, b, DP_C_PKT_RX, hz);
-	h->pps_tx = dp_rate(a, b, DP_C_PKT_TX, hz);
-}
-
-static void
-lat_json(FILE *f, const char *key, const struct dp_lat *l)
-{
-	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
-		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
-}
-
-/* Latency (microseconds) over the interval and over the whole test. */
-static void
-latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
-{
-	struct dp_lat l;
-
-	fprintf(f, ",\"latency_us\":{");
-	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
-	fputc(',', f);
-	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
-	fprintf(f, "},\"latency_total_us\":{");
-	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
-	fputc(',', f);
-	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
-	fputc('}', f);
-}
-
-void
-ctl_print_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
-		     const struct dp_snapshot *b)
-{
-	struct headline h;
-	uint64_t hz = s->hdr.tsc_hz;
-
-	headline(s, a, b, &h);
-	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
-		mode_name(s->hdr.mode), state_name(s->hdr.state), secs(s, b->tsc));
-	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
-		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
-		(uint64_t)s->ctl.generation);
-	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,",
-		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx);
-	fprintf(f, "\"skCon\":%" PRIu64, b->sk_cur);
-	for (int c = 0; c < DP_C__COUNT; c++)
-		fprintf(f, ",\"%s\":%" PRIu64, dp_counter_names[c], b->c[c]);
-	for (int c = 0; c < DP_PC__COUNT; c++) {
-		uint64_t t = 0;
-		for (uint32_t p = 0; p < b->n_ports; p++)
-			t += b->pc[p][c];
-		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
-	}
-	latency_json(f, s, a, b);
-	fprintf(f, ",\"rates\":{");
-	for (int c = 0; c < DP_C__COUNT; c++)
-		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
-			dp_rate(a, b, (enum dp_counter)c, hz));
-	fprintf(f, "}}\n");
-	fflush(f);
-}
-
 void
 ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
 {
-	struct headline h;
+	struct dp_headline h;
 	int col = 0;
 
-	headline(s, a, b, &h);
+	dp_headline(s, a, b, &h);
 	fprintf(f, "%s %s %s  elapsed %.1f s  cps %.0f (target %" PRIu64 ")  rps %.0f  skCon %" PRIu64
 		"  rx %.3f Gbps %.3f Mpps  tx %.3f Gbps %.3f Mpps\n",
 		s->hdr.name, mode_name(s->hdr.mode), state_name(s->hdr.state), secs(s, b->tsc), h.cps,

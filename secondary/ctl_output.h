@@ -9,9 +9,6 @@
 
 /* "key: value" lines; now is the reader's TSC. */
 void ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now);
-/* Totals at b and rates between a and b: one JSON object on one line. */
-void ctl_print_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
-			  const struct dp_snapshot *b);
 void ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 			  const struct dp_snapshot *b);
 

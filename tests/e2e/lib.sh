@@ -41,13 +41,15 @@ trap cleanup EXIT
 # bg CMD...: run in the background, remembered for cleanup; sets LAST_PID.
 bg() { "$@" & LAST_PID=$!; PIDS+=("$LAST_PID"); }
 
-# start_primary NAME CONF [NETNS]: start build/dperf; wait until it answers.
+# start_primary NAME CONF [NETNS]: start build/dperf (plus $DPERF_ARGS);
+# wait until it answers.
 start_primary() {
 	local name=$1 conf=$2 ns=${3:-}
+	# shellcheck disable=SC2086
 	if [ -n "$ns" ]; then
-		bg ip netns exec "$ns" "$BUILD/dperf" -c "$conf" -p "$name" >"$T/$name.log" 2>&1
+		bg ip netns exec "$ns" "$BUILD/dperf" -c "$conf" -p "$name" ${DPERF_ARGS:-} >"$T/$name.log" 2>&1
 	else
-		bg "$BUILD/dperf" -c "$conf" -p "$name" >"$T/$name.log" 2>&1
+		bg "$BUILD/dperf" -c "$conf" -p "$name" ${DPERF_ARGS:-} >"$T/$name.log" 2>&1
 	fi
 	local pid=$LAST_PID
 	for _ in $(seq 100); do

@@ -5,7 +5,9 @@
 
 CPS=20k CLIENT_DURATION=5s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
+DPERF_ARGS="-o $T/summary.json" start_primary e2e-cli "$T/client.conf"
+sleep 1
+timeout 3.5 "$BUILD/dperf-ctl" -p e2e-cli stats --csv --watch 1 >"$T/stats.csv" || true
 wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
 ctl -p e2e-srv stop >/dev/null || fail "stop refused"
 wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
@@ -25,4 +27,14 @@ done
 [ "$(total "$c" skOpen)" = "$(total "$c" skClose)" ] || fail "client left connections open"
 [ "$(total "$c" pktTx)" = "$(total "$s" pktRx)" ] || fail "client pktTx $(total "$c" pktTx) != server pktRx $(total "$s" pktRx)"
 grep -q "change .*stop 0 -> 1" "$s" || fail "server did not record the stop"
+# -o: the final summary as JSON, the same totals as the printed summary.
+[ "$(jget "$(cat "$T/summary.json")" http2XX)" = "$ok" ] || fail "-o summary: $(cut -c1-200 "$T/summary.json")"
+# --csv: a header, then rows with as many fields.
+python3 - "$T/stats.csv" <<'PY' || fail "stats --csv: $(head -3 "$T/stats.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0][:4] == ["elapsed", "state", "interval", "cps"] and len(rows) >= 3, rows[:2]
+assert all(len(r) == len(rows[0]) for r in rows), "ragged rows"
+assert all(float(r[3]) > 10000 for r in rows[1:]), [r[3] for r in rows]
+PY
 pass "$get requests, all answered"
