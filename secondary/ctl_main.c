@@ -17,6 +17,7 @@
 #include "ctl_client.h"
 #include "ctl_msg.h"
 #include "ctl_output.h"
+#include "ctl_prometheus.h"
 #include "stats_out.h"
 #include "rates.h"
 
@@ -42,6 +43,7 @@ usage(FILE *f)
 		"  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
 		"  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
 		"  config                         the effective configuration\n"
+		"  export --prometheus [ADDR:PORT]  serve /metrics (default 127.0.0.1:9470)\n"
 		"  -p NAME                        the instance (default: the only one running)\n");
 }
 
@@ -236,6 +238,7 @@ main(int argc, char **argv)
 	double interval = 1.0;
 	uint32_t op = DP_OP_NONE;
 	int64_t value = 0;
+	const char *export_addr = NULL;
 
 	if (argc >= 3 && strcmp(argv[1], "-p") == 0) {
 		name = argv[2];
@@ -261,6 +264,10 @@ main(int argc, char **argv)
 	} else if (strcmp(cmd, "stats") == 0) {
 		if ((rc = parse_stats(argc, argv, &json, &watch, &interval)) != 0)
 			return rc;
+	} else if (strcmp(cmd, "export") == 0) {
+		if (argc < 2 || argc > 3 || strcmp(argv[1], "--prometheus") != 0)
+			return usage_error("export: expected 'export --prometheus [ADDR:PORT]'%s", "");
+		export_addr = argc == 3 ? argv[2] : NULL;
 	} else if ((strcmp(cmd, "status") != 0 && strcmp(cmd, "config") != 0) || argc != 1) {
 		return usage_error("unknown command \"%s\"", cmd);
 	}
@@ -275,6 +282,10 @@ main(int argc, char **argv)
 		ctl_print_status(stdout, s, rte_rdtsc());
 	else if (strcmp(cmd, "config") == 0)
 		fputs(s->config_text, stdout);
+	else if (strcmp(cmd, "export") == 0) {
+		dp_background();
+		rc = ctl_prometheus(s, export_addr, &interrupted);
+	}
 	else
 		rc = cmd_stats(s, json, watch, interval);
 	dp_detach();

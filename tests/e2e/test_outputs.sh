@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Outputs other tools read: `dperf-ctl export --prometheus` passes
+# promtool's checks and agrees with dperf-ctl's counters; JSON Lines from
+# `stats --json --watch` parse one object per line.
+. "$(dirname "$0")/lib.sh"
+command -v promtool >/dev/null || fail "promtool is not installed (Debian's prometheus package: scripts/install-deps.sh)"
+
+CPS=5k CLIENT_DURATION=30s memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+sleep 2.5 # past "wait 1": traffic flows
+port=$((20000 + RANDOM % 20000))
+bg "$BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
+EXP=$LAST_PID
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.txt" && break; sleep 0.2; done
+[ -s "$T/metrics.txt" ] || fail "no /metrics answer"
+promtool check metrics <"$T/metrics.txt" >"$T/promtool.log" 2>&1 || fail "promtool: $(head -5 "$T/promtool.log")"
+grep -q '^dperf_http_2xx_total{instance="e2e-cli"} [0-9]' "$T/metrics.txt" || fail "no http2XX counter: $(grep http "$T/metrics.txt" | head -3)"
+grep -q '^dperf_response_seconds{instance="e2e-cli",quantile="0.99"}' "$T/metrics.txt" || fail "no latency summary"
+m=$(awk '/^dperf_sk_open_total/{print $2}' "$T/metrics.txt")
+[ "$m" -gt 0 ] || fail "skOpen in /metrics: $m"
+curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other" | grep -q 404 || fail "a path other than /metrics must be 404"
+note "promtool check metrics: ok ($(wc -l <"$T/metrics.txt") lines)"
+
+timeout 2.7 "$BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl" || true
+n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["cps"] > 0))' "$T/watch.jsonl") || fail "JSON Lines do not parse"
+[ "$n" -ge 3 ] || fail "only $n JSON lines"
+note "stats --json --watch: $n JSON objects, one per line"
+
+ctl -p e2e-cli stop >/dev/null
+wait_exit "$PID_e2e_cli" 20 || fail "client exit status"
+wait_exit "$EXP" 5 || fail "the exporter did not exit when the engine stopped"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 20 || fail "server exit status"
+pass "prometheus exposition valid, JSON Lines valid"
