@@ -207,11 +207,6 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
-	if (a.cfg.ports[0].local.family == 6) {
-		fprintf(stderr, "%s:%u: port: IPv6 is not supported by this engine yet (expected an IPv4 address)\n",
-			file, a.cfg.ports[0].line);
-		return EXIT_CONFIG;
-	}
 	if (check) {
 		printf("%s: ok\n", file);
 		return 0;

@@ -64,6 +64,39 @@ ip_write(struct worker *w, struct rte_ipv4_hdr *ip, const struct tuple *t, uint8
 	ip->dst_addr = t->rip;
 }
 
+static inline void
+ip6_write(struct worker *w, struct rte_ipv6_hdr *ip, const struct tuple *t, uint8_t proto,
+	  uint16_t l4len)
+{
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (uint32_t)w->tos << RTE_IPV6_HDR_TC_SHIFT);
+	ip->payload_len = rte_cpu_to_be_16(l4len);
+	ip->proto = proto;
+	ip->hop_limits = 64;
+	memcpy(ip->src_addr, w->lpfx, 12);
+	memcpy(ip->src_addr + 12, &t->lip, 4);
+	memcpy(ip->dst_addr, w->rpfx, 12);
+	memcpy(ip->dst_addr + 12, &t->rip, 4);
+}
+
+static inline uint16_t
+l4_cksum6(struct worker *w, struct rte_mbuf *m, const struct rte_ipv6_hdr *ip, const void *l4,
+	  uint32_t l4hdr_len, uint32_t data_sum, uint32_t l2len, int is_udp)
+{
+	uint32_t s;
+	uint16_t c;
+
+	if (w->np->tx_cksum) {
+		m->l2_len = l2len;
+		m->l3_len = sizeof(*ip);
+		m->ol_flags |= RTE_MBUF_F_TX_IPV6 | (is_udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM);
+		return rte_ipv6_phdr_cksum(ip, m->ol_flags);
+	}
+	s = rte_ipv6_phdr_cksum(ip, 0);
+	s += __rte_raw_cksum(l4, l4hdr_len, 0) + (data_sum & 0xffff) + (data_sum >> 16);
+	c = (uint16_t)~__rte_raw_cksum_reduce(s);
+	return is_udp && c == 0 ? 0xffff : c;
+}
+
 /* Checksums, in software or by the device. Returns the L4 checksum field. */
 static inline uint16_t
 l4_cksum(struct worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip, const void *l4,
@@ -94,19 +127,18 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	const struct msg *msg)
 {
 	struct rte_mbuf *m = alloc(w);
-	uint32_t l2, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN : 0;
+	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN : 0;
 	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + optlen;
-	struct rte_ipv4_hdr *ip;
 	struct rte_tcp_hdr *th;
 	uint8_t *p;
 
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4), &w->np->gw_mac);
-	ip = (struct rte_ipv4_hdr *)(p + l2);
-	th = (struct rte_tcp_hdr *)(ip + 1);
-	ip_write(w, ip, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->np->gw_mac);
+	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	th = (struct rte_tcp_hdr *)(p + l2 + l3);
 	th->src_port = t->lport;
 	th->dst_port = t->rport;
 	th->sent_seq = rte_cpu_to_be_32(seq);
@@ -125,8 +157,16 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	}
 	if (dlen)
 		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
-	m->data_len = m->pkt_len = l2 + sizeof(*ip) + thl + dlen;
-	th->cksum = l4_cksum(w, m, ip, th, thl, msg ? msg->sum : 0, l2, 0);
+	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
+	if (w->v6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
+		ip6_write(w, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum6(w, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
+		ip_write(w, ip, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum(w, m, ip, th, thl, msg ? msg->sum : 0, l2, 0);
+	}
 	tx_enqueue(w, m);
 	return 0;
 }
@@ -135,25 +175,33 @@ int
 pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
 {
 	struct rte_mbuf *m = alloc(w);
-	struct rte_ipv4_hdr *ip;
 	struct rte_udp_hdr *uh;
-	uint32_t l2;
+	uint32_t l2, l3;
+	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint8_t *p;
 
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4), &w->np->gw_mac);
-	ip = (struct rte_ipv4_hdr *)(p + l2);
-	uh = (struct rte_udp_hdr *)(ip + 1);
-	ip_write(w, ip, t, IPPROTO_UDP, (uint16_t)(sizeof(*uh) + msg->len));
+	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->np->gw_mac);
+	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	uh = (struct rte_udp_hdr *)(p + l2 + l3);
 	uh->src_port = t->lport;
 	uh->dst_port = t->rport;
-	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + msg->len));
+	uh->dgram_len = rte_cpu_to_be_16(ulen);
 	uh->dgram_cksum = 0;
 	rte_memcpy(uh + 1, msg->data, msg->len);
-	m->data_len = m->pkt_len = l2 + sizeof(*ip) + sizeof(*uh) + msg->len;
-	uh->dgram_cksum = l4_cksum(w, m, ip, uh, sizeof(*uh), msg->sum, l2, 1);
+	m->data_len = m->pkt_len = l2 + l3 + ulen;
+	if (w->v6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
+		ip6_write(w, ip6, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum6(w, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
+		ip_write(w, ip, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum(w, m, ip, uh, sizeof(*uh), msg->sum, l2, 1);
+	}
 	tx_enqueue(w, m);
 	return 0;
 }
@@ -185,6 +233,46 @@ pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct 
 	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
 	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
 	CNT(w, ARP_TX);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+int
+pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+	const struct rte_ether_addr *dmac, const uint8_t *target)
+{
+	struct rte_mbuf *m = alloc(w);
+	struct rte_ipv6_hdr *ip;
+	uint8_t *p, *ic;
+	uint32_t l2, s;
+	uint16_t c;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
+	ip = (struct rte_ipv6_hdr *)(p + l2);
+	ic = (uint8_t *)(ip + 1);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(32);
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 255; /* RFC 4861: neighbour discovery is link-local only */
+	memcpy(ip->src_addr, src, 16);
+	memcpy(ip->dst_addr, dst, 16);
+	memset(ic, 0, 32);
+	ic[0] = type;                     /* 135 solicitation, 136 advertisement */
+	if (type == 136)
+		ic[4] = 0x60;             /* solicited, override */
+	memcpy(ic + 8, target, 16);
+	ic[24] = type == 135 ? 1 : 2;     /* source / target link-layer address */
+	ic[25] = 1;
+	memcpy(ic + 26, w->np->mac.addr_bytes, 6);
+	s = rte_ipv6_phdr_cksum(ip, 0);
+	s = __rte_raw_cksum(ic, 32, s);
+	c = (uint16_t)~__rte_raw_cksum_reduce(s);
+	memcpy(ic + 2, &c, 2);
+	m->data_len = m->pkt_len = l2 + sizeof(*ip) + 32;
+	m->ol_flags = 0;
 	tx_enqueue(w, m);
 	return 0;
 }

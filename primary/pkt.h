@@ -23,6 +23,11 @@ int pkt_udp(struct worker *w, const struct tuple *t, const struct msg *m);
 int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
 	    const struct rte_ether_addr *tmac);
 
+/* An IPv6 neighbour solicitation (type 135) or advertisement (136) for
+ * target, from src to dst (16-byte addresses), to dmac. */
+int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+	    const struct rte_ether_addr *dmac, const uint8_t *target);
+
 /* Ones'-complement sum of a buffer, for struct msg.sum. */
 uint32_t pkt_sum(const void *buf, uint32_t len);
 

@@ -109,17 +109,28 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	np->port_id = pid;
 	np->n_workers = (uint16_t)nq;
 	rte_eth_macaddr_get(pid, &np->mac);
-	np->local_ip = pc->local.v4;
-	np->gw_ip = pc->gw.v4;
+	np->v6 = pc->local.family == 6;
+	if (np->v6) {
+		memcpy(np->local_ip6, pc->local.v6, 16);
+		memcpy(np->gw_ip6, pc->gw.v6, 16);
+		memcpy(np->srv_pfx, cfg->servers[i].start.v6, 12);
+		if (i < cfg->n_clients)
+			memcpy(np->cli_pfx, cfg->clients[i].start.v6, 12);
+		else if (cfg->n_clients)
+			memcpy(np->cli_pfx, cfg->clients[0].start.v6, 12);
+	} else {
+		np->local_ip = pc->local.v4;
+		np->gw_ip = pc->gw.v4;
+	}
 	if (pc->has_gw_mac) {
 		memcpy(np->gw_mac.addr_bytes, pc->gw_mac, 6);
 		np->gw_ok = 1;
 	}
 	np->vlan_tci_be = cfg->vlan ? rte_cpu_to_be_16((uint16_t)cfg->vlan) : 0;
-	np->srv_ip_h = rte_be_to_cpu_32(cfg->servers[i].start.v4);
+	np->srv_ip_h = dp_ip_low32(&cfg->servers[i].start);
 	np->n_srv = cfg->servers[i].num;
 	if (i < cfg->n_clients) {
-		np->cli_ip_h = rte_be_to_cpu_32(cfg->clients[i].start.v4);
+		np->cli_ip_h = dp_ip_low32(&cfg->clients[i].start);
 		np->n_cli = cfg->clients[i].num;
 	}
 	return 0;

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
 #include <rte_arp.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
@@ -28,20 +30,48 @@ is_local(const struct worker *w, uint32_t ip)
 }
 
 static void
+set_gw_mac(struct netport *np, const struct rte_ether_addr *mac)
+{
+	rte_ether_addr_copy(mac, &np->gw_mac);
+	rte_smp_wmb();
+	np->gw_ok = 1;
+}
+
+static void
 learn_gw(struct worker *w, uint32_t sip, const struct rte_ether_addr *mac)
 {
 	struct netport *np = w->np;
 
 	if (sip != np->gw_ip || np->gw_ok)
 		return;
-	rte_ether_addr_copy(mac, &np->gw_mac);
-	rte_smp_wmb();
-	np->gw_ok = 1;
+	set_gw_mac(np, mac);
+}
+
+/* ff02::1:ffXX:XXXX and 33:33:ff:XX:XX:XX for a target address. */
+static void
+solicited_node(const uint8_t *target, uint8_t *ip, struct rte_ether_addr *mac)
+{
+	static const uint8_t pfx[13] = { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff };
+
+	memcpy(ip, pfx, 13);
+	memcpy(ip + 13, target + 13, 3);
+	mac->addr_bytes[0] = 0x33;
+	mac->addr_bytes[1] = 0x33;
+	memcpy(mac->addr_bytes + 2, ip + 12, 4);
 }
 
 void
 rx_arp_request_gw(struct worker *w)
 {
+	if (w->np->v6) {
+		uint8_t dst[16];
+		struct rte_ether_addr mac;
+
+		solicited_node(w->np->gw_ip6, dst, &mac);
+		pkt_ndp(w, 135, w->np->local_ip6, dst, &mac, w->np->gw_ip6);
+		CNT(w, ARP_TX);
+		return;
+	}
 	pkt_arp(w, RTE_ARP_OP_REQUEST, w->np->local_ip, w->np->gw_ip, NULL);
 }
 
@@ -232,6 +262,168 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	}
 }
 
+/* IPv6: one of our addresses? (prefix of our ranges + low 32 bits) */
+static int
+is_local6(const struct worker *w, const uint8_t *a)
+{
+	const struct netport *np = w->np;
+	uint32_t h;
+
+	if (memcmp(a, np->local_ip6, 16) == 0)
+		return 1;
+	if (memcmp(a, w->lpfx, 12) != 0)
+		return 0;
+	memcpy(&h, a + 12, 4);
+	h = rte_be_to_cpu_32(h);
+	return w->is_client ? h - np->cli_ip_h < np->n_cli : h - np->srv_ip_h < np->n_srv;
+}
+
+static int
+l4_sum6_ok(const struct rte_ipv6_hdr *ip, const void *l4, uint32_t l4len)
+{
+	uint32_t s = rte_ipv6_phdr_cksum(ip, 0);
+
+	s = __rte_raw_cksum(l4, l4len, s);
+	return __rte_raw_cksum_reduce(s) == 0xffff;
+}
+
+/* Neighbour discovery and echo. Returns 1 when m was consumed. */
+static int
+icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
+	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len)
+{
+	struct netport *np = w->np;
+
+	if (len < 8 || !l4_sum6_ok(ip, ic, len)) {
+		CNT(w, BAD_RX);
+		return 0;
+	}
+	if (ic[0] == 135 && len >= 24) { /* solicitation */
+		CNT(w, ARP_RX);
+		if (memcmp(ip->src_addr, np->gw_ip6, 16) == 0 && !np->gw_ok)
+			set_gw_mac(np, &eth->src_addr);
+		if (is_local6(w, ic + 8)) {
+			pkt_ndp(w, 136, ic + 8, ip->src_addr, &eth->src_addr, ic + 8);
+			CNT(w, ARP_TX);
+		} else {
+			CNT(w, ARP_DROP);
+		}
+		return 0;
+	}
+	if (ic[0] == 136 && len >= 24) { /* advertisement */
+		CNT(w, ARP_RX);
+		if (memcmp(ic + 8, np->gw_ip6, 16) == 0 && !np->gw_ok)
+			set_gw_mac(np, &eth->src_addr);
+		return 0;
+	}
+	if (ic[0] == 128 && is_local6(w, ip->dst_addr)) { /* echo request */
+		uint8_t tmp[16];
+		uint32_t s;
+		uint16_t c;
+
+		CNT(w, ICMP_RX);
+		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
+		rte_ether_addr_copy(&np->mac, &eth->src_addr);
+		memcpy(tmp, ip->src_addr, 16);
+		memcpy(ip->src_addr, ip->dst_addr, 16);
+		memcpy(ip->dst_addr, tmp, 16);
+		ip->hop_limits = 64;
+		ic[0] = 129;
+		ic[2] = ic[3] = 0;
+		s = rte_ipv6_phdr_cksum(ip, 0);
+		s = __rte_raw_cksum(ic, len, s);
+		c = (uint16_t)~__rte_raw_cksum_reduce(s);
+		memcpy(ic + 2, &c, 2);
+		m->ol_flags = 0;
+		CNT(w, ICMP_TX);
+		tx_enqueue(w, m);
+		return 1;
+	}
+	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */
+	return 0;
+}
+
+/* Returns 1 when m was consumed. */
+static int
+ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+	   uint32_t len)
+{
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
+	uint8_t *l4 = p + sizeof(*ip);
+	uint32_t plen;
+
+	if (len < sizeof(*ip) || (p[0] >> 4) != 6) {
+		CNT(w, BAD_RX);
+		return 0;
+	}
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (plen > len - sizeof(*ip)) {
+		CNT(w, BAD_RX);
+		return 0;
+	}
+	if (!w->np->v6) {
+		CNT(w, OTHER_RX);
+		return 0;
+	}
+	if (ip->proto == IPPROTO_ICMPV6)
+		return icmp6_input(w, m, eth, ip, l4, plen);
+	if (!is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
+		CNT(w, OTHER_RX);
+		return 0;
+	}
+	if (ip->proto == IPPROTO_TCP) {
+		const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
+		struct seg s;
+		uint32_t thl;
+
+		if (plen < sizeof(*th) || (thl = (uint32_t)(th->data_off >> 4) * 4) < sizeof(*th) ||
+		    thl > plen || !l4_sum6_ok(ip, l4, plen)) {
+			CNT(w, BAD_RX);
+			return 0;
+		}
+		if (w->is_udp) {
+			CNT(w, TCP_DROP);
+			return 0;
+		}
+		memcpy(&s.sip, ip->src_addr + 12, 4);
+		memcpy(&s.dip, ip->dst_addr + 12, 4);
+		s.sport = th->src_port;
+		s.dport = th->dst_port;
+		s.seq = rte_be_to_cpu_32(th->sent_seq);
+		s.ack = rte_be_to_cpu_32(th->recv_ack);
+		s.flags = th->tcp_flags;
+		s.data = l4 + thl;
+		s.dlen = plen - thl;
+		if (w->is_client)
+			tcp_client_input(w, &s);
+		else
+			tcp_server_input(w, &s);
+		return 0;
+	}
+	if (ip->proto == IPPROTO_UDP) {
+		const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
+		struct udp_dgram d;
+
+		if (plen < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != plen || !l4_sum6_ok(ip, l4, plen)) {
+			CNT(w, BAD_RX);
+			return 0;
+		}
+		if (!w->is_udp) {
+			CNT(w, UDP_DROP);
+			return 0;
+		}
+		memcpy(&d.sip, ip->src_addr + 12, 4);
+		memcpy(&d.dip, ip->dst_addr + 12, 4);
+		d.sport = uh->src_port;
+		d.dport = uh->dst_port;
+		d.dlen = plen - sizeof(*uh);
+		udp_input(w, &d);
+		return 0;
+	}
+	CNT(w, OTHER_RX); /* extension headers are not followed */
+	return 0;
+}
+
 void
 rx_packet(struct worker *w, struct rte_mbuf *m)
 {
@@ -257,6 +449,9 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 	}
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
 		if (ipv4_input(w, m, eth, (uint8_t *)eth + off, len - off))
+			return;
+	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+		if (ipv6_input(w, m, eth, (uint8_t *)eth + off, len - off))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
 		arp_input(w, (uint8_t *)eth + off, len - off);

@@ -7,7 +7,9 @@
 #define DPERF_WORKER_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
@@ -36,6 +38,14 @@ struct netport {
 	uint32_t n_srv;
 	uint32_t cli_ip_h;      /* client range (client mode) */
 	uint32_t n_cli;
+	/* IPv6: full addresses; ranges vary in their last bytes only, so the
+	 * low 32 bits identify an address (the *_ip_h fields above hold them)
+	 * and the first 12 bytes are a per-range prefix. */
+	uint8_t v6;
+	uint8_t local_ip6[16];
+	uint8_t gw_ip6[16];
+	uint8_t srv_pfx[12];
+	uint8_t cli_pfx[12];
 };
 
 /* A FIFO timer list: every entry has the same timeout, so appending keeps
@@ -54,7 +64,8 @@ struct msg {
 	uint32_t sum;
 };
 
-/* The addresses of one connection, network byte order. */
+/* The addresses of one connection, network byte order. With IPv6, lip
+ * and rip are the addresses' last 4 bytes (the prefixes are the worker's). */
 struct tuple {
 	uint32_t lip;
 	uint32_t rip;
@@ -92,6 +103,9 @@ struct worker {
 	uint8_t stopping;
 	uint8_t paused;
 	uint8_t flood;
+	uint8_t v6;
+	uint8_t lpfx[12];    /* IPv6: prefix of our addresses in tuples */
+	uint8_t rpfx[12];    /* IPv6: prefix of the peer's */
 	uint32_t id;
 	uint32_t ip_id;
 
@@ -135,6 +149,19 @@ struct worker {
 
 	struct rte_mbuf *tx[DP_TX_CAP];
 };
+
+/* An address's last 32 bits in host order (all of an IPv4 address). */
+static inline uint32_t
+dp_ip_low32(const struct dp_ip *ip)
+{
+	uint32_t v;
+
+	if (ip->family == 6)
+		memcpy(&v, ip->v6 + 12, 4);
+	else
+		v = ip->v4;
+	return rte_be_to_cpu_32(v);
+}
 
 #define CNT(w, id) ((w)->st->c[DP_C_##id]++)
 #define CNT_ADD(w, id, n) ((w)->st->c[DP_C_##id] += (n))

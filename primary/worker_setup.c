@@ -26,14 +26,14 @@ make_msg(struct msg *m, uint32_t len, uint8_t *buf)
 }
 
 static int
-build_messages(struct worker *w, char *err, size_t errlen)
+build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 {
 	const struct dp_config *cfg = w->cfg;
 	uint32_t pipe = cfg->pipeline ? cfg->pipeline : 1, one, size = cfg->payload_size;
 	uint8_t *req = rte_zmalloc("dp_msg", DP_MSG_MAX * 3, 64);
 	uint8_t *ka = req + DP_MSG_MAX, *cl = req + 2 * DP_MSG_MAX;
 	char host[64];
-	struct dp_ip srv = { .family = 4, .v4 = w->srv_ip };
+	struct dp_ip srv = dp_range_addr(&cfg->servers[port_idx], w->queue);
 
 	if (req == NULL) {
 		snprintf(err, errlen, "out of hugepage memory for messages");
@@ -74,18 +74,23 @@ set_addresses(struct worker *w, uint32_t port_idx)
 	const struct dp_config *cfg = w->cfg;
 	const struct dp_range *srv = &cfg->servers[port_idx];
 
-	w->srv_ip = rte_cpu_to_be_32(rte_be_to_cpu_32(srv->start.v4) + w->queue);
+	w->srv_ip = rte_cpu_to_be_32(dp_ip_low32(&srv->start) + w->queue);
+	w->v6 = srv->start.family == 6;
+	if (w->v6) { /* tuples carry the last 4 bytes; prefixes are per side */
+		memcpy(w->is_client ? w->lpfx : w->rpfx, w->np->cli_pfx, 12);
+		memcpy(w->is_client ? w->rpfx : w->lpfx, w->np->srv_pfx, 12);
+	}
 	w->lport_min = cfg->lport_min;
 	w->n_lport = cfg->lport_max - cfg->lport_min + 1;
 	w->sport_min = cfg->listen_port;
 	w->n_sport = cfg->listen_num;
 	if (w->is_client) {
-		w->cip_h = rte_be_to_cpu_32(cfg->clients[port_idx].start.v4);
+		w->cip_h = dp_ip_low32(&cfg->clients[port_idx].start);
 		w->n_cip = cfg->clients[port_idx].num;
 		return;
 	}
 	for (uint32_t k = 0; k < cfg->n_clients; k++) {
-		w->cr[k].start_h = rte_be_to_cpu_32(cfg->clients[k].start.v4);
+		w->cr[k].start_h = dp_ip_low32(&cfg->clients[k].start);
 		w->cr[k].num = cfg->clients[k].num;
 		w->cr[k].base = w->n_cip_total;
 		w->n_cip_total += cfg->clients[k].num;
@@ -156,7 +161,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->next_arp_ms = 0;
 	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
 	set_addresses(w, wp->port_idx);
-	if (build_messages(w, err, errlen) != 0)
+	if (build_messages(w, wp->port_idx, err, errlen) != 0)
 		return -1;
 	return alloc_sockets(w, err, errlen);
 }
