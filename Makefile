@@ -34,7 +34,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test unit unit-asan e2e demo bench clean deps hugepages fuzz
+.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
 
 $(BUILD)/obj/%.o: %.c
@@ -76,10 +76,14 @@ unit-asan:
 e2e: all hugepages
 	scripts/run-e2e.sh
 
+# The memif end-to-end tests again, with the ASan+UBSan build.
+e2e-asan: asan hugepages
+	BUILD=build/asan E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl" scripts/run-e2e.sh
+
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root).
 test: deps
-	$(MAKE) unit unit-asan e2e
+	$(MAKE) unit unit-asan e2e e2e-asan
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
 # its seed corpus; crashes land in build/fuzz/ and fail the target.

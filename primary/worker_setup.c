@@ -161,6 +161,13 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->next_arp_ms = 0;
 	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
 	set_addresses(w, wp->port_idx);
+	for (uint32_t k = 1; w->v6 && k < cfg->n_clients; k++)
+		if (memcmp(cfg->clients[k].start.v6, cfg->clients[0].start.v6, 12) != 0) {
+			snprintf(err, errlen,
+				 "%s:%u: client: IPv6 client ranges must share their first 12 bytes (expected the same /96 prefix as line %u)",
+				 cfg->file, cfg->clients[k].line, cfg->clients[0].line);
+			return -1;
+		}
 	if (build_messages(w, wp->port_idx, err, errlen) != 0)
 		return -1;
 	return alloc_sockets(w, err, errlen);
