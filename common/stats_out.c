@@ -7,20 +7,20 @@
 
 #include "stats_out.h"
 
-static double
-secs(const struct dp_shm *s, uint64_t tsc)
+double
+dp_elapsed_s(const struct dp_shm *s, uint64_t tsc)
 {
 	return tsc > s->hdr.start_tsc && s->hdr.start_tsc ? (double)(tsc - s->hdr.start_tsc) / (double)s->hdr.tsc_hz : 0.0;
 }
 
-static const char *
-mode_name(uint32_t m)
+const char *
+dp_mode_name(uint32_t m)
 {
 	return m == DP_MODE_CLIENT ? "client" : m == DP_MODE_SERVER ? "server" : "none";
 }
 
-static const char *
-state_name(uint32_t st)
+const char *
+dp_state_name(uint32_t st)
 {
 	return st < DP_ST__COUNT ? dp_state_names[st] : "unknown";
 }
@@ -78,7 +78,7 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 
 	dp_headline(s, a, b, &h);
 	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
-		mode_name(s->hdr.mode), state_name(s->hdr.state), secs(s, b->tsc));
+		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc));
 	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
 		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
 		(uint64_t)s->ctl.generation);
@@ -120,8 +120,8 @@ dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	dp_headline(s, a, b, &h);
 	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &c);
 	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &r);
-	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%" PRIu64 ",%" PRIu64, secs(s, b->tsc),
-		state_name(s->hdr.state), (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, h.cps, h.rps,
+	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%" PRIu64 ",%" PRIu64, dp_elapsed_s(s, b->tsc),
+		dp_state_name(s->hdr.state), (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, h.cps, h.rps,
 		h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, b->sk_cur, (uint64_t)s->ctl.target_cps);
 	for (int k = 0; k < DP_C__COUNT; k++)
 		fprintf(f, ",%" PRIu64, dp_delta(a->c[k], b->c[k]));

@@ -7,6 +7,11 @@
 #include "rates.h"
 #include "shm.h"
 
+/* Seconds from the test's start to tsc; mode and state names. */
+double dp_elapsed_s(const struct dp_shm *s, uint64_t tsc);
+const char *dp_mode_name(uint32_t mode);
+const char *dp_state_name(uint32_t state);
+
 /* Headline rates between two snapshots (per second). */
 struct dp_headline {
 	double cps, rps, bps_rx, bps_tx, pps_rx, pps_tx;

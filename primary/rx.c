@@ -154,11 +154,14 @@ l4_cksum_ok(const struct worker *w, const struct rte_mbuf *m, const struct rte_i
 	return ipv4_l4_sum_ok(ip, l4);
 }
 
+/* TCP and UDP after the IP layer (v4 or v6): sip/dip are the addresses'
+ * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
+ * whether the checksum verified. */
 static void
-tcp_input(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
-	  uint32_t l4len)
+tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
+	  int sum_ok)
 {
-	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)((const uint8_t *)ip + rte_ipv4_hdr_len(ip));
+	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
 	struct seg s;
 	uint32_t thl;
 
@@ -167,7 +170,7 @@ tcp_input(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr 
 		return;
 	}
 	thl = (uint32_t)(th->data_off >> 4) * 4;
-	if (thl < sizeof(*th) || thl > l4len || !l4_cksum_ok(w, m, ip, th)) {
+	if (thl < sizeof(*th) || thl > l4len || !sum_ok) {
 		CNT(w, BAD_RX);
 		return;
 	}
@@ -175,14 +178,14 @@ tcp_input(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr 
 		CNT(w, TCP_DROP);
 		return;
 	}
-	s.sip = ip->src_addr;
-	s.dip = ip->dst_addr;
+	s.sip = sip;
+	s.dip = dip;
 	s.sport = th->src_port;
 	s.dport = th->dst_port;
 	s.seq = rte_be_to_cpu_32(th->sent_seq);
 	s.ack = rte_be_to_cpu_32(th->recv_ack);
 	s.flags = th->tcp_flags;
-	s.data = (const uint8_t *)th + thl;
+	s.data = l4 + thl;
 	s.dlen = l4len - thl;
 	if (w->is_client)
 		tcp_client_input(w, &s);
@@ -191,13 +194,12 @@ tcp_input(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr 
 }
 
 static void
-udp_rx(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t l4len)
+udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
 {
-	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + rte_ipv4_hdr_len(ip));
+	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
 	struct udp_dgram d;
 
-	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len ||
-	    (uh->dgram_cksum != 0 && !l4_cksum_ok(w, m, ip, uh))) {
+	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len || !sum_ok) {
 		CNT(w, BAD_RX);
 		return;
 	}
@@ -205,8 +207,8 @@ udp_rx(struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip
 		CNT(w, UDP_DROP);
 		return;
 	}
-	d.sip = ip->src_addr;
-	d.dip = ip->dst_addr;
+	d.sip = sip;
+	d.dip = dip;
 	d.sport = uh->src_port;
 	d.dport = uh->dst_port;
 	d.dlen = l4len - sizeof(*uh);
@@ -248,11 +250,16 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		learn_gw(w, w->np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
-		tcp_input(w, m, ip, tot - ihl);
+		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
+			  l4_cksum_ok(w, m, ip, (const uint8_t *)ip + ihl));
 		return 0;
-	case IPPROTO_UDP:
-		udp_rx(w, m, ip, tot - ihl);
+	case IPPROTO_UDP: {
+		const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + ihl);
+		/* A zero UDP checksum means "none" in IPv4. */
+		int ok = tot - ihl >= sizeof(*uh) && (uh->dgram_cksum == 0 || l4_cksum_ok(w, m, ip, uh));
+		udp_rx(w, ip->src_addr, ip->dst_addr, (const uint8_t *)uh, tot - ihl, ok);
 		return 0;
+	}
 	case IPPROTO_ICMP:
 		icmp_input(w, m, eth, ip, tot - ihl);
 		return 1;
@@ -371,53 +378,16 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(w, OTHER_RX);
 		return 0;
 	}
-	if (ip->proto == IPPROTO_TCP) {
-		const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
-		struct seg s;
-		uint32_t thl;
+	if (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP) {
+		uint32_t sip, dip;
+		int ok = l4_sum6_ok(ip, l4, plen);
 
-		if (plen < sizeof(*th) || (thl = (uint32_t)(th->data_off >> 4) * 4) < sizeof(*th) ||
-		    thl > plen || !l4_sum6_ok(ip, l4, plen)) {
-			CNT(w, BAD_RX);
-			return 0;
-		}
-		if (w->is_udp) {
-			CNT(w, TCP_DROP);
-			return 0;
-		}
-		memcpy(&s.sip, ip->src_addr + 12, 4);
-		memcpy(&s.dip, ip->dst_addr + 12, 4);
-		s.sport = th->src_port;
-		s.dport = th->dst_port;
-		s.seq = rte_be_to_cpu_32(th->sent_seq);
-		s.ack = rte_be_to_cpu_32(th->recv_ack);
-		s.flags = th->tcp_flags;
-		s.data = l4 + thl;
-		s.dlen = plen - thl;
-		if (w->is_client)
-			tcp_client_input(w, &s);
+		memcpy(&sip, ip->src_addr + 12, 4);
+		memcpy(&dip, ip->dst_addr + 12, 4);
+		if (ip->proto == IPPROTO_TCP)
+			tcp_input(w, sip, dip, l4, plen, ok);
 		else
-			tcp_server_input(w, &s);
-		return 0;
-	}
-	if (ip->proto == IPPROTO_UDP) {
-		const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
-		struct udp_dgram d;
-
-		if (plen < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != plen || !l4_sum6_ok(ip, l4, plen)) {
-			CNT(w, BAD_RX);
-			return 0;
-		}
-		if (!w->is_udp) {
-			CNT(w, UDP_DROP);
-			return 0;
-		}
-		memcpy(&d.sip, ip->src_addr + 12, 4);
-		memcpy(&d.dip, ip->dst_addr + 12, 4);
-		d.sport = uh->src_port;
-		d.dport = uh->dst_port;
-		d.dlen = plen - sizeof(*uh);
-		udp_input(w, &d);
+			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;
 	}
 	CNT(w, OTHER_RX); /* extension headers are not followed */

@@ -8,33 +8,15 @@
 #include "ctl_output.h"
 #include "stats_out.h"
 
-static double
-secs(const struct dp_shm *s, uint64_t tsc)
-{
-	return tsc > s->hdr.start_tsc && s->hdr.start_tsc ? (double)(tsc - s->hdr.start_tsc) / (double)s->hdr.tsc_hz : 0.0;
-}
-
-static const char *
-mode_name(uint32_t m)
-{
-	return m == DP_MODE_CLIENT ? "client" : m == DP_MODE_SERVER ? "server" : "none";
-}
-
-static const char *
-state_name(uint32_t st)
-{
-	return st < DP_ST__COUNT ? dp_state_names[st] : "unknown";
-}
-
 void
 ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 {
 	const struct dp_control *c = &s->ctl;
-	double el = s->hdr.stop_tsc ? secs(s, s->hdr.stop_tsc) : secs(s, now);
+	double el = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
 	uint32_t nc = c->n_changes;
 
 	fprintf(f, "name: %s\npid: %d\nmode: %s\nstate: %s\n", s->hdr.name, s->hdr.pid,
-		mode_name(s->hdr.mode), state_name(s->hdr.state));
+		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
 	fprintf(f, "elapsed: %.1f s\nduration: %.1f s\nremaining: %.1f s\n", el,
 		(double)c->duration_us / 1e6,
 		(double)c->duration_us / 1e6 > el ? (double)c->duration_us / 1e6 - el : 0.0);
@@ -50,7 +32,7 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 	}
 	for (uint32_t i = nc > DP_CHANGES_LEN ? nc - DP_CHANGES_LEN : 0; i < nc; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
-		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", secs(s, ch->tsc),
+		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", dp_elapsed_s(s, ch->tsc),
 			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
 	}
 }
@@ -65,7 +47,7 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 	dp_headline(s, a, b, &h);
 	fprintf(f, "%s %s %s  elapsed %.1f s  cps %.0f (target %" PRIu64 ")  rps %.0f  skCon %" PRIu64
 		"  rx %.3f Gbps %.3f Mpps  tx %.3f Gbps %.3f Mpps\n",
-		s->hdr.name, mode_name(s->hdr.mode), state_name(s->hdr.state), secs(s, b->tsc), h.cps,
+		s->hdr.name, dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc), h.cps,
 		(uint64_t)s->ctl.target_cps, h.rps, b->sk_cur, h.bps_rx / 1e9, h.pps_rx / 1e6,
 		h.bps_tx / 1e9, h.pps_tx / 1e6);
 	for (int c = 0; c < DP_C__COUNT; c++)

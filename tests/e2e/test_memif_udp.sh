@@ -12,7 +12,9 @@ c=$T/e2e-cli.log s=$T/e2e-srv.log
 tx=$(total "$c" udpTx) srx=$(total "$s" udpRx) stx=$(total "$s" udpTx) rx=$(total "$c" udpRx)
 note "client udpTx $tx, server udpRx $srx udpTx $stx, client udpRx $rx"
 [ "$tx" -ge 50000 ] || fail "client sent only $tx datagrams"
-[ "$tx" = "$srx" ] || fail "server received $srx of $tx"
+# The last burst the client queues as it stops may not reach the server
+# (UDP has no connection to drain); everything else must.
+[ "$srx" -le "$tx" ] && [ $((tx - srx)) -le 64 ] || fail "server received $srx of $tx"
 [ "$srx" = "$stx" ] || fail "server answered $stx of $srx"
 # Answers still in flight when the client stops are not received.
 [ $((stx - rx)) -le 200 ] || fail "client received $rx of $stx answers"
