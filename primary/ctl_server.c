@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -8,6 +11,8 @@
 
 #include "control.h"
 #include "ctl_server.h"
+
+#define DP_CONTROL_NICE (-5) /* as the workers (worker.c) */
 
 static struct dp_shm *g_shm;
 static struct control_limits g_lim;
@@ -37,6 +42,33 @@ on_request(const struct rte_mp_msg *msg, const void *peer)
 	return rte_mp_reply(&out, peer);
 }
 
+/* EAL's IPC thread answers control requests: give it the workers' weight
+ * so busy workers on a shared core do not delay the answers. */
+static void
+raise_ipc_thread(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, "rte_mp_handle", 13) == 0)
+			(void)setpriority(PRIO_PROCESS, (id_t)atoi(e->d_name), DP_CONTROL_NICE);
+		fclose(f);
+	}
+	closedir(d);
+}
+
 int
 ctl_server_start(struct dp_shm *shm, char *err, size_t errlen)
 {
@@ -48,6 +80,7 @@ ctl_server_start(struct dp_shm *shm, char *err, size_t errlen)
 		return -1;
 	}
 	registered = 1;
+	raise_ipc_thread();
 	return 0;
 }
 

@@ -420,3 +420,6 @@ if __name__ == "__main__":
                     p.kill()
         subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
         shutil.rmtree(TMP, ignore_errors=True)
+        # testpmd stopped by SIGINT leaves its runtime directory behind.
+        for d in ("bench-tp-rx", "bench-tp-tx"):
+            shutil.rmtree(os.path.join("/var/run/dpdk", d), ignore_errors=True)

@@ -21,7 +21,7 @@
 #include "stats_out.h"
 #include "rates.h"
 
-#define CTL_TIMEOUT_MS 3000
+#define CTL_TIMEOUT_MS 10000
 
 static volatile sig_atomic_t interrupted;
 
