@@ -29,6 +29,7 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 		out->w_loop[w] = ws->loop_tsc;
 		dp_hist_merge(&out->lat_connect, &s->lat[w].connect);
 		dp_hist_merge(&out->lat_response, &s->lat[w].response);
+		dp_hist_merge(&out->lat_server, &s->lat[w].server);
 	}
 	for (uint32_t p = 0; p < np; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
@@ -119,7 +120,9 @@ dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kin
 
 	if (kind == 0)
 		dp_hist_delta(&d, &a->lat_connect, &b->lat_connect);
-	else
+	else if (kind == 1)
 		dp_hist_delta(&d, &a->lat_response, &b->lat_response);
+	else
+		dp_hist_delta(&d, &a->lat_server, &b->lat_server);
 	dp_lat_from_hist(&d, hz, out);
 }

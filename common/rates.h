@@ -21,6 +21,7 @@ struct dp_snapshot {
 	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
 	struct dp_hist lat_connect;  /* merged over workers, cumulative */
 	struct dp_hist lat_response;
+	struct dp_hist lat_server;
 	uint32_t n_workers;
 	uint32_t n_ports;
 };
@@ -53,7 +54,7 @@ struct dp_lat {
 	uint64_t count;
 };
 void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *out);
-/* Latency between two snapshots (kind 0 connect, 1 response). */
+/* Latency between two snapshots (kind 0 connect, 1 response, 2 server). */
 void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,
 		    uint64_t tsc_hz, struct dp_lat *out);
 

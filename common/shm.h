@@ -20,7 +20,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 2
+#define DP_SHM_ABI 3
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -100,10 +100,12 @@ struct dp_port_stats {
 
 /* Latency histograms of one worker (written by it only), TSC ticks:
  * connect = SYN sent to SYN+ACK received; response = request sent to the
- * last byte of its response (client side). */
+ * last byte of its response (client side); server = the request's packet
+ * polled to its response queued for transmission (server side). */
 struct dp_worker_lat {
 	struct dp_hist connect;
 	struct dp_hist response;
+	struct dp_hist server;
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 /* Per-second totals written by the main lcore at the end of each second. */

@@ -60,12 +60,18 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputc(',', f);
 	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
 	lat_json(f, "response", &l);
+	fputc(',', f);
+	dp_lat_between(a, b, 2, s->hdr.tsc_hz, &l);
+	lat_json(f, "server", &l);
 	fprintf(f, "},\"latency_total_us\":{");
 	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
 	lat_json(f, "connect", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
 	lat_json(f, "response", &l);
+	fputc(',', f);
+	dp_lat_from_hist(&b->lat_server, s->hdr.tsc_hz, &l);
+	lat_json(f, "server", &l);
 	fputc('}', f);
 }
 

@@ -41,6 +41,15 @@ lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *r)
 		c->p50, c->p90, c->p99, c->p999, c->max, r->p50, r->p90, r->p99, r->p999, r->max);
 }
 
+static void
+server_line(FILE *f, const struct dp_lat *l)
+{
+	if (l->count == 0)
+		return;
+	fprintf(f, "latency  server (request polled to response queued) p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us\n",
+		l->p50, l->p90, l->p99, l->p999, l->max);
+}
+
 void
 report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 	      const struct dp_snapshot *cur, uint64_t sec)
@@ -61,6 +70,10 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 		dp_lat_between(prev, cur, 0, shm->hdr.tsc_hz, &c);
 		dp_lat_between(prev, cur, 1, shm->hdr.tsc_hz, &r);
 		lat_line(f, &c, &r);
+	} else {
+		struct dp_lat l;
+		dp_lat_between(prev, cur, 2, shm->hdr.tsc_hz, &l);
+		server_line(f, &l);
 	}
 	fflush(f);
 }
@@ -97,6 +110,10 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);
 		dp_lat_from_hist(&last->lat_response, shm->hdr.tsc_hz, &r);
 		lat_line(f, &c, &r);
+	} else {
+		struct dp_lat l;
+		dp_lat_from_hist(&last->lat_server, shm->hdr.tsc_hz, &l);
+		server_line(f, &l);
 	}
 	fflush(f);
 }

@@ -4,6 +4,7 @@
  * configuration asks.
  */
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 
 #include "http.h"
 #include "tcp.h"
@@ -84,6 +85,8 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 	}
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);
+	if (w->lat)
+		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
 void

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <rte_cycles.h>
+
 #include "pkt.h"
 #include "sock_table.h"
 #include "udp.h"
@@ -31,6 +33,8 @@ udp_input(struct worker *w, const struct udp_dgram *d)
 		CNT(w, TCP_REQ);
 	if (pkt_udp(w, &t, &w->rsp_ka) == 0)
 		CNT(w, UDP_TX);
+	if (w->lat)
+		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
 int

@@ -100,11 +100,17 @@ http(const struct top_figs *f, int y)
 }
 
 static int
-latency(const struct top_figs *f, int y)
+latency(const struct top *t, const struct top_figs *f, int y)
 {
 	char a[16], b[16], c[16], d[16];
 
 	ui_put(y, 0, AT_TITLE, " LATENCY");
+	if (t->shm->hdr.mode != DP_MODE_CLIENT) {
+		ui_put(y, GUTTER - 2, AT_NONE, "server p50 %s p99 %s p99.9 %s",
+		       top_fmt_us(f->lat_server.p50, a, sizeof(a)), top_fmt_us(f->lat_server.p99, b, sizeof(b)),
+		       top_fmt_us(f->lat_server.p999, c, sizeof(c)));
+		return y + 1;
+	}
 	ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   response p50 %s p99 %s",
 	       top_fmt_us(f->lat_connect.p50, a, sizeof(a)), top_fmt_us(f->lat_connect.p99, b, sizeof(b)),
 	       top_fmt_us(f->lat_response.p50, c, sizeof(c)), top_fmt_us(f->lat_response.p99, d, sizeof(d)));
@@ -177,8 +183,8 @@ view_overview(const struct top *t, int y0, int y1)
 		y = http(&f, y);
 	if (y + 2 <= y1)
 		y = losses(&f, y);
-	if (y + 1 <= y1 && t->shm->hdr.mode == DP_MODE_CLIENT)
-		y = latency(&f, y);
+	if (y + 1 <= y1)
+		y = latency(t, &f, y);
 	/* Graphs get the rest: a blank line, then two graphs of equal height. */
 	rows = (y1 - y - 2) / 2;
 	if (rows > 12)
