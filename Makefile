@@ -77,8 +77,8 @@ e2e: all hugepages
 	scripts/run-e2e.sh
 
 # The memif end-to-end tests again, with the ASan+UBSan build.
-e2e-asan: asan hugepages
-	BUILD=build/asan E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl" scripts/run-e2e.sh
+e2e-asan: all asan hugepages
+	BUILD=build/asan SECONDARY_BUILD=build E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl" scripts/run-e2e.sh
 
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root).

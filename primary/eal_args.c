@@ -82,6 +82,12 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	else
 		rc |= add(a, "-m%lu", eal_mem_needed_mb(cfg));
 	rc |= add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
+#ifdef __SANITIZE_ADDRESS__
+	/* Under ASan, EAL's default placement can land where a secondary
+	 * cannot map it (shadow memory, sanitizer allocator): use a high,
+	 * otherwise unused part of the address space. */
+	rc |= add(a, "--base-virtaddr=0x200000000000");
+#endif
 	for (int i = 0; i < n_extra; i++)
 		rc |= add(a, "%s", extra[i]);
 	return rc ? -1 : 0;

@@ -9,6 +9,12 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+# The secondaries' build: the same as BUILD, except under ASan, where the
+# primary is what is being checked and an ASan secondary cannot always map
+# the primary's hugepages at the same addresses (its shadow memory may sit
+# there): `make e2e-asan` sets SECONDARY_BUILD=build.
+SECONDARY_BUILD=${SECONDARY_BUILD:-$BUILD}
+case "$SECONDARY_BUILD" in /*) ;; *) SECONDARY_BUILD=$ROOT/$SECONDARY_BUILD ;; esac
 T=$(mktemp -d /tmp/dperf-e2e.XXXXXX)
 PIDS=()
 NSS=()
@@ -53,7 +59,7 @@ start_primary() {
 	fi
 	local pid=$LAST_PID
 	for _ in $(seq 100); do
-		"$BUILD/dperf-ctl" -p "$name" status >/dev/null 2>&1 && { eval "PID_${name//-/_}=$pid"; return 0; }
+		"$SECONDARY_BUILD/dperf-ctl" -p "$name" status >/dev/null 2>&1 && { eval "PID_${name//-/_}=$pid"; return 0; }
 		kill -0 "$pid" 2>/dev/null || fail "$name exited at start: $(tail -3 "$T/$name.log")"
 		sleep 0.1
 	done
@@ -75,10 +81,20 @@ total() {
 	awk -v k="$2" '/^---- dperf .* total/{s=1} s{for(i=1;i<NF;i++) if($i==k){print $(i+1); exit}}' "$1"
 }
 
+# run_pair SERVER CLIENT SERVER_CONF CLIENT_CONF: start both, let the
+# client run to its end, stop the server; both must exit with status 0.
+run_pair() {
+	start_primary "$1" "$3"
+	start_primary "$2" "$4"
+	wait_exit "$(eval echo "\$PID_${2//-/_}")" 30 || fail "client exited with an error"
+	ctl -p "$1" stop >/dev/null
+	wait_exit "$(eval echo "\$PID_${1//-/_}")" 15 || fail "server exited with an error"
+}
+
 # jget JSON KEY: a top-level field of a JSON object.
 jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 
-ctl() { "$BUILD/dperf-ctl" "$@"; }
+ctl() { "$SECONDARY_BUILD/dperf-ctl" "$@"; }
 
 # make_ns NAME: a fresh network namespace, deleted at exit.
 make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }

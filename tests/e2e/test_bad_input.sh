@@ -60,11 +60,11 @@ grep -q "not enough hugepages: .* needs about [0-9]* MB, 0 MB are free" <<<"$out
 note "no hugepages: $out"
 
 # Secondaries with no primary.
-rc=0; out=$("$BUILD/dperf-ctl" -p e2e-none status 2>&1) || rc=$?
+rc=0; out=$("$SECONDARY_BUILD/dperf-ctl" -p e2e-none status 2>&1) || rc=$?
 [ $rc = 3 ] && grep -q "no dperf primary named 'e2e-none'" <<<"$out" || fail "dperf-ctl without primary: $rc $out"
-rc=0; out=$("$BUILD/dperf-top" -p e2e-none --once 2>&1) || rc=$?
+rc=0; out=$("$SECONDARY_BUILD/dperf-top" -p e2e-none --once 2>&1) || rc=$?
 [ $rc = 3 ] || fail "dperf-top without primary: $rc $out"
-rc=0; out=$("$BUILD/dperf-ctl" -p e2e-none set cps 1k 2>&1) || rc=$?
+rc=0; out=$("$SECONDARY_BUILD/dperf-ctl" -p e2e-none set cps 1k 2>&1) || rc=$?
 [ $rc = 3 ] || fail "dperf-ctl set without primary: $rc $out"
 
 # A name already in use is refused.

@@ -25,11 +25,7 @@ listen 80 1
 slow_start 0
 wait 1
 CONF
-start_primary e2e-srv6 "$T/server.conf"
-start_primary e2e-cli6 "$T/client.conf"
-wait_exit "$PID_e2e_cli6" 30 || fail "client exited with an error"
-ctl -p e2e-srv6 stop >/dev/null
-wait_exit "$PID_e2e_srv6" 15 || fail "server exited with an error"
+run_pair e2e-srv6 e2e-cli6 "$T/server.conf" "$T/client.conf"
 c=$T/e2e-cli6.log s=$T/e2e-srv6.log
 get=$(total "$c" httpGet) ok=$(total "$c" http2XX)
 note "IPv6: httpGet $get http2XX $ok; neighbour discovery: client arpTx $(total "$c" arpTx) arpRx $(total "$c" arpRx)"
@@ -40,5 +36,6 @@ for k in skErr tcpDrop httpErr badRx synRt pushRt; do
 	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"
 	[ "$(total "$s" $k)" = 0 ] || fail "server $k = $(total "$s" $k)"
 done
-[ "$(total "$c" pktTx)" = "$(total "$s" pktRx)" ] || fail "client pktTx != server pktRx"
+d=$(( $(total "$s" pktRx) - $(total "$c" pktTx) ))
+[ "${d#-}" -le 4 ] || fail "client pktTx $(total "$c" pktTx) != server pktRx $(total "$s" pktRx) (see test_memif_cps)"
 pass "$ok requests over IPv6"

@@ -7,11 +7,7 @@ CPS=1k CLIENT_DURATION=5s CLIENT_EXTRA="cc 100
 keepalive_request_interval 1us
 payload_size 1400" SERVER_EXTRA="keepalive
 payload_size 1400" memif_pair "$T"
-start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
-wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
-ctl -p e2e-srv stop >/dev/null
-wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+run_pair e2e-srv e2e-cli "$T/server.conf" "$T/client.conf"
 c=$T/e2e-cli.log s=$T/e2e-srv.log
 get=$(total "$c" httpGet) ok=$(total "$c" http2XX) bits=$(total "$c" bitsRx)
 note "requests $get, answered $ok, client bitsRx $bits"

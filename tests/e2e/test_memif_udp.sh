@@ -3,11 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 CPS=20k CLIENT_DURATION=4s CLIENT_EXTRA="protocol udp" SERVER_EXTRA="protocol udp" memif_pair "$T"
-start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
-wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
-ctl -p e2e-srv stop >/dev/null
-wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+run_pair e2e-srv e2e-cli "$T/server.conf" "$T/client.conf"
 c=$T/e2e-cli.log s=$T/e2e-srv.log
 tx=$(total "$c" udpTx) srx=$(total "$s" udpRx) stx=$(total "$s" udpTx) rx=$(total "$c" udpRx)
 note "client udpTx $tx, server udpRx $srx udpTx $stx, client udpRx $rx"

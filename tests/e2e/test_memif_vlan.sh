@@ -4,11 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 CPS=10k CLIENT_DURATION=4s SERVER_EXTRA="vlan 100" CLIENT_EXTRA="vlan 100" memif_pair "$T"
-start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
-wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
-ctl -p e2e-srv stop >/dev/null
-wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
+run_pair e2e-srv e2e-cli "$T/server.conf" "$T/client.conf"
 c=$T/e2e-cli.log s=$T/e2e-srv.log
 get=$(total "$c" httpGet) ok=$(total "$c" http2XX)
 [ "$get" -gt 20000 ] && [ "$get" = "$ok" ] || fail "httpGet $get http2XX $ok"

@@ -10,7 +10,7 @@ start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 sleep 2.5 # past "wait 1": traffic flows
 port=$((20000 + RANDOM % 20000))
-bg "$BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
+bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
 EXP=$LAST_PID
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.txt" && break; sleep 0.2; done
 [ -s "$T/metrics.txt" ] || fail "no /metrics answer"
@@ -22,7 +22,7 @@ m=$(awk '/^dperf_sk_open_total/{print $2}' "$T/metrics.txt")
 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other" | grep -q 404 || fail "a path other than /metrics must be 404"
 note "promtool check metrics: ok ($(wc -l <"$T/metrics.txt") lines)"
 
-timeout 2.7 "$BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl" || true
+timeout 2.7 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl" || true
 n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["cps"] > 0))' "$T/watch.jsonl") || fail "JSON Lines do not parse"
 [ "$n" -ge 3 ] || fail "only $n JSON lines"
 note "stats --json --watch: $n JSON objects, one per line"

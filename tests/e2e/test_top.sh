@@ -10,12 +10,12 @@ CPS=10k CLIENT_DURATION=60s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 sleep 3
-BUILD=$BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" || fail "top checks"
+BUILD=$SECONDARY_BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" || fail "top checks"
 
 SOCK=dperf-top-e2e-$$
 tm() { tmux -L "$SOCK" "$@"; }
 trap 'tm kill-server 2>/dev/null; cleanup' EXIT
-tm new-session -d -s stop -x 100 -y 30 "$BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
+tm new-session -d -s stop -x 100 -y 30 "$SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
 sleep 2
 tm send-keys -t stop s
 sleep 0.5
@@ -30,7 +30,7 @@ tm capture-pane -p -t stop | grep -q "top-exit=0" || fail "dperf-top did not exi
 note "'s' + 'y' stopped the engine; dperf-top showed it and exited 0"
 
 # The server dies (SIGKILL) under dperf-top: the terminal must come back.
-tm new-session -d -s kill -x 80 -y 24 "$BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
+tm new-session -d -s kill -x 80 -y 24 "$SECONDARY_BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
 sleep 2
 kill -9 "$PID_e2e_srv"
 sleep 2
