@@ -24,8 +24,6 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 /* sock.flags */
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
-#define SKF_RSP_ACTIVE 0x04 /* client: in the middle of a response */
-#define SKF_ERR        0x08 /* already counted as an error */
 
 struct sock {
 	uint32_t snd_una;   /* oldest unacknowledged sequence number */
@@ -44,9 +42,7 @@ struct sock {
 	uint8_t crlf;       /* server: request-end matcher state */
 	uint8_t inflight;   /* requests sent and not yet answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
-	uint32_t snd_len;   /* bytes of the last message sent (for retransmit) */
-	uint8_t snd_flags;  /* TCP flags of the last data/control segment */
-	uint8_t pad[11];
+	uint8_t pad[16];
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

@@ -49,8 +49,7 @@ active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 static void
 fail(struct worker *w, struct sock *sk, const struct tuple *t)
 {
-	if (!(sk->flags & SKF_ERR))
-		CNT(w, SK_ERR);
+	CNT(w, SK_ERR);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }

@@ -145,7 +145,6 @@ struct worker {
 	uint32_t launch_num;
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */
 	uint32_t slow_start_ms;
-	uint32_t ramp_ms;    /* last ms the slow-start rate was computed */
 
 	struct rte_mbuf *tx[DP_TX_CAP];
 };
