@@ -120,10 +120,55 @@ memif_dirs(const struct dp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static unsigned long
+mem_available_mb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	unsigned long kb = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024;
+}
+
+/* A cc target must fit the client tuples and this box's memory. */
+static int
+cc_fits(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	uint64_t tuples = dp_config_tuple_space(cfg) * cfg->n_cpus;
+	unsigned long need_mb, have_mb;
+
+	if (cfg->mode != DP_MODE_CLIENT || cfg->cc == 0)
+		return 0;
+	if (cfg->cc > tuples) {
+		snprintf(err, errlen,
+			 "cc %lu exceeds the %lu client tuples (client addresses x local ports x listen ports x cores): add addresses or ports",
+			 (unsigned long)cfg->cc, (unsigned long)tuples);
+		return -1;
+	}
+	need_mb = (unsigned long)(cfg->cc * 64 / (1024 * 1024)) + 1;
+	have_mb = mem_available_mb();
+	if (have_mb && need_mb > have_mb) {
+		snprintf(err, errlen,
+			 "cc %lu needs about %lu MB for connection state (64 bytes each), %lu MB of memory are available",
+			 (unsigned long)cfg->cc, need_mb, have_mb);
+		return -1;
+	}
+	return 0;
+}
+
 int
 instance_preflight(const struct dp_config *cfg, const char *name, char *err, size_t errlen)
 {
 	unsigned long need = eal_mem_needed_mb(cfg), have;
+
+	if (cc_fits(cfg, err, errlen) != 0)
+		return -1;
 
 	if (dp_instance_alive(name)) {
 		snprintf(err, errlen, "an instance named '%s' is already running (choose another with -p NAME)",

@@ -7,14 +7,25 @@ export BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "run-e2e: end-to-end tests need root (hugepages, namespaces)"; exit 1; }
 failed=()
 n=0
+# How many memif datapath faults the kernel has logged so far.
+memif_segv() { dmesg 2>/dev/null | grep -c "segfault.*librte_net_memif" || true; }
 for t in tests/e2e/test_*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "${E2E_ONLY:-}" ] && ! grep -qw "${name#test_}" <<<"$E2E_ONLY"; then continue; fi
 	n=$((n + 1))
 	echo "== $name"
 	start=$(date +%s)
+	segv0=$(memif_segv)
 	if timeout 300 bash "$t"; then
 		echo "   ($(( $(date +%s) - start )) s)"
+	elif [ "$(memif_segv)" != "$segv0" ]; then
+		# DPDK 22.11's memif PMD can fault in the surviving peer's datapath
+		# when the other side disconnects (the control thread unmaps the
+		# shared regions under it): a known PMD race, not ours. Say so and
+		# run the test once more; a second failure counts.
+		echo "   !! a primary faulted inside librte_net_memif (peer disconnect race): $(dmesg | grep librte_net_memif | tail -1)"
+		echo "   !! running $name once more"
+		if timeout 300 bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
 	else
 		failed+=("$name")
 	fi
