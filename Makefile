@@ -94,20 +94,26 @@ FUZZ_CFG     := common/config.c common/config_values.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
+FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
+                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c $(COMMON_SRC)
+build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_FLAGS) $(DPDK_CFLAGS) -o $@ $^ $(DPDK_LIBS) -lbsd -lm -lpthread
 build/fuzz/%:
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
 
-fuzz: build/fuzz/fuzz_config build/fuzz/fuzz_http build/fuzz/fuzz_ctl
-	@set -e; for h in config http ctl; do \
+fuzz: build/fuzz/fuzz_config build/fuzz/fuzz_http build/fuzz/fuzz_ctl build/fuzz/fuzz_rx
+	@set -e; for h in config http ctl rx; do \
 	  rm -rf build/fuzz/corpus-$$h; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
 	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
 	  build/fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- \
 	    -print_final_stats=1 build/fuzz/corpus-$$h tests/fuzz/regressions/$$h 2>&1 | \
 	    grep -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" ; \
 	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
-	done
+	done; rm -rf /var/run/dpdk/fuzz_rx
 
 deps:
 	scripts/install-deps.sh

@@ -87,8 +87,8 @@ run_list(struct worker *w, int which)
 }
 
 /* Once per millisecond. */
-static void
-tick(struct worker *w)
+void
+worker_tick(struct worker *w)
 {
 	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
 		rx_arp_request_gw(w);
@@ -168,7 +168,7 @@ worker_main(void *arg)
 		if (now >= next_tick) {
 			w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
 			next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
-			tick(w);
+			worker_tick(w);
 			work = 1;
 		}
 		if (w->interval && w->next_launch <= now) {

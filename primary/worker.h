@@ -168,6 +168,8 @@ dp_ip_low32(const struct dp_ip *ip)
 /* worker.c */
 int worker_init(struct worker *w);
 int worker_main(void *arg);
+/* Timers, ARP retries and rate updates, once per millisecond (w->now_ms). */
+void worker_tick(struct worker *w);
 
 /* worker_tx.c */
 void tx_flush(struct worker *w);

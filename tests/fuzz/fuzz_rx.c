@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * libFuzzer harness over the worker's receive path: Ethernet, ARP/NDP,
+ * IPv4/IPv6, ICMP, TCP (client and server state machines), UDP and HTTP
+ * parsing, against socket tables that hold live connections.
+ *
+ * EAL runs in memory only (no hugepages, no PCI, no shared files). Three
+ * pairs of workers (IPv4 HTTP, IPv6 HTTP, IPv4 UDP), each a client and a
+ * server wired back to back by replacing the TX layer at link time. For
+ * every input, each pair is reset, opens a few keepalive connections and
+ * leaves one in SYN_SENT, then the input's packets are injected.
+ *
+ * Input: records of [flags][sel][len lo][len hi][len bytes]:
+ *   flags & 0x01  deliver to the client (else the server)
+ *   flags & 0x02  mark checksums verified by the device (ol_flags GOOD)
+ *   flags & 0x04  overwrite addresses, ports, seq and ack from one of the
+ *                 frames the target received while connecting (sel picks)
+ *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
+ *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers
+ *   flags >> 5    pair: 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP
+ * After each record, the two workers exchange what they sent.
+ *
+ * Checked after every input, abort on failure: every mbuf is back in its
+ * pool, and each worker's skOpen equals skClose plus its open sockets.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_eal.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "config.h"
+#include "shm.h"
+#include "../../primary/rx.h"
+#include "../../primary/tcp.h"
+#include "../../primary/udp.h"
+#include "../../primary/worker.h"
+#include "../../primary/worker_setup.h"
+
+#define N_PAIRS 3
+#define N_TPL 16
+#define TPL_LEN 128
+#define T0 (1ULL << 40) /* fixed clock: sequence numbers repeat per input */
+
+static const char *const cfg_text[N_PAIRS][2] = {
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nport net_null0 198.18.0.2 198.18.0.1\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\nlport_range 1000 1003\n",
+	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\n" },
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nport net_null0 2001:db8::2 2001:db8::1\n"
+	  "client 2001:db8:1::2 2\nserver 2001:db8:2::1 1\nlisten 80 1\nlport_range 1000 1003\n",
+	  "mode server\ncpu 0\nkeepalive\nport net_null1 2001:db8::1 2001:db8::2\n"
+	  "client 2001:db8:1::2 2\nserver 2001:db8:2::1 1\nlisten 80 1\n" },
+	{ "mode client\ncpu 0\ncps 1k\nprotocol udp\nport net_null0 198.18.0.2 198.18.0.1\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 53 1\n",
+	  "mode server\ncpu 0\nprotocol udp\nport net_null1 198.18.0.1 198.18.0.2\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 53 1\n" },
+};
+
+struct side {
+	struct worker w;       /* live state */
+	struct worker w0;      /* as set up: each input starts from it */
+	struct dp_config cfg;
+	struct netport np, np0;
+	struct rte_mbuf *out[4 * DP_TX_CAP];
+	unsigned n_out;
+	uint8_t tpl[N_TPL][TPL_LEN]; /* frames received while connecting */
+	uint32_t tpl_len[N_TPL];
+	unsigned n_tpl;
+};
+
+static struct side sides[N_PAIRS][2];
+static struct rte_mempool *mp;
+static struct dp_shm *shm;
+static unsigned pool_size;
+static int recording;
+
+/* ------------------------------------------------------------------ */
+/* The TX layer, substituted: sent packets wait in the side's outbox.   */
+
+static struct side *
+side_of(struct worker *w)
+{
+	return (struct side *)((char *)w - offsetof(struct side, w));
+}
+
+void
+tx_flush(struct worker *w)
+{
+	struct side *s = side_of(w);
+
+	for (uint16_t i = 0; i < w->n_tx; i++) {
+		if (s->n_out < RTE_DIM(s->out)) {
+			s->out[s->n_out++] = w->tx[i];
+			CNT(w, PKT_TX);
+		} else {
+			rte_pktmbuf_free(w->tx[i]);
+			CNT(w, DROP_TX);
+		}
+	}
+	w->n_tx = 0;
+}
+
+void
+tx_drop_one(struct worker *w, struct rte_mbuf *m)
+{
+	CNT(w, DROP_TX);
+	rte_pktmbuf_free(m);
+}
+
+void
+tx_discard_all(struct worker *w)
+{
+	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
+	w->n_tx = 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+deliver(struct side *to, struct rte_mbuf *m)
+{
+	if (recording && to->n_tpl < N_TPL) {
+		uint32_t n = RTE_MIN(m->data_len, (uint32_t)TPL_LEN);
+		memcpy(to->tpl[to->n_tpl], rte_pktmbuf_mtod(m, void *), n);
+		to->tpl_len[to->n_tpl++] = n;
+	}
+	rx_packet(&to->w, m);
+}
+
+/* Move each side's outbox to the other side, until both are quiet. */
+static void
+exchange(struct side *pair, int rounds)
+{
+	for (int r = 0; r < rounds; r++) {
+		int moved = 0;
+		for (int k = 0; k < 2; k++) {
+			struct side *from = &pair[k], *to = &pair[!k];
+			unsigned n = from->n_out;
+
+			tx_flush(&from->w);
+			n = from->n_out;
+			from->n_out = 0;
+			for (unsigned i = 0; i < n; i++)
+				deliver(to, from->out[i]);
+			moved += (int)n;
+		}
+		if (!moved)
+			return;
+	}
+}
+
+static void
+drain(struct side *s)
+{
+	tx_flush(&s->w);
+	rte_pktmbuf_free_bulk(s->out, s->n_out);
+	s->n_out = 0;
+}
+
+static void
+reset_side(struct side *s)
+{
+	size_t bytes = s->w0.n_sk * sizeof(struct sock);
+
+	if (s->w0.sk != NULL)
+		madvise(s->w0.sk, bytes, MADV_DONTNEED); /* back to zero pages */
+	memcpy(&s->w, &s->w0, offsetof(struct worker, tx));
+	s->np = s->np0;
+	s->w.np = &s->np;
+	s->w.now = T0;
+	s->n_out = 0;
+	s->n_tpl = 0;
+	memset(s->w.st, 0, sizeof(*s->w.st));
+}
+
+/* A few established keepalive connections and one in SYN_SENT. */
+static void
+connect_pair(struct side *pair)
+{
+	struct worker *c = &pair[0].w;
+
+	recording = 1;
+	for (int i = 0; i < 3; i++) {
+		if (c->is_udp)
+			udp_client_launch(c);
+		else
+			tcp_client_launch(c);
+		exchange(pair, 8);
+	}
+	recording = 0;
+	if (!c->is_udp) {
+		tcp_client_launch(c);
+		drain(&pair[0]);
+	}
+}
+
+static void
+check_side(const struct side *s, const char *what)
+{
+	const struct dp_worker_stats *st = s->w.st;
+
+	if (st->c[DP_C_SK_OPEN] != st->c[DP_C_SK_CLOSE] + st->sk_cur) {
+		fprintf(stderr, "%s: skOpen %lu != skClose %lu + open %lu\n", what,
+			(unsigned long)st->c[DP_C_SK_OPEN], (unsigned long)st->c[DP_C_SK_CLOSE],
+			(unsigned long)st->sk_cur);
+		abort();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Rewriting an input frame                                             */
+
+static uint32_t
+l3_offset(const uint8_t *p, uint32_t len)
+{
+	return len >= 18 && p[12] == 0x81 && p[13] == 0x00 ? 18 : 14;
+}
+
+/* Addresses, ports, seq and ack from a template frame into frame p. */
+static void
+fixup(uint8_t *p, uint32_t len, const uint8_t *t, uint32_t tlen)
+{
+	uint32_t lo = l3_offset(p, len), tlo = l3_offset(t, tlen), l4, tl4;
+
+	if (len < 14 || tlen < tlo + 40 || lo != tlo)
+		return;
+	memcpy(p, t, lo);
+	if ((t[tlo] >> 4) == 4) {
+		if (len < lo + 20)
+			return;
+		memcpy(p + lo + 12, t + tlo + 12, 8); /* addresses */
+		l4 = lo + (uint32_t)(p[lo] & 0xf) * 4;
+		tl4 = tlo + (uint32_t)(t[tlo] & 0xf) * 4;
+	} else {
+		if (len < lo + 40)
+			return;
+		memcpy(p + lo + 8, t + tlo + 8, 32);
+		l4 = lo + 40;
+		tl4 = tlo + 40;
+	}
+	if (l4 + 12 <= len && tl4 + 12 <= tlen)
+		memcpy(p + l4, t + tl4, 12); /* ports, seq, ack (UDP: ports, len, sum) */
+}
+
+static void
+fix_checksums(uint8_t *p, uint32_t len)
+{
+	uint32_t lo = l3_offset(p, len);
+	uint8_t *l3 = p + lo, *l4;
+	uint32_t l4len;
+	uint8_t proto;
+
+	if (len < lo + 20)
+		return;
+	if ((l3[0] >> 4) == 4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint32_t ihl = rte_ipv4_hdr_len(ip), tot = rte_be_to_cpu_16(ip->total_length);
+
+		if (ihl < 20 || lo + ihl > len)
+			return;
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		if (tot < ihl || lo + tot > len)
+			return;
+		l4 = l3 + ihl;
+		l4len = tot - ihl;
+		proto = ip->next_proto_id;
+		if (proto == IPPROTO_TCP && l4len >= 20) {
+			((struct rte_tcp_hdr *)l4)->cksum = 0;
+			((struct rte_tcp_hdr *)l4)->cksum =
+				(uint16_t)~__rte_raw_cksum_reduce(__rte_raw_cksum(
+					l4, l4len, rte_ipv4_phdr_cksum(ip, 0)));
+		} else if (proto == IPPROTO_UDP && l4len >= 8) {
+			((struct rte_udp_hdr *)l4)->dgram_cksum = 0; /* "none" */
+		} else if (proto == IPPROTO_ICMP && l4len >= 4) {
+			l4[2] = l4[3] = 0;
+			uint16_t c = (uint16_t)~rte_raw_cksum(l4, l4len);
+			memcpy(l4 + 2, &c, 2);
+		}
+		return;
+	}
+	if (len < lo + 40)
+		return;
+	{
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)l3;
+		uint16_t *sum;
+
+		l4 = l3 + 40;
+		l4len = rte_be_to_cpu_16(ip6->payload_len);
+		if (lo + 40 + l4len > len)
+			return;
+		proto = ip6->proto;
+		if (proto == IPPROTO_TCP && l4len >= 20)
+			sum = &((struct rte_tcp_hdr *)l4)->cksum;
+		else if (proto == IPPROTO_UDP && l4len >= 8)
+			sum = &((struct rte_udp_hdr *)l4)->dgram_cksum;
+		else if (proto == IPPROTO_ICMPV6 && l4len >= 4)
+			sum = (uint16_t *)(l4 + 2);
+		else
+			return;
+		*sum = 0;
+		*sum = (uint16_t)~__rte_raw_cksum_reduce(
+			__rte_raw_cksum(l4, l4len, rte_ipv6_phdr_cksum(ip6, 0)));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+die(const char *what)
+{
+	fprintf(stderr, "fuzz_rx: %s\n", what);
+	exit(1);
+}
+
+static void
+setup_side(struct side *s, const char *text, int is_client)
+{
+	struct worker_params wp = { 0 };
+	char err[256];
+
+	if (dp_config_parse(is_client ? "client.conf" : "server.conf", text, &s->cfg, err,
+			    sizeof(err)) != 0)
+		die(err);
+	s->np.n_workers = 1;
+	s->np.mac.addr_bytes[5] = (uint8_t)(is_client ? 2 : 1);
+	s->np.gw_mac.addr_bytes[5] = (uint8_t)(is_client ? 1 : 2);
+	s->np.gw_ok = 1;
+	s->np.rx_cksum = 1;
+	s->np.v6 = s->cfg.ports[0].local.family == 6;
+	if (s->np.v6) {
+		memcpy(s->np.local_ip6, s->cfg.ports[0].local.v6, 16);
+		memcpy(s->np.gw_ip6, s->cfg.ports[0].gw.v6, 16);
+		memcpy(s->np.srv_pfx, s->cfg.servers[0].start.v6, 12);
+		memcpy(s->np.cli_pfx, s->cfg.clients[0].start.v6, 12);
+	} else {
+		s->np.local_ip = s->cfg.ports[0].local.v4;
+		s->np.gw_ip = s->cfg.ports[0].gw.v4;
+	}
+	s->np.srv_ip_h = dp_ip_low32(&s->cfg.servers[0].start);
+	s->np.n_srv = s->cfg.servers[0].num;
+	s->np.cli_ip_h = dp_ip_low32(&s->cfg.clients[0].start);
+	s->np.n_cli = s->cfg.clients[0].num;
+	s->np0 = s->np;
+	wp.cfg = &s->cfg;
+	wp.shm = shm;
+	wp.np = &s->np;
+	wp.mp = mp;
+	wp.id = (uint32_t)(s - &sides[0][0]);
+	if (worker_setup(&s->w, &wp, err, sizeof(err)) != 0)
+		die(err);
+	s->w.cps_w = 1000;
+	s->w.gen_seen = 0;
+	s->w0 = s->w;
+}
+
+/* The setup must really connect, or the fuzzer only explores drops. */
+static void
+check_setup(void)
+{
+	for (int p = 0; p < N_PAIRS; p++) {
+		const struct dp_worker_stats *c = sides[p][0].w.st, *s = sides[p][1].w.st;
+		int udp = sides[p][0].w.is_udp;
+		uint64_t want_c = udp ? 0 : 4, want_s = udp ? 0 : 3;
+		uint64_t got = udp ? c->c[DP_C_UDP_RX] : c->c[DP_C_HTTP_2XX];
+
+		if (c->sk_cur != want_c || s->sk_cur != want_s || got != 3 || c->c[DP_C_BAD_RX] ||
+		    s->c[DP_C_BAD_RX] || sides[p][0].n_tpl == 0 || sides[p][1].n_tpl == 0) {
+			fprintf(stderr,
+				"fuzz_rx: pair %d set up badly: client open %lu (want %lu), server open %lu (want %lu), answers %lu (want 3)\n",
+				p, (unsigned long)c->sk_cur, (unsigned long)want_c,
+				(unsigned long)s->sk_cur, (unsigned long)want_s, (unsigned long)got);
+			exit(1);
+		}
+	}
+}
+
+/* FUZZ_RX_TRACE=1: each side's non-zero counters after each input, to
+ * check what a seed reaches. */
+static void
+trace(void)
+{
+	for (int p = 0; p < N_PAIRS; p++)
+		for (int k = 0; k < 2; k++) {
+			const struct dp_worker_stats *st = sides[p][k].w.st;
+			fprintf(stderr, "pair %d %s open %lu:", p, k ? "server" : "client",
+				(unsigned long)st->sk_cur);
+			for (unsigned i = 0; i < DP_C__COUNT; i++)
+				if (st->c[i])
+					fprintf(stderr, " %s=%lu", dp_counter_names[i], (unsigned long)st->c[i]);
+			fprintf(stderr, "\n");
+		}
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char *eal[] = { "fuzz_rx", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry", "--file-prefix=fuzz_rx",
+			"-m", "64", "-l", "0", "--log-level=lib.*:error", NULL };
+
+	(void)argc;
+	(void)argv;
+	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0)
+		die("rte_eal_init failed");
+	pool_size = 2047;
+	mp = rte_pktmbuf_pool_create("fuzz_rx", pool_size, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				     SOCKET_ID_ANY);
+	shm = aligned_alloc(64, sizeof(*shm));
+	if (mp == NULL || shm == NULL)
+		die("no memory for the pool or the stats");
+	memset(shm, 0, sizeof(*shm));
+	for (int p = 0; p < N_PAIRS; p++)
+		for (int k = 0; k < 2; k++)
+			setup_side(&sides[p][k], cfg_text[p][k], k == 0);
+	for (int p = 0; p < N_PAIRS; p++) {
+		reset_side(&sides[p][0]);
+		reset_side(&sides[p][1]);
+		connect_pair(sides[p]);
+	}
+	check_setup();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t pairs_used = 0;
+
+	for (int p = 0; p < N_PAIRS; p++) {
+		reset_side(&sides[p][0]);
+		reset_side(&sides[p][1]);
+		connect_pair(sides[p]);
+	}
+	while (size >= 4) {
+		uint8_t flags = data[0], sel = data[1];
+		uint32_t len = (uint32_t)data[2] | (uint32_t)data[3] << 8;
+		struct side *pair = sides[(flags >> 5) % N_PAIRS];
+		struct side *to = &pair[flags & 1 ? 0 : 1];
+		struct rte_mbuf *m;
+		uint8_t *p;
+
+		data += 4;
+		size -= 4;
+		len = RTE_MIN(len, (uint32_t)size);
+		len = RTE_MIN(len, (uint32_t)(RTE_MBUF_DEFAULT_BUF_SIZE - RTE_PKTMBUF_HEADROOM));
+		pairs_used |= (uint8_t)(1u << ((flags >> 5) % N_PAIRS));
+		m = rte_pktmbuf_alloc(mp);
+		if (m == NULL)
+			abort();
+		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+		memcpy(p, data, len);
+		data += len;
+		size -= len;
+		if ((flags & 0x04) && to->n_tpl)
+			fixup(p, len, to->tpl[sel % to->n_tpl], to->tpl_len[sel % to->n_tpl]);
+		if (flags & 0x08)
+			fix_checksums(p, len);
+		if (flags & 0x02)
+			m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		rx_packet(&to->w, m);
+		exchange(pair, 8);
+		if (flags & 0x10) {
+			for (int k = 0; k < 2; k++) {
+				pair[k].w.now_ms += (uint32_t)sel * 16;
+				pair[k].w.now += (uint64_t)sel * 16 * pair[k].w.tsc_per_ms;
+				worker_tick(&pair[k].w);
+			}
+			exchange(pair, 8);
+		}
+	}
+	for (int p = 0; p < N_PAIRS; p++)
+		for (int k = 0; k < 2; k++) {
+			drain(&sides[p][k]);
+			check_side(&sides[p][k], k ? "server" : "client");
+		}
+	if (getenv("FUZZ_RX_TRACE"))
+		trace();
+	if (rte_mempool_avail_count(mp) != pool_size) {
+		fprintf(stderr, "mbuf leak: %u of %u in the pool (pairs used 0x%x)\n",
+			rte_mempool_avail_count(mp), pool_size, pairs_used);
+		abort();
+	}
+	return 0;
+}

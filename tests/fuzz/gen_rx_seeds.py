@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Write the seed corpus of fuzz_rx (tests/fuzz/corpus/rx/).
+
+Each seed is a list of records [flags][sel][len lo][len hi][frame], see
+the header of fuzz_rx.c. Checksums are left zero and fixed by the harness
+(flag 0x08); frames on live connections take their addresses, ports and
+sequence numbers from a frame the target saw while connecting (0x04).
+"""
+import os
+import struct
+import sys
+
+CLI_MAC = bytes(5) + b"\x02"
+SRV_MAC = bytes(5) + b"\x01"
+TO_CLIENT, GOOD, FIXUP, SUMS, TICK = 0x01, 0x02, 0x04, 0x08, 0x10
+V6, UDP = 0x20, 0x40
+
+
+def rec(flags, frame, sel=0):
+    return struct.pack("<BBH", flags, sel, len(frame)) + frame
+
+
+def eth(dst, src, etype, vlan=None):
+    if vlan is not None:
+        return dst + src + struct.pack("!HHH", 0x8100, vlan, etype)
+    return dst + src + struct.pack("!H", etype)
+
+
+def ip4(a):
+    return bytes(int(x) for x in a.split("."))
+
+
+def ipv4(src, dst, proto, payload, opts=b"", frag=0, tot=None):
+    ihl = (20 + len(opts)) // 4
+    tot = tot if tot is not None else 20 + len(opts) + len(payload)
+    return struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, tot, 1, frag, 64, proto, 0,
+                       ip4(src), ip4(dst)) + opts + payload
+
+
+def ipv6(src, dst, nh, payload):
+    return struct.pack("!IHBB16s16s", 6 << 28, len(payload), nh, 64, src, dst) + payload
+
+
+def tcp(sport, dport, seq, ack, flags, data=b"", opts=b""):
+    off = (20 + len(opts)) // 4
+    return struct.pack("!HHIIBBHHH", sport, dport, seq, ack, off << 4, flags, 65535, 0, 0) + opts + data
+
+
+def udp(sport, dport, data):
+    return struct.pack("!HHHH", sport, dport, 8 + len(data), 0) + data
+
+
+def v6(last):
+    return bytes.fromhex("20010db8" + "0" * 20) + last
+
+
+FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+GET = b"GET / HTTP/1.1\r\nHost: 198.18.2.1\r\nUser-Agent: dperf\r\n\r\n"
+RSP = b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: keep-alive\r\n\r\na"
+SRV4 = lambda p: eth(SRV_MAC, CLI_MAC, 0x0800) + p
+CLI4 = lambda p: eth(CLI_MAC, SRV_MAC, 0x0800) + p
+SRV6 = lambda p: eth(SRV_MAC, CLI_MAC, 0x86DD) + p
+CLI6 = lambda p: eth(CLI_MAC, SRV_MAC, 0x86DD) + p
+
+
+def arp(op, smac, sip, tmac, tip):
+    return struct.pack("!HHBBH6s4s6s4s", 1, 0x0800, 6, 4, op, smac, ip4(sip), tmac, ip4(tip))
+
+
+def seg4(flags, data=b"", sport=1000, seq=1, ack=1, **kw):
+    return SRV4(ipv4("198.18.1.2", "198.18.2.1", 6, tcp(sport, 80, seq, ack, flags, data), **kw))
+
+
+SEEDS = {
+    "empty": b"",
+    "arp_request": rec(0, eth(b"\xff" * 6, CLI_MAC, 0x0806)
+                       + arp(1, CLI_MAC, "198.18.0.2", bytes(6), "198.18.0.1")),
+    "arp_reply_to_client": rec(TO_CLIENT, eth(CLI_MAC, SRV_MAC, 0x0806)
+                               + arp(2, SRV_MAC, "198.18.0.1", CLI_MAC, "198.18.0.2")),
+    "icmp_echo": rec(SUMS, SRV4(ipv4("198.18.0.2", "198.18.0.1", 1,
+                                     struct.pack("!BBHHH", 8, 0, 0, 7, 1) + b"ping" * 8))),
+    "syn_new": rec(SUMS, seg4(SYN, sport=2000, seq=100, ack=0,
+                              ) ) + rec(SUMS, seg4(ACK, sport=2000, seq=101, ack=1)),
+    "syn_mss": rec(SUMS, SRV4(ipv4("198.18.1.3", "198.18.2.1", 6,
+                                   tcp(3000, 80, 5, 0, SYN, opts=b"\x02\x04\x05\xb4")))),
+    "get_live": b"".join(rec(FIXUP | SUMS, seg4(PSH | ACK, GET), sel=k) for k in range(6)),
+    "get_pipelined": rec(FIXUP | SUMS, seg4(PSH | ACK, GET * 3), sel=3),
+    "get_garbage": rec(FIXUP | SUMS, seg4(PSH | ACK, b"GTE /\r\n\r\n\x00\xff"), sel=3),
+    "rst_live": rec(FIXUP | SUMS, seg4(RST | ACK), sel=2) + rec(FIXUP | SUMS, seg4(RST), sel=4),
+    "fin_live": rec(FIXUP | SUMS, seg4(FIN | ACK), sel=3) + rec(TICK, b"", sel=200),
+    "stray_ack": rec(SUMS, seg4(ACK, sport=4000, seq=9, ack=9)),
+    "rsp_to_client": b"".join(rec(TO_CLIENT | FIXUP | SUMS,
+                                  CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                            tcp(80, 1000, 1, 1, PSH | ACK, RSP))), sel=k)
+                              for k in range(6)),
+    "rsp_garbage_to_client": rec(TO_CLIENT | FIXUP | SUMS | GOOD,
+                                 CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                           tcp(80, 1000, 1, 1, PSH | ACK,
+                                               b"HTTP/1.1 999 \r\nContent-Length: -1\r\n\r\n"))), sel=4),
+    "fin_to_client": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                                             tcp(80, 1000, 1, 1, FIN | ACK))), sel=5),
+    "timers": rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255),
+    "fragment": rec(SUMS, seg4(SYN, sport=2001, frag=0x2000)),
+    "ip_options": rec(SUMS, seg4(SYN, sport=2002, opts=b"\x01\x01\x01\x00")),
+    "bad_lengths": rec(SUMS, seg4(SYN, sport=2003, tot=2000)) + rec(0, SRV4(b"\x45\x00")),
+    "vlan_tagged": rec(SUMS, eth(SRV_MAC, CLI_MAC, 0x0800, vlan=100)
+                       + ipv4("198.18.1.2", "198.18.2.1", 6, tcp(2004, 80, 1, 0, SYN))),
+    "v6_ndp": rec(V6 | SUMS, eth(b"\x33\x33\xff\x00\x00\x01", CLI_MAC, 0x86DD)
+                  + ipv6(v6(b"\x00\x00\x00\x02"), bytes.fromhex("ff0200000000000000000001ff000001"), 58,
+                         struct.pack("!BBHI", 135, 0, 0, 0) + v6(b"\x00\x00\x00\x01")
+                         + b"\x01\x01" + CLI_MAC)),
+    "v6_echo": rec(V6 | SUMS, SRV6(ipv6(v6(b"\x00\x00\x00\x02"), v6(b"\x00\x00\x00\x01"), 58,
+                                        struct.pack("!BBHHH", 128, 0, 0, 1, 1) + b"x" * 16))),
+    "v6_get_live": b"".join(rec(V6 | FIXUP | SUMS,
+                                SRV6(ipv6(bytes(16), bytes(16), 6, tcp(1000, 80, 1, 1, PSH | ACK, GET))),
+                                sel=k) for k in range(4)),
+    "v6_rsp_to_client": rec(V6 | TO_CLIENT | FIXUP | SUMS,
+                            CLI6(ipv6(bytes(16), bytes(16), 6, tcp(80, 1000, 1, 1, PSH | ACK, RSP))), sel=3),
+    "udp_request": rec(UDP | SUMS, SRV4(ipv4("198.18.1.2", "198.18.2.1", 17, udp(1000, 53, b"q" * 64)))),
+    "udp_to_client": rec(UDP | TO_CLIENT | FIXUP | SUMS,
+                         CLI4(ipv4("198.18.2.1", "198.18.1.2", 17, udp(53, 1000, b"r" * 64))), sel=1),
+    "udp_bad_len": rec(UDP | GOOD, SRV4(ipv4("198.18.1.2", "198.18.2.1", 17,
+                                             struct.pack("!HHHH", 1000, 53, 999, 0) + b"q"))),
+    "tcp_to_udp_worker": rec(UDP | SUMS, seg4(SYN, sport=2005)),
+}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "rx")
+    os.makedirs(out, exist_ok=True)
+    for name, data in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    print(f"{len(SEEDS)} seeds in {out}")
+
+
+if __name__ == "__main__":
+    main()
