@@ -20,7 +20,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 3
+#define DP_SHM_ABI 4
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -96,6 +96,13 @@ struct dp_port_stats {
 	uint8_t mac[6];
 	uint8_t link_up;
 	uint8_t gw_resolved;
+	/* The port's mbuf pool (gauges, main lcore): its size, mbufs free now
+	 * (ring plus per-lcore caches), and free once the port had started
+	 * and filled its RX rings, before any traffic. With every worker
+	 * stopped, free == free_start, or mbufs leaked. */
+	uint64_t mbuf_total;
+	volatile uint64_t mbuf_free;
+	uint64_t mbuf_free_start;
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 /* Latency histograms of one worker (written by it only), TSC ticks:

@@ -75,6 +75,21 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputc('}', f);
 }
 
+/* The ports' mbuf pools, summed: size, free now, free before traffic. */
+static void
+pools_json(FILE *f, const struct dp_shm *s)
+{
+	uint64_t total = 0, avail = 0, start = 0;
+
+	for (uint32_t p = 0; p < s->hdr.n_ports && p < DP_MAX_PORTS; p++) {
+		total += s->ports[p].mbuf_total;
+		avail += s->ports[p].mbuf_free;
+		start += s->ports[p].mbuf_free_start;
+	}
+	fprintf(f, ",\"mbufTotal\":%" PRIu64 ",\"mbufFree\":%" PRIu64 ",\"mbufFreeStart\":%" PRIu64,
+		total, avail, start);
+}
+
 void
 dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
@@ -99,6 +114,7 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 			t += b->pc[p][c];
 		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
 	}
+	pools_json(f, s);
 	latency_json(f, s, a, b);
 	fprintf(f, ",\"rates\":{");
 	for (int c = 0; c < DP_C__COUNT; c++)

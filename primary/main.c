@@ -83,6 +83,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 		if (worker_setup(w, &wp, err, errlen) != 0)
 			return -1;
 	}
+	ports_mark_pools(&a->ports, a->shm);
 	a->shm->hdr.start_tsc = rte_rdtsc();
 	lcore = 0;
 	for (uint32_t i = 0; i < a->n_workers; i++) {

@@ -170,7 +170,17 @@ ports_read_stats(const struct port_set *ps, struct dp_shm *shm)
 		if (rte_eth_link_get_nowait(ps->np[i].port_id, &link) == 0)
 			d->link_up = link.link_status;
 		d->gw_resolved = (uint8_t)ps->np[i].gw_ok;
+		d->mbuf_total = ps->mp[i]->size;
+		d->mbuf_free = rte_mempool_avail_count(ps->mp[i]);
 	}
+}
+
+void
+ports_mark_pools(const struct port_set *ps, struct dp_shm *shm)
+{
+	ports_read_stats(ps, shm);
+	for (uint32_t i = 0; i < ps->n; i++)
+		shm->ports[i].mbuf_free_start = shm->ports[i].mbuf_free;
 }
 
 void

@@ -25,6 +25,9 @@ struct port_set {
 int ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t workers_per_port,
 	       char *err, size_t errlen);
 /* Copy device statistics into the memzone's port blocks. */
+/* Record each pool's free mbufs once the ports have started, before the
+ * workers run: the baseline that the final count must return to. */
+void ports_mark_pools(const struct port_set *ps, struct dp_shm *shm);
 void ports_read_stats(const struct port_set *ps, struct dp_shm *shm);
 void ports_close(struct port_set *ps);
 

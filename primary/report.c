@@ -105,6 +105,9 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 	counters(f, first->c, last->c);
 	ports(f, first, last);
 	fprintf(f, "skCon    %" PRIu64 "\n", last->sk_cur);
+	for (uint32_t p = 0; p < shm->hdr.n_ports && p < DP_MAX_PORTS; p++)
+		fprintf(f, "port%-4u mbufFree %" PRIu64 " mbufFreeStart %" PRIu64 " mbufTotal %" PRIu64 "\n", p,
+			shm->ports[p].mbuf_free, shm->ports[p].mbuf_free_start, shm->ports[p].mbuf_total);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
 		struct dp_lat c, r;
 		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);

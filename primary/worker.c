@@ -72,7 +72,7 @@ run_list(struct worker *w, int which)
 {
 	struct tlist *l = &w->tl[which];
 
-	for (int n = 0; n < DP_TIMER_BUDGET && l->head; n++) {
+	for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(w); n++) {
 		uint32_t idx = l->head - 1;
 		struct sock *sk = &w->sk[idx];
 
@@ -105,7 +105,7 @@ worker_tick(struct worker *w)
 	run_list(w, TL_IDLE);
 	if (w->stopping && w->is_client) {
 		struct tlist *l = &w->tl[TL_KA];
-		for (int n = 0; n < DP_TIMER_BUDGET && l->head; n++) {
+		for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(w); n++) {
 			uint32_t idx = l->head - 1;
 			tl_remove(w, &w->sk[idx]);
 			tcp_client_close_idle(w, idx);
@@ -116,7 +116,7 @@ worker_tick(struct worker *w)
 static void
 launch(struct worker *w)
 {
-	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
+	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now && !tx_congested(w); n++) {
 		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
 			w->next_launch = w->now + w->interval;
 			return;

@@ -176,6 +176,15 @@ void tx_flush(struct worker *w);
 void tx_drop_one(struct worker *w, struct rte_mbuf *m);
 void tx_discard_all(struct worker *w);
 
+/* The device has stopped taking packets for a while (its ring is full):
+ * work that creates packets on its own (timers, launches, closes at stop)
+ * waits for the next tick instead of overflowing the batch into dropTx. */
+static inline int
+tx_congested(const struct worker *w)
+{
+	return w->n_tx >= DP_TX_CAP / 2;
+}
+
 static inline void
 tx_enqueue(struct worker *w, struct rte_mbuf *m)
 {

@@ -16,7 +16,7 @@ for t in tests/e2e/test_*.sh; do
 	echo "== $name"
 	start=$(date +%s)
 	segv0=$(memif_segv)
-	if timeout 300 bash "$t"; then
+	if timeout "${E2E_TIMEOUT:-300}" bash "$t"; then
 		echo "   ($(( $(date +%s) - start )) s)"
 	elif [ "$(memif_segv)" != "$segv0" ]; then
 		# DPDK 22.11's memif PMD can fault in the surviving peer's datapath
@@ -25,7 +25,7 @@ for t in tests/e2e/test_*.sh; do
 		# run the test once more; a second failure counts.
 		echo "   !! a primary faulted inside librte_net_memif (peer disconnect race): $(dmesg | grep librte_net_memif | tail -1)"
 		echo "   !! running $name once more"
-		if timeout 300 bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
+		if timeout "${E2E_TIMEOUT:-300}" bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
 	else
 		failed+=("$name")
 	fi
