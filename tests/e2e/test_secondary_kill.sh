@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Secondary faults: during a running memif test, dperf-top (in a tmux pty)
+# and dperf-ctl (watchers and rate changes) are started and killed with
+# SIGKILL at random moments, 100 times in all: while EAL attaches, while
+# they read, while a request is in flight. The primaries keep running and
+# counting, still take control requests, and their totals balance at the
+# end; both exit 0.
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null || fail "tmux is not installed"
+
+KILLS=${KILLS:-100}
+CPS=10k CLIENT_DURATION=90s SERVER_DURATION=150s memif_pair "$T"
+start_primary e2e-srv "$T/server.conf"
+start_primary e2e-cli "$T/client.conf"
+SOCK=dperf-kill-e2e-$$
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+tm new-session -d -s idle "sleep 600"
+sleep 2
+
+top_n=0 watch_n=0 set_n=0 hit=0
+for i in $(seq "$KILLS"); do
+	case $((i % 3)) in
+	0)	# dperf-top in a pty: the pane's process is dperf-top itself.
+		p=$(tm new-window -d -P -F '#{pane_pid}' -t idle "exec $SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.1")
+		top_n=$((top_n + 1)) ;;
+	1)	"$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --watch 0.1 >/dev/null 2>&1 &
+		p=$!; watch_n=$((watch_n + 1)) ;;
+	2)	"$SECONDARY_BUILD/dperf-ctl" -p e2e-cli set cps $((8 + RANDOM % 5))k >/dev/null 2>&1 &
+		p=$!; set_n=$((set_n + 1)) ;;
+	esac
+	# 0 to 0.6 s: inside EAL init, attached, or finished.
+	sleep "0.$((RANDOM % 6))$((RANDOM % 10))"
+	[ -n "$p" ] && kill -9 "$p" 2>/dev/null && hit=$((hit + 1))
+	wait "$p" 2>/dev/null || true
+	if [ $((i % 10)) = 0 ]; then
+		kill -0 "$PID_e2e_cli" && kill -0 "$PID_e2e_srv" || fail "a primary died after $i killed secondaries"
+	fi
+done
+note "started $top_n dperf-top, $watch_n watchers, $set_n rate changes; $hit were still running when killed"
+[ "$hit" -ge $((KILLS / 2)) ] || fail "only $hit of $KILLS secondaries were still running when killed"
+
+# Still counting, still controllable, still visible.
+a=$(jget "$(ctl -p e2e-cli stats --json)" http2XX); sleep 1
+b=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
+[ "$b" -gt "$a" ] || fail "the client stopped counting: http2XX $a -> $b"
+ctl -p e2e-cli set cps 10k >/dev/null || fail "a rate change was refused after the kills"
+ctl -p e2e-cli status | grep -q "^target_cps: 10000$" || fail "target_cps not 10000 after the change"
+tm new-window -d -t idle "$SECONDARY_BUILD/dperf-top -p e2e-cli --once >$T/top.txt 2>&1"
+sleep 3
+grep -q "e2e-cli" "$T/top.txt" || fail "dperf-top --once could not attach after the kills: $(cat "$T/top.txt")"
+note "after the kills: http2XX $a -> $b in 1 s, set cps accepted, dperf-top attaches"
+
+ctl -p e2e-cli stop >/dev/null || fail "stop refused"
+wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+ctl -p e2e-srv stop >/dev/null
+wait_exit "$PID_e2e_srv" 20 || fail "server exited with an error"
+c=$T/e2e-cli.log s=$T/e2e-srv.log
+get=$(total "$c" httpGet)
+[ "$get" = "$(total "$c" http2XX)" ] || fail "client httpGet $get != http2XX $(total "$c" http2XX)"
+[ "$get" = "$(total "$s" httpGet)" ] || fail "client sent $get requests, server saw $(total "$s" httpGet)"
+for log in "$c" "$s"; do
+	[ "$(total "$log" skOpen)" = "$(total "$log" skClose)" ] || fail "$log: skOpen != skClose"
+	[ "$(total "$log" skErr)" = 0 ] || fail "$log: skErr $(total "$log" skErr)"
+done
+pass "$hit of $KILLS secondaries killed while running; $get requests, all answered and counted on both sides"
