@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -19,15 +20,32 @@
 
 static int eal_up;
 
+/* A primary started by root keeps its runtime directory, hugepage files
+ * and control socket in /var/run/dpdk, mode 0700: other users cannot
+ * attach or send requests. Say so rather than only "not running". */
+static const char *
+access_note(char *buf, size_t len)
+{
+	struct stat st;
+
+	buf[0] = 0;
+	if (getuid() != 0 && stat("/var/run/dpdk", &st) == 0 && st.st_uid != getuid())
+		snprintf(buf, len,
+			 " that uid %u can see (/var/run/dpdk belongs to uid %u, mode %04o: only a primary's owner can attach)",
+			 (unsigned)getuid(), (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return buf;
+}
+
 static int
 pick_instance(const char *prog, const char *name, char *out, size_t len)
 {
-	char names[MAX_INSTANCES][64];
+	char names[MAX_INSTANCES][64], note[160];
 	int n;
 
 	if (name != NULL) {
 		if (!dp_instance_alive(name)) {
-			fprintf(stderr, "%s: no dperf primary named '%s' is running\n", prog, name);
+			fprintf(stderr, "%s: no dperf primary named '%s' is running%s\n", prog, name,
+				access_note(note, sizeof(note)));
 			return DP_EXIT_NOPRIMARY;
 		}
 		snprintf(out, len, "%s", name);
@@ -35,7 +53,8 @@ pick_instance(const char *prog, const char *name, char *out, size_t len)
 	}
 	n = dp_instances(names, MAX_INSTANCES);
 	if (n == 0) {
-		fprintf(stderr, "%s: no dperf primary is running\n", prog);
+		fprintf(stderr, "%s: no dperf primary is running%s\n", prog,
+			access_note(note, sizeof(note)));
 		return DP_EXIT_NOPRIMARY;
 	}
 	if (n > 1) {
