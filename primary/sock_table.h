@@ -24,23 +24,33 @@ sk_table_size(const struct worker *w)
 	return 65536ULL * w->n_cip_total * w->n_sport;
 }
 
+/* The table's size, once the worker's ranges are set; prepares the
+ * divisions of sk_tuple. The caller keeps sizes below 2^32. */
+static inline uint64_t
+sk_table_init(struct worker *w)
+{
+	w->div_sport = rte_reciprocal_value(w->n_sport);
+	w->div_cip = rte_reciprocal_value(w->is_client ? w->n_cip : w->n_cip_total);
+	return sk_table_size(w);
+}
+
 static inline void
 sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
 {
-	uint32_t sport_i = (uint32_t)(idx % w->n_sport);
-	uint64_t r = idx / w->n_sport;
+	uint32_t i = (uint32_t)idx, r = rte_reciprocal_divide(i, w->div_sport);
+	uint32_t sport_i = i - r * w->n_sport, q = rte_reciprocal_divide(r, w->div_cip);
 
 	if (w->is_client) {
-		uint32_t cip_i = (uint32_t)(r % w->n_cip);
-		uint32_t lport_i = (uint32_t)(r / w->n_cip);
+		uint32_t cip_i = r - q * w->n_cip;
+		uint32_t lport_i = q;
 
 		t->lip = rte_cpu_to_be_32(w->cip_h + cip_i);
 		t->rip = w->srv_ip;
 		t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + lport_i));
 		t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + sport_i));
 	} else {
-		uint32_t flat = (uint32_t)(r % w->n_cip_total);
-		uint32_t cport = (uint32_t)(r / w->n_cip_total);
+		uint32_t flat = r - q * w->n_cip_total;
+		uint32_t cport = q;
 		uint32_t k = 0;
 
 		while (k + 1 < w->n_cr && flat >= w->cr[k + 1].base)

@@ -12,6 +12,7 @@
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_reciprocal.h>
 
 #include "shm.h"
 #include "sock.h"
@@ -118,6 +119,9 @@ struct worker {
 	struct client_range cr[DP_MAX_PORTS]; /* server mode: accepted clients */
 	uint32_t n_cr;
 	uint32_t n_cip_total;
+	/* sk_tuple divides by these with a multiply and shifts (no DIV) */
+	struct rte_reciprocal div_sport;
+	struct rte_reciprocal div_cip; /* n_cip (client) or n_cip_total (server) */
 
 	/* messages */
 	struct msg req;

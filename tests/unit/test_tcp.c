@@ -256,7 +256,7 @@ node_new(const struct dp_config *cfg)
 	assert_true(w->req.len <= w->mss && w->rsp_ka.len <= w->mss);
 
 	/* alloc_sockets */
-	w->n_sk = sk_table_size(w);
+	w->n_sk = sk_table_init(w);
 	assert_true(w->n_sk > 0 && w->n_sk < UINT32_MAX);
 	w->sk = aligned_alloc(64, w->n_sk * sizeof(struct sock));
 	assert_non_null(w->sk);

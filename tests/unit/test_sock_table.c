@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Socket table indexing (primary/sock_table.h): a tuple computed from an
+ * index maps back to that index, on the client and the server, for range
+ * sizes that exercise the reciprocal divisions (1, powers of two, primes,
+ * large). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../primary/sock_table.h"
+
+static void
+client(struct worker *w, uint32_t n_cip, uint32_t n_lport, uint32_t n_sport)
+{
+	memset(w, 0, sizeof(*w));
+	w->is_client = 1;
+	w->cip_h = 0xc6120102; /* 198.18.1.2 */
+	w->n_cip = n_cip;
+	w->lport_min = 1;
+	w->n_lport = n_lport;
+	w->sport_min = 80;
+	w->n_sport = n_sport;
+	w->srv_ip = rte_cpu_to_be_32(0xc6120201);
+	w->n_sk = sk_table_init(w);
+}
+
+static void
+check_client(struct worker *w, uint64_t idx)
+{
+	struct tuple t;
+
+	sk_tuple(w, idx, &t);
+	assert_int_equal(sk_index_client(w, t.lip, t.lport, t.rport), idx);
+	assert_int_equal(t.rip, w->srv_ip);
+}
+
+static void
+test_client_roundtrip(void **state)
+{
+	static const uint32_t cips[] = { 1, 2, 3, 4, 7, 200, 251, 65536 };
+	static const uint32_t sports[] = { 1, 2, 5, 16, 17 };
+	struct worker w;
+
+	(void)state;
+	srand(7);
+	for (size_t a = 0; a < RTE_DIM(cips); a++)
+		for (size_t b = 0; b < RTE_DIM(sports); b++) {
+			uint32_t n_lport = (uint32_t)RTE_MIN(65535ULL, (UINT32_MAX - 1ULL) / (cips[a] * sports[b]));
+
+			client(&w, cips[a], n_lport, sports[b]);
+			assert_true(w.n_sk < UINT32_MAX);
+			for (uint64_t i = 0; i < 2000 && i < w.n_sk; i++)
+				check_client(&w, i);
+			check_client(&w, w.n_sk - 1);
+			for (int k = 0; k < 20000; k++)
+				check_client(&w, ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % w.n_sk);
+		}
+}
+
+static void
+test_client_order(void **state)
+{
+	struct worker w;
+	struct tuple t;
+
+	(void)state;
+	/* Consecutive indexes: listen ports first, then client addresses,
+	 * then the next local port. */
+	client(&w, 3, 100, 2);
+	sk_tuple(&w, 0, &t);
+	assert_int_equal(rte_be_to_cpu_16(t.rport), 80);
+	sk_tuple(&w, 1, &t);
+	assert_int_equal(rte_be_to_cpu_16(t.rport), 81);
+	sk_tuple(&w, 2, &t);
+	assert_int_equal(rte_be_to_cpu_32(t.lip), 0xc6120103);
+	assert_int_equal(rte_be_to_cpu_16(t.lport), 1);
+	sk_tuple(&w, 6, &t);
+	assert_int_equal(rte_be_to_cpu_32(t.lip), 0xc6120102);
+	assert_int_equal(rte_be_to_cpu_16(t.lport), 2);
+}
+
+static void
+test_server_roundtrip(void **state)
+{
+	struct worker w;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.srv_ip = rte_cpu_to_be_32(0xc6120201);
+	w.sport_min = 80;
+	w.n_sport = 3;
+	/* two client ranges: 198.18.1.2 x 5 and 198.18.9.1 x 251 */
+	w.cr[0] = (struct client_range){ .start_h = 0xc6120102, .num = 5, .base = 0 };
+	w.cr[1] = (struct client_range){ .start_h = 0xc6120901, .num = 251, .base = 5 };
+	w.n_cr = 2;
+	w.n_cip_total = 256;
+	w.n_sk = sk_table_init(&w);
+	assert_int_equal(w.n_sk, 65536ULL * 256 * 3);
+	srand(11);
+	for (int k = 0; k < 100000; k++) {
+		uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % w.n_sk;
+		struct tuple t;
+
+		sk_tuple(&w, idx, &t);
+		assert_int_equal(t.lip, w.srv_ip);
+		assert_int_equal(sk_index_server(&w, t.rip, t.rport, t.lport), idx);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_roundtrip),
+		cmocka_unit_test(test_client_order),
+		cmocka_unit_test(test_server_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
