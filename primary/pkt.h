@@ -28,6 +28,9 @@ int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
 int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	    const struct rte_ether_addr *dmac, const uint8_t *target);
 
+/* Return the worker's unused preallocated mbufs to the pool. */
+void pkt_release(struct worker *w);
+
 /* Ones'-complement sum of a buffer, for struct msg.sum. */
 uint32_t pkt_sum(const void *buf, uint32_t len);
 

@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 
+#include "pkt.h"
 #include "rx.h"
 #include "tcp.h"
 #include "tlist.h"
@@ -184,5 +185,6 @@ worker_main(void *arg)
 		tx_flush(w);
 	if (w->n_tx)
 		tx_discard_all(w);
+	pkt_release(w);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #define DP_TX_CAP 512 /* packets queued for TX; beyond, dropTx */
 #define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
 #define DP_MAX_RETRIES 5
+#define DP_STASH 32 /* mbufs allocated at a time */
 
 /* A port as the workers see it. Written by the primary before launch;
  * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
@@ -96,6 +97,7 @@ struct worker {
 	uint16_t queue;
 	uint16_t n_tx;
 	uint16_t tx_burst;
+	uint16_t n_stash;    /* mbufs left in stash[] */
 	uint8_t is_client;
 	uint8_t is_http;
 	uint8_t is_udp;
@@ -150,6 +152,7 @@ struct worker {
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */
 	uint32_t slow_start_ms;
 
+	struct rte_mbuf *stash[DP_STASH];
 	struct rte_mbuf *tx[DP_TX_CAP];
 };
 

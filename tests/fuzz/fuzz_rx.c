@@ -37,6 +37,7 @@
 
 #include "config.h"
 #include "shm.h"
+#include "../../primary/pkt.h"
 #include "../../primary/rx.h"
 #include "../../primary/tcp.h"
 #include "../../primary/udp.h"
@@ -159,6 +160,7 @@ exchange(struct side *pair, int rounds)
 static void
 drain(struct side *s)
 {
+	pkt_release(&s->w);
 	tx_flush(&s->w);
 	rte_pktmbuf_free_bulk(s->out, s->n_out);
 	s->n_out = 0;
@@ -169,6 +171,7 @@ reset_side(struct side *s)
 {
 	size_t bytes = s->w0.n_sk * sizeof(struct sock);
 
+	drain(s);
 	if (s->w0.sk != NULL)
 		madvise(s->w0.sk, bytes, MADV_DONTNEED); /* back to zero pages */
 	memcpy(&s->w, &s->w0, offsetof(struct worker, tx));
