@@ -476,6 +476,14 @@ h_tx_burst(struct pctx *p, int argc, char **argv)
 	return arg_u32(p, "", argv[0], 1, 1024, &p->cfg->tx_burst);
 }
 
+/* dperf-live extension: fewer, fuller device calls at high rates. */
+static int
+h_tx_hold(struct pctx *p, int argc, char **argv)
+{
+	(void)argc;
+	return arg_time(p, argv[0], 0, 1000, "0..1ms", &p->cfg->tx_hold_us);
+}
+
 static int
 h_slow_start(struct pctx *p, int argc, char **argv)
 {
@@ -667,6 +675,7 @@ static const struct keyword keywords[] = {
 	KW("pipeline", h_pipeline, 1, 1, "NUMBER"),
 	KW("protocol", h_protocol, 1, 1, "tcp|http|udp"),
 	KW("tx_burst", h_tx_burst, 1, 1, "NUMBER"),
+	KW("tx_hold", h_tx_hold, 1, 1, "TIME"),
 	KW("slow_start", h_slow_start, 1, 1, "SECONDS"),
 	KW("wait", h_wait, 1, 1, "SECONDS"),
 	KW("mss", h_mss, 1, 1, "NUMBER"),
@@ -1089,6 +1098,8 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	put(o, "keepalive_request_num %u\n", cfg->keepalive_request_num);
 	put(o, "pipeline %u\n", cfg->pipeline);
 	put(o, "tx_burst %u\n", cfg->tx_burst);
+	if (cfg->tx_hold_us)
+		put(o, "tx_hold %s\n", fmt_time(cfg->tx_hold_us, t, sizeof(t)));
 	put(o, "slow_start %u\n", cfg->slow_start);
 	put(o, "wait %u\n", cfg->wait);
 	put(o, "mss %u\n", cfg->mss);

@@ -88,6 +88,7 @@ struct dp_config {
 	uint32_t keepalive_request_num;         /* 0 = unlimited */
 	uint32_t pipeline;     /* requests in flight per connection, default 1 */
 	uint32_t tx_burst;     /* 1..1024, default 8 */
+	uint64_t tx_hold_us;   /* a partial TX batch waits up to this long, default 0 */
 	uint32_t slow_start;   /* seconds, 10..600, default 30 */
 	uint32_t wait;         /* seconds before slow start, default 3 */
 	uint32_t mss;          /* default 1460 */

@@ -176,7 +176,7 @@ worker_main(void *arg)
 			launch(w);
 			work = 1;
 		}
-		if (w->n_tx) {
+		if (w->n_tx && now >= w->tx_due) {
 			tx_flush(w);
 			work = 1;
 		}

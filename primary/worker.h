@@ -92,6 +92,8 @@ struct worker {
 	const struct dp_control *ctl;
 	uint64_t n_sk;
 	uint64_t now;      /* TSC at the top of the loop */
+	uint64_t tx_due;   /* TSC by which a partial TX batch goes out */
+	uint64_t tx_hold;  /* TSC ticks a partial batch may wait for more */
 	uint32_t now_ms;   /* milliseconds since start */
 	uint16_t port_id;
 	uint16_t queue;
@@ -202,6 +204,8 @@ tx_enqueue(struct worker *w, struct rte_mbuf *m)
 			return;
 		}
 	}
+	if (w->n_tx == 0)
+		w->tx_due = w->now + w->tx_hold;
 	w->tx[w->n_tx++] = m;
 	if (w->n_tx >= w->tx_burst)
 		tx_flush(w);

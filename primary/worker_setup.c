@@ -154,6 +154,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->ka_num = cfg->keepalive_request_num;
 	w->slow_start_ms = cfg->slow_start * 1000;
 	w->hz = rte_get_tsc_hz();
+	w->tx_hold = w->hz / 1000000 * cfg->tx_hold_us;
 	w->tsc_per_ms = w->hz / 1000;
 	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
 	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;

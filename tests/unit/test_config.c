@@ -231,6 +231,10 @@ static const struct tcase table[] = {
 	C("protocol sctp\n", "t.conf:7: protocol: bad protocol \"sctp\" (expected tcp, http or udp)"),
 	C("tx_burst 1024\n", NULL),
 	C("tx_burst 1025\n", "t.conf:7: tx_burst: 1025 out of range (expected 1..1024)"),
+	C("tx_hold 5us\n", NULL),
+	C("tx_hold 0\n", NULL),
+	C("tx_hold 1ms\n", NULL),
+	C("tx_hold 2ms\n", "t.conf:7: tx_hold: 2ms out of range (expected 0..1ms)"),
 	/* slow_start, wait */
 	C("slow_start 0\n", NULL),
 	C("slow_start 10\n", NULL),
@@ -691,7 +695,7 @@ test_dump_round_trip(void **state)
 		   "client 198.18.1.2 4\nclient 198.18.11.2 200\n"
 		   "server 198.18.2.1 2\nserver 198.18.12.1 2\n"
 		   "listen 8080 3\nduration 1.5s\ncps 1.5m\ncc 10k\nflood\nlaunch_num 7\n"
-		   "payload_size 700\npayload_random\nkeepalive 1500us 10\npipeline 3\n"
+		   "payload_size 700\npayload_random\nkeepalive 1500us 10\npipeline 3\ntx_hold 5us\n"
 		   "protocol http\ntx_burst 32\nslow_start 0\nwait 0\nmss 1000\ntos 0xa\nvlan 7\n"
 		   "jumbo\nrss\nquiet\ndaemon\nfast_close\ntcp_rst 0\nhttp_host example.com\n"
 		   "http_path /a/b?c=d\nhttp_method POST\nlport_range 100 200\n"
