@@ -153,6 +153,11 @@ worker_main(void *arg)
 
 		if (work)
 			w->st->busy_tsc += now - prev;
+		/* A gap of a millisecond or more between two iterations: the
+		 * worker was descheduled (or the host stole the CPU). Peers'
+		 * packets queue up meanwhile; this says why they overflowed. */
+		if (unlikely(now - prev >= w->tsc_per_ms))
+			CNT(w, STALL);
 		w->st->loop_tsc = now - w->start_tsc;
 		prev = now;
 		w->now = now;
