@@ -24,13 +24,41 @@ add(struct eal_args *a, const char *fmt, ...)
 	return 0;
 }
 
+/* The main lcore, and with it every EAL control thread (interrupts, where
+ * a PMD handles its peer's disconnect; IPC; telemetry), floats over the
+ * CPUs that run none of our workers, so they never preempt one of them
+ * (on a shared box, a worker preempted in the middle of a memif burst
+ * while the interrupt thread unmaps the peer's regions is one way DPDK
+ * 22.11's memif PMD crashes). With no such CPU, over all of them. */
+#define MAX_CPU 1024
+
 static int
 lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 {
 	char list[512];
+	uint8_t busy[MAX_CPU] = { 0 };
+	long n = ncpu < 1 ? 1 : (ncpu > MAX_CPU ? MAX_CPU : ncpu), start = -1, free_cpus = 0;
 	size_t off;
 
-	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(0-%ld)", ncpu > 1 ? ncpu - 1 : 0);
+	for (uint32_t i = 0; i < cfg->n_cpus; i++)
+		if (cfg->cpus[i] < n)
+			busy[cfg->cpus[i]] = 1;
+	for (long c = 0; c < n; c++)
+		free_cpus += !busy[c];
+	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(");
+	for (long c = 0; c <= n && off < sizeof(list); c++) {
+		int in = c < n && (!busy[c] || free_cpus == 0);
+
+		if (in && start < 0)
+			start = c;
+		if (!in && start >= 0) {
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%ld-%ld",
+						list[off - 1] == '(' ? "" : ",", start, c - 1);
+			start = -1;
+		}
+	}
+	if (off < sizeof(list))
+		off += (size_t)snprintf(list + off, sizeof(list) - off, ")");
 	for (uint32_t i = 0; i < cfg->n_cpus && off < sizeof(list); i++)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, ",%u@%u", i + 1, cfg->cpus[i]);
 	if (off >= sizeof(list))
