@@ -21,13 +21,11 @@ pkt_sum(const void *buf, uint32_t len)
 
 /* mbufs come DP_STASH at a time: one pool access (and one lcore-id TLS
  * lookup) per batch instead of per packet. */
-static inline struct rte_mbuf *
-alloc(struct worker *w)
+static __rte_noinline struct rte_mbuf *
+alloc_refill(struct worker *w)
 {
 	struct rte_mbuf *m;
 
-	if (likely(w->n_stash))
-		return w->stash[--w->n_stash];
 	if (rte_pktmbuf_alloc_bulk(w->mp, w->stash, DP_STASH) == 0) {
 		w->n_stash = DP_STASH - 1;
 		return w->stash[DP_STASH - 1];
@@ -36,6 +34,14 @@ alloc(struct worker *w)
 	if (unlikely(m == NULL))
 		CNT(w, DROP_TX);
 	return m;
+}
+
+static inline struct rte_mbuf *
+alloc(struct worker *w)
+{
+	if (likely(w->n_stash))
+		return w->stash[--w->n_stash];
+	return alloc_refill(w);
 }
 
 void

@@ -62,6 +62,35 @@ sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
 	}
 }
 
+/* Client launch cursor: the index and its tuple's parts step together,
+ * so a launch needs no division (sk_tuple's order: listen port fastest,
+ * then client address, then local port). */
+static inline void
+sk_cursor_step(struct worker *w)
+{
+	if (++w->cursor == w->n_sk) {
+		w->cursor = 0;
+		w->cur_sport = w->cur_cip = w->cur_lport = 0;
+		return;
+	}
+	if (++w->cur_sport < w->n_sport)
+		return;
+	w->cur_sport = 0;
+	if (++w->cur_cip < w->n_cip)
+		return;
+	w->cur_cip = 0;
+	w->cur_lport++;
+}
+
+static inline void
+sk_cursor_tuple(const struct worker *w, struct tuple *t)
+{
+	t->lip = rte_cpu_to_be_32(w->cip_h + w->cur_cip);
+	t->rip = w->srv_ip;
+	t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + w->cur_lport));
+	t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + w->cur_sport));
+}
+
 /* Client: the socket a packet to (our lip, our lport) from rport belongs to. */
 static inline uint64_t
 sk_index_client(const struct worker *w, uint32_t lip_be, uint16_t lport_be, uint16_t rport_be)

@@ -243,25 +243,24 @@ tcp_client_input(struct worker *w, const struct seg *s)
 int
 tcp_client_launch(struct worker *w)
 {
-	uint64_t n = w->n_sk, idx = w->cursor;
+	uint64_t idx;
 	struct tuple t;
 	struct sock *sk;
 
-	/* The next free tuple; bounded so a full table costs little. */
+	/* The next free tuple; bounded so a full table costs little. A failed
+	 * search resumes where it stopped. */
 	for (int tries = 0; tries < 64; tries++) {
-		sk = &w->sk[idx];
+		sk = &w->sk[w->cursor];
 		if (sk->state == SK_CLOSED || w->flood)
 			break;
-		if (++idx == n)
-			idx = 0;
+		sk_cursor_step(w);
 		sk = NULL;
 	}
-	if (sk == NULL) {
-		w->cursor = idx; /* resume the search where it stopped */
+	if (sk == NULL)
 		return -1;
-	}
-	w->cursor = idx + 1 == n ? 0 : idx + 1;
-	sk_tuple(w, idx, &t);
+	idx = w->cursor;
+	sk_cursor_tuple(w, &t);
+	sk_cursor_step(w);
 	CNT(w, SYN_TX);
 	if (w->flood) {
 		pkt_tcp(w, &t, tcp_iss(w, idx), 0, TH_SYN, NULL);

@@ -42,9 +42,8 @@ udp_client_launch(struct worker *w)
 {
 	struct tuple t;
 
-	sk_tuple(w, w->cursor, &t);
-	if (++w->cursor == w->n_sk)
-		w->cursor = 0;
+	sk_cursor_tuple(w, &t);
+	sk_cursor_step(w);
 	if (pkt_udp(w, &t, &w->req) != 0)
 		return -1;
 	CNT(w, UDP_TX);

@@ -144,7 +144,8 @@ struct worker {
 	uint32_t next_arp_ms;
 
 	/* launching (client) */
-	uint64_t cursor;
+	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
+	uint32_t cur_sport, cur_cip, cur_lport;
 	uint64_t next_launch;
 	uint64_t interval;   /* TSC between launches, 0 = none */
 	uint64_t cps_w;      /* this worker's share of the target */

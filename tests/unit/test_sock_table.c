@@ -83,6 +83,29 @@ test_client_order(void **state)
 	assert_int_equal(rte_be_to_cpu_16(t.lport), 2);
 }
 
+/* The launch cursor walks the table in index order, tuple included, and
+ * wraps to the start. */
+static void
+test_cursor(void **state)
+{
+	static const uint32_t shapes[][3] = { { 1, 5, 1 }, { 3, 4, 2 }, { 4, 3, 1 }, { 1, 1, 3 }, { 2, 2, 2 } };
+	struct worker w;
+
+	(void)state;
+	for (size_t k = 0; k < RTE_DIM(shapes); k++) {
+		client(&w, shapes[k][0], shapes[k][1], shapes[k][2]);
+		for (uint64_t i = 0; i < 3 * w.n_sk + 1; i++) {
+			struct tuple a, b;
+
+			assert_int_equal(w.cursor, i % w.n_sk);
+			sk_cursor_tuple(&w, &a);
+			sk_tuple(&w, w.cursor, &b);
+			assert_memory_equal(&a, &b, sizeof(a));
+			sk_cursor_step(&w);
+		}
+	}
+}
+
 static void
 test_server_roundtrip(void **state)
 {
@@ -117,6 +140,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_client_roundtrip),
 		cmocka_unit_test(test_client_order),
+		cmocka_unit_test(test_cursor),
 		cmocka_unit_test(test_server_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
