@@ -24,12 +24,11 @@ add(struct eal_args *a, const char *fmt, ...)
 	return 0;
 }
 
-/* The main lcore, and with it every EAL control thread (interrupts, where
- * a PMD handles its peer's disconnect; IPC; telemetry), floats over the
- * CPUs that run none of our workers, so they never preempt one of them
- * (on a shared box, a worker preempted in the middle of a memif burst
- * while the interrupt thread unmaps the peer's regions is one way DPDK
- * 22.11's memif PMD crashes). With no such CPU, over all of them. */
+/* The main lcore, and with it every EAL control thread (interrupts, IPC,
+ * telemetry), floats over the CPUs that run none of our workers, so they
+ * never preempt one of them. With no such CPU, over all of them. (This
+ * did not stop DPDK 22.11's memif PMD from crashing at a peer's
+ * disconnect under load: see README, known limits.) */
 #define MAX_CPU 1024
 
 static int
