@@ -28,25 +28,30 @@ add(struct eal_args *a, const char *fmt, ...)
  * telemetry), floats over the CPUs that run none of our workers, so they
  * never preempt one of them. With no such CPU, over all of them. (This
  * did not stop DPDK 22.11's memif PMD from crashing at a peer's
- * disconnect under load: see README, known limits.) */
-#define MAX_CPU 1024
-
+ * disconnect under load: see README, known limits.) Only CPUs the process
+ * may run on count (taskset, container cpusets). */
 static int
 lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 {
 	char list[512];
-	uint8_t busy[MAX_CPU] = { 0 };
-	long n = ncpu < 1 ? 1 : (ncpu > MAX_CPU ? MAX_CPU : ncpu), start = -1, free_cpus = 0;
+	uint8_t busy[EAL_MAX_CPU] = { 0 }, ok[EAL_MAX_CPU] = { 0 };
+	long n = ncpu < 1 ? 1 : (ncpu > EAL_MAX_CPU ? EAL_MAX_CPU : ncpu), start = -1, free_cpus = 0;
 	size_t off;
 
+	long n_ok = 0;
+
+	for (long c = 0; c < n; c++)
+		n_ok += ok[c] = !a->affinity_known || (a->allowed[c / 64] >> (c % 64) & 1);
+	for (long c = 0; c < n && n_ok == 0; c++)
+		ok[c] = 1; /* an affinity outside 0..ncpu-1: let EAL judge */
 	for (uint32_t i = 0; i < cfg->n_cpus; i++)
 		if (cfg->cpus[i] < n)
 			busy[cfg->cpus[i]] = 1;
 	for (long c = 0; c < n; c++)
-		free_cpus += !busy[c];
+		free_cpus += ok[c] && !busy[c];
 	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(");
 	for (long c = 0; c <= n && off < sizeof(list); c++) {
-		int in = c < n && (!busy[c] || free_cpus == 0);
+		int in = c < n && ok[c] && (!busy[c] || free_cpus == 0);
 
 		if (in && start < 0)
 			start = c;
@@ -81,9 +86,13 @@ int
 eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
 	       const char *name, long ncpu, int n_extra, char **extra)
 {
-	int pci = 0, rc = 0;
+	int pci = 0, rc = 0, known = a->affinity_known;
+	uint64_t allowed[EAL_MAX_CPU / 64];
 
+	memcpy(allowed, a->allowed, sizeof(allowed));
 	memset(a, 0, sizeof(*a));
+	a->affinity_known = known;
+	memcpy(a->allowed, allowed, sizeof(allowed));
 	rc |= add(a, "%s", prog);
 	rc |= add(a, "--file-prefix=%s", name);
 	rc |= add(a, "--proc-type=primary");

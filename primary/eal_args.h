@@ -5,16 +5,23 @@
 #define DPERF_EAL_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
 #define EAL_MAX_ARGS 64
+
+#define EAL_MAX_CPU 1024
 
 struct eal_args {
 	int argc;
 	char *argv[EAL_MAX_ARGS + 1];
 	char buf[8192];
 	size_t used;
+	/* The CPUs this process may run on (bit c of allowed[c / 64]), when
+	 * affinity_known; else all of 0..ncpu-1. Set by the caller. */
+	int affinity_known;
+	uint64_t allowed[EAL_MAX_CPU / 64];
 };
 
 /* Hugepage memory (MB) a configuration needs: mbuf pools plus room for

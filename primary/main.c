@@ -4,6 +4,8 @@
  *
  *   dperf -c FILE [-p NAME] [-t] [-- EAL args...]
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -92,6 +94,21 @@ start_workers(struct app *a, char *err, size_t errlen)
 		rte_eal_remote_launch(worker_main, a->workers[i], lcore);
 	}
 	return 0;
+}
+
+/* The CPUs we may run on, for the main lcore's placement. */
+static void
+set_affinity_known(struct eal_args *ea)
+{
+	cpu_set_t set;
+
+	memset(ea, 0, sizeof(*ea));
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return;
+	ea->affinity_known = 1;
+	for (int c = 0; c < EAL_MAX_CPU && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			ea->allowed[c / 64] |= 1ULL << (c % 64);
 }
 
 static void
@@ -229,6 +246,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return EXIT_RUNTIME;
 	}
+	set_affinity_known(&ea);
 	if (eal_args_build(&ea, argv[0], &a.cfg, a.name, sysconf(_SC_NPROCESSORS_ONLN),
 			   argc - optind, argv + optind) != 0) {
 		fprintf(stderr, "%s: too many EAL arguments\n", argv[0]);

@@ -145,7 +145,10 @@ tcp_server_input(struct worker *w, const struct seg *s)
 			return;
 		}
 		sk->state = SK_ESTABLISHED;
-		tl_remove(w, sk);
+		/* Waiting for the request now: on the idle list, so a client
+		 * that never sends it (or only part of it) does not hold the
+		 * socket forever. Found by fuzz_rx. */
+		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
 	}
 	if (s->dlen > 0 || (s->flags & TH_FIN)) {
 		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */

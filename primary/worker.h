@@ -192,7 +192,8 @@ void tx_discard_all(struct worker *w);
 static inline int
 tx_congested(const struct worker *w)
 {
-	return w->n_tx >= DP_TX_CAP / 2;
+	/* (a batch merely held for tx_hold is not congestion) */
+	return w->n_tx >= RTE_MAX(DP_TX_CAP / 2, (int)w->tx_burst);
 }
 
 static inline void

@@ -105,13 +105,13 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	void *p;
 
 	w->n_sk = sk_table_init(w);
+	if (w->is_udp)
+		return 0; /* UDP keeps no per-flow state (nor calls sk_tuple) */
 	if (w->n_sk >= UINT32_MAX) {
-		snprintf(err, errlen, "%lu tuples per worker exceed the table's 32-bit index",
+		snprintf(err, errlen, "%lu sockets per worker exceed the table's 32-bit index",
 			 (unsigned long)w->n_sk);
 		return -1;
 	}
-	if (w->is_udp)
-		return 0; /* UDP keeps no per-flow state */
 	bytes = w->n_sk * sizeof(struct sock);
 	/* Zero pages cost nothing until touched: only live connections use RAM. */
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,

@@ -14,6 +14,7 @@ rd=/var/run/dpdk/e2e-acc
 [ "$(stat -c %a "$rd")" = 700 ] || fail "runtime dir $rd is mode $(stat -c %a "$rd"), expected 700"
 [ "$(stat -c %a /var/run/dpdk)" = 700 ] || fail "/var/run/dpdk is mode $(stat -c %a /var/run/dpdk)"
 n=0
+shopt -s nullglob
 for f in /dev/hugepages/e2e-accmap_*; do
 	[ "$(stat -c %a "$f")" = 600 ] || fail "$f is mode $(stat -c %a "$f"), expected 600"
 	n=$((n + 1))

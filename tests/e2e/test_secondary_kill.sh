@@ -14,7 +14,7 @@ start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 SOCK=dperf-kill-e2e-$$
 tm() { tmux -L "$SOCK" "$@"; }
-trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+trap 'rc=$?; tm kill-server 2>/dev/null; (exit $rc); cleanup' EXIT
 tm new-session -d -s idle "sleep 600"
 sleep 2
 

@@ -24,6 +24,7 @@ INTERVAL=${SOAK_INTERVAL:-1}     # seconds between a connection's requests
 KA_NUM=${SOAK_KA_NUM:-5}         # requests before a connection closes
 WARMUP=${SOAK_WARMUP:-$((SECS / 3))}
 RSS_SLACK_KB=${SOAK_RSS_SLACK_KB:-2048}
+[ "$KA_NUM" -ge 1 ] && [ "$INTERVAL" -ge 1 ] || fail "SOAK_KA_NUM and SOAK_INTERVAL must be whole numbers >= 1"
 churn=$((CC / (KA_NUM * INTERVAL)))
 note "cc $CC, $churn connections/s replaced, $((CC / INTERVAL)) requests/s, ${SECS}s (warm-up ${WARMUP}s)"
 
@@ -55,7 +56,7 @@ slow_start 0
 wait 1
 CONF
 
-rss_kb() { awk '/^VmRSS:/{print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+rss_kb() { local v; v=$(awk '/^VmRSS:/{print $2}' "/proc/$1/status" 2>/dev/null); echo "${v:-0}"; }
 
 start_primary soak-srv "$T/server.conf"
 start_primary soak-cli "$T/client.conf"
@@ -76,7 +77,7 @@ while kill -0 "$cpid" 2>/dev/null; do
 	fi
 	if [ $((el % 10)) = 5 ] && [ "$el" -lt "$SECS" ]; then
 		j=$(ctl -p soak-cli stats --json 2>/dev/null) || continue
-		k=$(jget "$j" skCon)
+		k=$(jget "$j" skCon 2>/dev/null) || continue
 		note "${el}s: skCon $k, skOpen $(jget "$j" skOpen), rss client ${c} kB server ${s} kB"
 		[ "$el" -ge "$WARMUP" ] && [ "$k" -ge $((CC * 9 / 10)) ] && held=$((held + 1))
 	fi
@@ -92,7 +93,7 @@ for side in c s; do
 	open=$(total "$log" skOpen) closed=$(total "$log" skClose) con=$(total "$log" skCon)
 	[ "$open" = $((closed + con)) ] || fail "$log: skOpen $open != skClose $closed + skCon $con"
 	[ "$con" = 0 ] || fail "$log: $con connections still open at the end"
-	read -r free start tot < <(awk '$2=="mbufFree"{print $3, $5, $7; exit}' "$log")
+	read -r free start tot < <(awk '$2=="mbufFree"{print $3, $5, $7; exit}' "$log") || true
 	[ -n "$free" ] || fail "$log: no mbuf pool line in the summary"
 	[ "$free" = "$start" ] || fail "$log: $free of $tot mbufs free at the end, $start before traffic (leak)"
 	for k in skErr httpErr; do

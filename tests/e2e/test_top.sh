@@ -14,7 +14,7 @@ BUILD=$SECONDARY_BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" 
 
 SOCK=dperf-top-e2e-$$
 tm() { tmux -L "$SOCK" "$@"; }
-trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+trap 'rc=$?; tm kill-server 2>/dev/null; (exit $rc); cleanup' EXIT
 tm new-session -d -s stop -x 100 -y 30 "$SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
 sleep 2
 tm send-keys -t stop s

@@ -20,7 +20,8 @@
  * After each record, the two workers exchange what they sent.
  *
  * Checked after every input, abort on failure: every mbuf is back in its
- * pool, and each worker's skOpen equals skClose plus its open sockets.
+ * pool, and on each worker every open socket is on exactly one timer list
+ * (so none can outlive a vanished peer) and the lists are well formed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,15 +205,47 @@ connect_pair(struct side *pair)
 	}
 }
 
+/* Every open socket sits on exactly one timer list (else a vanished peer
+ * would leave it open forever), every listed socket is open, and the
+ * lists are well formed: walked from the head, each has `count` entries
+ * that name it, linked both ways. */
 static void
 check_side(const struct side *s, const char *what)
 {
-	const struct dp_worker_stats *st = s->w.st;
+	const struct worker *w = &s->w;
+	uint64_t listed = 0;
 
-	if (st->c[DP_C_SK_OPEN] != st->c[DP_C_SK_CLOSE] + st->sk_cur) {
-		fprintf(stderr, "%s: skOpen %lu != skClose %lu + open %lu\n", what,
-			(unsigned long)st->c[DP_C_SK_OPEN], (unsigned long)st->c[DP_C_SK_CLOSE],
-			(unsigned long)st->sk_cur);
+	if (w->is_udp)
+		return;
+	for (int l = TL_RT; l < TL__COUNT; l++) {
+		uint32_t n = 0, prev = 0;
+
+		for (uint32_t i = w->tl[l].head; i != 0; i = w->sk[i - 1].t_next) {
+			const struct sock *sk = &w->sk[i - 1];
+
+			if (++n > w->st->sk_cur || sk->list != l || sk->state == SK_CLOSED ||
+			    sk->t_prev != prev) {
+				fprintf(stderr,
+					"%s: timer list %d broken at socket %u (entry %u, list %u, state %u, %lu open)\n",
+					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->st->sk_cur);
+				abort();
+			}
+			prev = i;
+		}
+		if (n != w->tl[l].count || prev != w->tl[l].tail) {
+			fprintf(stderr, "%s: timer list %d has %u entries, count says %u\n", what, l, n,
+				w->tl[l].count);
+			abort();
+		}
+		listed += n;
+	}
+	if (listed != w->st->sk_cur) {
+		fprintf(stderr, "%s: %lu sockets open, %lu on timer lists\n", what,
+			(unsigned long)w->st->sk_cur, (unsigned long)listed);
+		for (uint64_t i = 0; i < w->n_sk; i++) /* name the strays */
+			if (w->sk[i].state != SK_CLOSED && w->sk[i].list == TL_NONE)
+				fprintf(stderr, "  socket %lu: state %u flags 0x%x inflight %u, on no list\n",
+					(unsigned long)i, w->sk[i].state, w->sk[i].flags, w->sk[i].inflight);
 		abort();
 	}
 }

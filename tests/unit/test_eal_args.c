@@ -116,6 +116,20 @@ test_lcores(void **state)
 	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 2, 0, NULL), 0);
 	assert_true(find_arg(a, "--lcores=0@(0-1),1@1,2@0") > 0);
 
+	/* Under taskset/cpuset 2,3 with a worker on 2: the main lcore on 3;
+	 * with the worker on 3 and only 3 allowed: on 3 too. */
+	c.n_cpus = 1;
+	c.cpus[0] = 2;
+	a->affinity_known = 1;
+	a->allowed[0] = (1u << 2) | (1u << 3);
+	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 8, 0, NULL), 0);
+	assert_true(find_arg(a, "--lcores=0@(3-3),1@2") > 0);
+	c.cpus[0] = 3;
+	a->allowed[0] = 1u << 3;
+	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 8, 0, NULL), 0);
+	assert_true(find_arg(a, "--lcores=0@(3-3),1@3") > 0);
+	a->affinity_known = 0;
+
 	/* One CPU on the box: the main lcore on cpu 0. */
 	c.n_cpus = 1;
 	c.cpus[0] = 0;
