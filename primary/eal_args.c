@@ -25,33 +25,26 @@ add(struct eal_args *a, const char *fmt, ...)
 }
 
 /* The main lcore, and with it every EAL control thread (interrupts, IPC,
- * telemetry), floats over the CPUs that run none of our workers, so they
- * never preempt one of them. With no such CPU, over all of them. (This
- * did not stop DPDK 22.11's memif PMD from crashing at a peer's
- * disconnect under load: see README, known limits.) Only CPUs the process
- * may run on count (taskset, container cpusets). */
+ * telemetry), floats over every CPU the process may run on (taskset,
+ * container cpusets), workers' included: the scheduler then puts it where
+ * a core is idle. (Pinning it off our worker cores put it on the *other*
+ * primary's worker core on a 2-core box and tripled the memif PMD crashes
+ * at disconnect; see README, known limits.) */
 static int
 lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 {
 	char list[512];
-	uint8_t busy[EAL_MAX_CPU] = { 0 }, ok[EAL_MAX_CPU] = { 0 };
-	long n = ncpu < 1 ? 1 : (ncpu > EAL_MAX_CPU ? EAL_MAX_CPU : ncpu), start = -1, free_cpus = 0;
+	uint8_t ok[EAL_MAX_CPU] = { 0 };
+	long n = ncpu < 1 ? 1 : (ncpu > EAL_MAX_CPU ? EAL_MAX_CPU : ncpu), start = -1, n_ok = 0;
 	size_t off;
-
-	long n_ok = 0;
 
 	for (long c = 0; c < n; c++)
 		n_ok += ok[c] = !a->affinity_known || (a->allowed[c / 64] >> (c % 64) & 1);
 	for (long c = 0; c < n && n_ok == 0; c++)
 		ok[c] = 1; /* an affinity outside 0..ncpu-1: let EAL judge */
-	for (uint32_t i = 0; i < cfg->n_cpus; i++)
-		if (cfg->cpus[i] < n)
-			busy[cfg->cpus[i]] = 1;
-	for (long c = 0; c < n; c++)
-		free_cpus += ok[c] && !busy[c];
 	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(");
 	for (long c = 0; c <= n && off < sizeof(list); c++) {
-		int in = c < n && ok[c] && (!busy[c] || free_cpus == 0);
+		int in = c < n && ok[c];
 
 		if (in && start < 0)
 			start = c;

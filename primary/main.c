@@ -5,6 +5,7 @@
  *   dperf -c FILE [-p NAME] [-t] [-- EAL args...]
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
+#include <pthread.h>
 #include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -122,12 +123,31 @@ on_cleanup_timeout(int sig)
 	_exit(0);
 }
 
+/* Once the workers have stopped, their cores are idle: the main thread
+ * moves there to close the ports, rather than preempt whatever else runs
+ * on the core it was on (on a shared box, often the peer's worker, which
+ * DPDK 22.11's memif PMD does not survive mid-burst at a disconnect). */
+static void
+move_to_idle_worker_cores(const struct dp_config *cfg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (uint32_t i = 0; i < cfg->n_cpus; i++)
+		if (cfg->cpus[i] < CPU_SETSIZE)
+			CPU_SET(cfg->cpus[i], &set);
+	if (CPU_COUNT(&set) > 0)
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void
 shutdown_app(struct app *a, int finished)
 {
 	dp_workers_quit = 1;
 	if (a->eal_up)
 		rte_eal_mp_wait_lcore();
+	if (a->n_workers > 0)
+		move_to_idle_worker_cores(&a->cfg);
 	if (finished) /* totals once no worker counts anymore */
 		control_loop_finish(a->shm, &a->ports);
 	ctl_server_stop();
