@@ -1211,6 +1211,39 @@ test_server_no_socket(void **state)
 	assert_idle(s);
 }
 
+/* A client completes the handshake with part of a request in the ACK,
+ * then goes quiet: the server's socket must still be on a timer list, and
+ * the idle timeout must close it (found by fuzz_rx: it sat on none). */
+static void
+test_server_partial_request_idle(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	static const uint8_t part[] = "GET / HTTP/1.1\r\nHost: x\r\n";
+	struct tuple t;
+	struct sock *sk;
+	uint32_t iss;
+
+	(void)state;
+	client_tuple(c, 3, &t);
+	inject(s, &t, 1000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_SYN | TH_ACK);
+	iss = s->out[0].seq;
+	box_clear(s);
+	inject(s, &t, 1001, iss + 1, TH_ACK | TH_PSH, part, sizeof(part) - 1);
+	sk = server_sock(s, &t);
+	assert_int_equal(sk->state, SK_ESTABLISHED);
+	assert_int_equal(sk->list, TL_IDLE);
+	assert_int_equal(C(s, HTTP_GET), 0);
+	box_clear(s);
+	for (int i = 0; i < 2 + DP_MAX_RETRIES; i++) {
+		advance(s, s->w.tl[TL_IDLE].timeout_ms);
+		run_timers(s);
+		box_clear(s);
+	}
+	assert_idle(s);
+}
+
 static void
 test_server_foreign(void **state)
 {
@@ -1704,6 +1737,7 @@ main(void)
 		cmocka_unit_test_teardown(test_client_request_retries_exhausted, free_nodes),
 		cmocka_unit_test_teardown(test_server_retries_exhausted, free_nodes),
 		cmocka_unit_test_teardown(test_server_no_socket, free_nodes),
+		cmocka_unit_test_teardown(test_server_partial_request_idle, free_nodes),
 		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
 		cmocka_unit_test_teardown(test_server_bad_segments, free_nodes),
 		cmocka_unit_test_teardown(test_server_rst_in_window, free_nodes),
