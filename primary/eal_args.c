@@ -79,13 +79,9 @@ int
 eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
 	       const char *name, long ncpu, int n_extra, char **extra)
 {
-	int pci = 0, rc = 0, known = a->affinity_known;
-	uint64_t allowed[EAL_MAX_CPU / 64];
+	int pci = 0, rc = 0;
 
-	memcpy(allowed, a->allowed, sizeof(allowed));
-	memset(a, 0, sizeof(*a));
-	a->affinity_known = known;
-	memcpy(a->allowed, allowed, sizeof(allowed));
+	memset(a, 0, offsetof(struct eal_args, affinity_known));
 	rc |= add(a, "%s", prog);
 	rc |= add(a, "--file-prefix=%s", name);
 	rc |= add(a, "--proc-type=primary");

@@ -18,8 +18,9 @@ struct eal_args {
 	char *argv[EAL_MAX_ARGS + 1];
 	char buf[8192];
 	size_t used;
-	/* The CPUs this process may run on (bit c of allowed[c / 64]), when
-	 * affinity_known; else all of 0..ncpu-1. Set by the caller. */
+	/* Set by the caller, kept by eal_args_build (keep these last): the
+	 * CPUs this process may run on (bit c of allowed[c / 64]), when
+	 * affinity_known; else all of 0..ncpu-1. */
 	int affinity_known;
 	uint64_t allowed[EAL_MAX_CPU / 64];
 };

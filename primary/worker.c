@@ -118,11 +118,9 @@ static void
 launch(struct worker *w)
 {
 	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
-		if (tx_congested(w)) { /* skip the slot: no catch-up burst later */
-			w->next_launch = w->now + w->interval;
-			return;
-		}
-		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
+		/* At the cc target, or the device full: skip the slot (no
+		 * catch-up burst later). */
+		if ((w->cc_w && w->st->sk_cur >= w->cc_w) || tx_congested(w)) {
 			w->next_launch = w->now + w->interval;
 			return;
 		}

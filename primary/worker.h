@@ -181,10 +181,25 @@ int worker_main(void *arg);
 /* Timers, ARP retries and rate updates, once per millisecond (w->now_ms). */
 void worker_tick(struct worker *w);
 
-/* worker_tx.c */
+/* worker_tx.c: hand the batch to the device (the only device call; the
+ * fuzz harness replaces it at link time) */
 void tx_flush(struct worker *w);
-void tx_drop_one(struct worker *w, struct rte_mbuf *m);
-void tx_discard_all(struct worker *w);
+
+static inline void
+tx_drop_one(struct worker *w, struct rte_mbuf *m)
+{
+	CNT(w, DROP_TX);
+	rte_pktmbuf_free(m);
+}
+
+/* Drop whatever is still queued (the device would not take it). */
+static inline void
+tx_discard_all(struct worker *w)
+{
+	CNT_ADD(w, DROP_TX, w->n_tx);
+	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
+	w->n_tx = 0;
+}
 
 /* The device has stopped taking packets for a while (its ring is full):
  * work that creates packets on its own (timers, launches, closes at stop)

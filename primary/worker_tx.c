@@ -27,18 +27,3 @@ tx_flush(struct worker *w)
 	CNT_ADD(w, PKT_TX, sent);
 	CNT_ADD(w, BITS_TX, bytes * 8);
 }
-
-void
-tx_drop_one(struct worker *w, struct rte_mbuf *m)
-{
-	CNT(w, DROP_TX);
-	rte_pktmbuf_free(m);
-}
-
-void
-tx_discard_all(struct worker *w)
-{
-	CNT_ADD(w, DROP_TX, w->n_tx);
-	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
-	w->n_tx = 0;
-}

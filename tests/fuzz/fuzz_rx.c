@@ -102,24 +102,9 @@ tx_flush(struct worker *w)
 			s->out[s->n_out++] = w->tx[i];
 			CNT(w, PKT_TX);
 		} else {
-			rte_pktmbuf_free(w->tx[i]);
-			CNT(w, DROP_TX);
+			tx_drop_one(w, w->tx[i]);
 		}
 	}
-	w->n_tx = 0;
-}
-
-void
-tx_drop_one(struct worker *w, struct rte_mbuf *m)
-{
-	CNT(w, DROP_TX);
-	rte_pktmbuf_free(m);
-}
-
-void
-tx_discard_all(struct worker *w)
-{
-	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
 	w->n_tx = 0;
 }
 

@@ -118,19 +118,6 @@ tx_flush(struct worker *w)
 	w->n_tx = 0;
 }
 
-void
-tx_drop_one(struct worker *w, struct rte_mbuf *m)
-{
-	(void)m;
-	CNT(w, DROP_TX);
-}
-
-void
-tx_discard_all(struct worker *w)
-{
-	w->n_tx = 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Building workers (after primary/worker_setup.c)                     */
 
