@@ -20,7 +20,7 @@ CFLAGS  := -std=gnu11 -g $(OPT) -Wall -Wextra -Werror -Wno-missing-field-initial
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c
+COMMON_SRC  := common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c
 PRIMARY_SRC := $(wildcard primary/*.c)
 ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))

@@ -110,6 +110,7 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 			break;
 		if ((signals_seen || elapsed_us >= shm->ctl.duration_us) && !shm->ctl.stop)
 			ctl_server_local(DP_OP_STOP, 0);
+		ports_watch_links(ps);
 		shm->hdr.state = state_now(shm, ps, elapsed_us);
 		if (shm->ctl.stop) {
 			uint64_t sk = 0;

@@ -146,38 +146,63 @@ find_header(const uint8_t *p, uint32_t len, const char *name, uint32_t nl)
 	return NULL;
 }
 
+/* The value of a Content-Length header whose name ends at v; line_end is
+ * its '\n'. Returns -1 unless 1-9 digits, then CR or space. */
+static int64_t
+content_length(const uint8_t *v, const uint8_t *line_end)
+{
+	uint32_t clen = 0;
+	int digits = 0;
+
+	while (v < line_end && (*v == ' ' || *v == '\t'))
+		v++;
+	while (v < line_end && isdigit(*v) && digits < 10) {
+		clen = clen * 10 + (uint32_t)(*v - '0');
+		v++;
+		digits++;
+	}
+	if (digits == 0 || digits == 10 || (*v != '\r' && *v != ' '))
+		return -1;
+	return clen;
+}
+
+/*
+ * One pass over the header lines (a memchr per line): the client parses
+ * every response, so no search of the whole head per header (perf had
+ * memmem and strncasecmp at 7% of a client core at 1M connections/s).
+ */
 int
 dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total)
 {
-	const uint8_t *end, *cl;
-	uint32_t head, clen = 0;
-	int digits = 0;
+	const uint8_t *end = p + len, *q = p, *nl;
+	int64_t clen = -1;
 
 	if (len < 12 || memcmp(p, "HTTP/1.", 7) != 0 || p[8] != ' ')
 		return -1;
 	if (!isdigit(p[9]) || !isdigit(p[10]) || !isdigit(p[11]))
 		return -1;
 	*status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
-	end = find(p, len, "\r\n\r\n", 4);
-	if (end == NULL)
-		return -1;
-	head = (uint32_t)(end - p) + 4;
-	cl = find_header(p, head, "Content-Length:", 15);
-	if (cl != NULL) {
-		const uint8_t *q = cl + 15;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		while (q < end && isdigit(*q) && digits < 10) {
-			clen = clen * 10 + (uint32_t)(*q - '0');
-			q++;
-			digits++;
+	for (;;) {
+		nl = memchr(q, '\n', (size_t)(end - q));
+		if (nl == NULL || nl == q || nl[-1] != '\r')
+			return -1; /* incomplete, or a line not ending in CRLF */
+		q = nl + 1;
+		if (end - q >= 2 && q[0] == '\r' && q[1] == '\n')
+			break; /* the empty line: end of the head */
+		if (end - q > 15 && (q[0] | 0x20) == 'c' &&
+		    strncasecmp((const char *)q, "Content-Length:", 15) == 0 && clen < 0) {
+			const uint8_t *le = memchr(q, '\n', (size_t)(end - q));
+			clen = content_length(q + 15, le ? le : end - 1);
+			if (clen < 0)
+				return -1;
 		}
-		if (digits == 0 || digits == 10 || (q < end && *q != '\r' && *q != ' '))
-			return -1;
-	} else if (*status >= 200 && *status != 204 && *status != 304) {
-		return -1; /* no length: chunked or close-delimited, not supported */
 	}
-	*total = head + clen;
+	if (clen < 0) {
+		if (*status >= 200 && *status != 204 && *status != 304)
+			return -1; /* no length: chunked or close-delimited, not supported */
+		clen = 0;
+	}
+	*total = (uint32_t)(q + 2 - p) + (uint32_t)clen;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "eal_args.h"
 #include "instance.h"
+#include "meminfo.h"
 #include "runtime_dir.h"
 
 void
@@ -118,22 +119,6 @@ memif_dirs(const struct dp_config *cfg, char *err, size_t errlen)
 		}
 	}
 	return 0;
-}
-
-static unsigned long
-mem_available_mb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	unsigned long kb = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb / 1024;
 }
 
 /* A cc target must fit the client tuples and this box's memory. */

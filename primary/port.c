@@ -7,6 +7,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "memif_warm.h"
 #include "port.h"
 
 #define NB_DESC 1024
@@ -181,6 +182,22 @@ ports_mark_pools(const struct port_set *ps, struct dp_shm *shm)
 	ports_read_stats(ps, shm);
 	for (uint32_t i = 0; i < ps->n; i++)
 		shm->ports[i].mbuf_free_start = shm->ports[i].mbuf_free;
+}
+
+void
+ports_watch_links(struct port_set *ps)
+{
+	uint32_t up = 0;
+
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct rte_eth_link link;
+
+		if (rte_eth_link_get_nowait(ps->np[i].port_id, &link) == 0 && link.link_status)
+			up |= 1u << i;
+	}
+	if (up & ~ps->link_up)
+		memif_warm_regions();
+	ps->link_up = up;
 }
 
 void

@@ -19,6 +19,7 @@ struct port_set {
 	struct rte_mempool *mp[DP_MAX_PORTS];
 	uint32_t n;
 	uint32_t started;
+	uint32_t link_up; /* bit per port, as last seen by ports_watch_links */
 };
 
 /* Configure and start every port. Returns 0, or -1 with err set. */
@@ -29,6 +30,9 @@ int ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t worker
  * workers run: the baseline that the final count must return to. */
 void ports_mark_pools(const struct port_set *ps, struct dp_shm *shm);
 void ports_read_stats(const struct port_set *ps, struct dp_shm *shm);
+/* Main lcore, every tick: when a link comes up, fault in the memif
+ * shared memory before traffic (memif_warm.c). */
+void ports_watch_links(struct port_set *ps);
 void ports_close(struct port_set *ps);
 
 #endif

@@ -183,10 +183,9 @@ worker_main(void *arg)
 			launch(w);
 			work = 1;
 		}
-		if (w->n_tx && now >= w->tx_due) {
-			tx_flush(w);
+		/* A device that takes nothing (link down) is not work. */
+		if (w->n_tx && now >= w->tx_due && tx_flush(w))
 			work = 1;
-		}
 	}
 	for (int i = 0; i < 1000 && w->n_tx; i++)
 		tx_flush(w);

@@ -182,8 +182,8 @@ int worker_main(void *arg);
 void worker_tick(struct worker *w);
 
 /* worker_tx.c: hand the batch to the device (the only device call; the
- * fuzz harness replaces it at link time) */
-void tx_flush(struct worker *w);
+ * fuzz harness replaces it at link time). Returns the packets it took. */
+uint16_t tx_flush(struct worker *w);
 
 static inline void
 tx_drop_one(struct worker *w, struct rte_mbuf *m)

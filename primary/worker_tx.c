@@ -10,14 +10,14 @@
 
 #include "worker.h"
 
-void
+uint16_t
 tx_flush(struct worker *w)
 {
 	uint16_t n = w->n_tx, sent;
 	uint64_t bytes = 0;
 
 	if (n == 0)
-		return;
+		return 0;
 	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx, n);
 	for (uint16_t i = 0; i < sent; i++)
 		bytes += w->tx[i]->pkt_len;
@@ -26,4 +26,5 @@ tx_flush(struct worker *w)
 	w->n_tx = n - sent;
 	CNT_ADD(w, PKT_TX, sent);
 	CNT_ADD(w, BITS_TX, bytes * 8);
+	return sent;
 }

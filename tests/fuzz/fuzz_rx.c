@@ -92,10 +92,11 @@ side_of(struct worker *w)
 	return (struct side *)((char *)w - offsetof(struct side, w));
 }
 
-void
+uint16_t
 tx_flush(struct worker *w)
 {
 	struct side *s = side_of(w);
+	uint16_t n = w->n_tx;
 
 	for (uint16_t i = 0; i < w->n_tx; i++) {
 		if (s->n_out < RTE_DIM(s->out)) {
@@ -106,6 +107,7 @@ tx_flush(struct worker *w)
 		}
 	}
 	w->n_tx = 0;
+	return n;
 }
 
 /* ------------------------------------------------------------------ */

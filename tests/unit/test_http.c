@@ -439,6 +439,9 @@ test_parse_bad(void **state)
 		/* Content-Length only in the body does not count. */
 		"HTTP/1.1 200 OK\r\nServer: x\r\n\r\n\r\nContent-Length: 5\r\n",
 		"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n", /* no blank line */
+		"HTTP/1.1 200 OK\nContent-Length: 5\n\nhello", /* bare LF line ends */
+		"HTTP/1.1 200 OK\r\nContent-Length: 5\n\r\nhello",
+		"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\n\r\nhello",
 	};
 	uint32_t total;
 	int status;

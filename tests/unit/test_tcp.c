@@ -112,10 +112,13 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	return 0;
 }
 
-void
+uint16_t
 tx_flush(struct worker *w)
 {
+	uint16_t n = w->n_tx;
+
 	w->n_tx = 0;
+	return n;
 }
 
 /* ------------------------------------------------------------------ */
