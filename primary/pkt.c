@@ -44,6 +44,21 @@ alloc(struct worker *w)
 	return alloc_refill(w);
 }
 
+/* A received packet is done with: back to the stash when there is room
+ * (an mbuf just read is hot in cache, and this skips a pool put and get),
+ * else to its pool. */
+void
+pkt_free(struct worker *w, struct rte_mbuf *m)
+{
+	if (w->n_stash < DP_STASH && m->pool == w->mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
+	    rte_mbuf_refcnt_read(m) == 1) {
+		rte_pktmbuf_reset(m);
+		w->stash[w->n_stash++] = m;
+		return;
+	}
+	rte_pktmbuf_free(m);
+}
+
 void
 pkt_release(struct worker *w)
 {

@@ -28,6 +28,8 @@ int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
 int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	    const struct rte_ether_addr *dmac, const uint8_t *target);
 
+/* Free a received mbuf (to the stash when it has room). */
+void pkt_free(struct worker *w, struct rte_mbuf *m);
 /* Return the worker's unused preallocated mbufs to the pool. */
 void pkt_release(struct worker *w);
 

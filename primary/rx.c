@@ -429,5 +429,5 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 		CNT(w, OTHER_RX);
 	}
 drop:
-	rte_pktmbuf_free(m);
+	pkt_free(w, m);
 }

@@ -97,8 +97,10 @@ struct worker {
 	uint32_t now_ms;   /* milliseconds since start */
 	uint16_t port_id;
 	uint16_t queue;
-	uint16_t n_tx;
+	uint16_t n_tx;       /* tx[tx_head..n_tx) wait for the device */
+	uint16_t tx_head;
 	uint16_t tx_burst;
+	uint8_t tx_blocked;  /* the last flush left packets behind */
 	uint16_t n_stash;    /* mbufs left in stash[] */
 	uint8_t is_client;
 	uint8_t is_http;
@@ -192,13 +194,20 @@ tx_drop_one(struct worker *w, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/* Packets queued for the device and not yet taken. */
+static inline uint16_t
+tx_pending(const struct worker *w)
+{
+	return (uint16_t)(w->n_tx - w->tx_head);
+}
+
 /* Drop whatever is still queued (the device would not take it). */
 static inline void
 tx_discard_all(struct worker *w)
 {
-	CNT_ADD(w, DROP_TX, w->n_tx);
-	rte_pktmbuf_free_bulk(w->tx, w->n_tx);
-	w->n_tx = 0;
+	CNT_ADD(w, DROP_TX, tx_pending(w));
+	rte_pktmbuf_free_bulk(w->tx + w->tx_head, tx_pending(w));
+	w->n_tx = w->tx_head = 0;
 }
 
 /* The device has stopped taking packets for a while (its ring is full):
@@ -208,14 +217,35 @@ static inline int
 tx_congested(const struct worker *w)
 {
 	/* (a batch merely held for tx_hold is not congestion) */
-	return w->n_tx >= RTE_MAX(DP_TX_CAP / 2, (int)w->tx_burst);
+	return tx_pending(w) >= RTE_MAX(DP_TX_CAP / 2, (int)w->tx_burst);
 }
 
+/* The array is full up to its end: one more try at the device, then move
+ * what is left to the front. */
+static inline void
+tx_make_room(struct worker *w)
+{
+	tx_flush(w);
+	if (w->tx_head) {
+		memmove(w->tx, w->tx + w->tx_head, (size_t)tx_pending(w) * sizeof(w->tx[0]));
+		w->n_tx = tx_pending(w);
+		w->tx_head = 0;
+	}
+}
+
+/*
+ * Queue a packet; a full burst goes to the device at once, unless the
+ * device refused part of the last one: then the worker loop retries once
+ * per iteration. (Retrying on every packet, and shifting the queue after
+ * each partial send, made a backlog cost several times more per packet
+ * than a drained link, so a short stall of the peer turned into a lasting
+ * overload.)
+ */
 static inline void
 tx_enqueue(struct worker *w, struct rte_mbuf *m)
 {
 	if (unlikely(w->n_tx == DP_TX_CAP)) {
-		tx_flush(w);
+		tx_make_room(w);
 		if (w->n_tx == DP_TX_CAP) {
 			tx_drop_one(w, m);
 			return;
@@ -224,7 +254,7 @@ tx_enqueue(struct worker *w, struct rte_mbuf *m)
 	if (w->n_tx == 0)
 		w->tx_due = w->now + w->tx_hold;
 	w->tx[w->n_tx++] = m;
-	if (w->n_tx >= w->tx_burst)
+	if (tx_pending(w) >= w->tx_burst && !w->tx_blocked)
 		tx_flush(w);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * TX batching. What the device does not take now stays queued for the
  * next loop iteration (back-pressure, not loss); only a packet that finds
- * the batch still full after a flush is dropped and counted in dropTx.
+ * the queue still full after a flush is dropped and counted in dropTx.
  */
 #include <string.h>
 
@@ -13,17 +13,18 @@
 uint16_t
 tx_flush(struct worker *w)
 {
-	uint16_t n = w->n_tx, sent;
+	uint16_t n = tx_pending(w), sent;
 	uint64_t bytes = 0;
 
 	if (n == 0)
 		return 0;
-	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx, n);
+	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);
 	for (uint16_t i = 0; i < sent; i++)
-		bytes += w->tx[i]->pkt_len;
-	if (sent < n)
-		memmove(w->tx, w->tx + sent, (size_t)(n - sent) * sizeof(w->tx[0]));
-	w->n_tx = n - sent;
+		bytes += w->tx[w->tx_head + i]->pkt_len;
+	w->tx_head += sent;
+	if (w->tx_head == w->n_tx)
+		w->tx_head = w->n_tx = 0;
+	w->tx_blocked = sent < n;
 	CNT_ADD(w, PKT_TX, sent);
 	CNT_ADD(w, BITS_TX, bytes * 8);
 	return sent;

@@ -96,9 +96,9 @@ uint16_t
 tx_flush(struct worker *w)
 {
 	struct side *s = side_of(w);
-	uint16_t n = w->n_tx;
+	uint16_t n = tx_pending(w);
 
-	for (uint16_t i = 0; i < w->n_tx; i++) {
+	for (uint16_t i = w->tx_head; i < w->n_tx; i++) {
 		if (s->n_out < RTE_DIM(s->out)) {
 			s->out[s->n_out++] = w->tx[i];
 			CNT(w, PKT_TX);
@@ -106,7 +106,7 @@ tx_flush(struct worker *w)
 			tx_drop_one(w, w->tx[i]);
 		}
 	}
-	w->n_tx = 0;
+	w->n_tx = w->tx_head = 0;
 	return n;
 }
 
