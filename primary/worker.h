@@ -18,7 +18,9 @@
 #include "sock.h"
 
 #define DP_RX_BURST 32
-#define DP_TX_CAP 512 /* packets queued for TX; beyond, dropTx */
+#define DP_TX_CAP 2048 /* packets queued for TX; beyond, dropTx */
+/* Queued packets from which the device counts as refusing: new work waits. */
+#define DP_TX_CONGESTED 256
 #define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
 #define DP_MAX_RETRIES 5
 #define DP_STASH 32 /* mbufs allocated at a time */
@@ -217,7 +219,7 @@ static inline int
 tx_congested(const struct worker *w)
 {
 	/* (a batch merely held for tx_hold is not congestion) */
-	return tx_pending(w) >= RTE_MAX(DP_TX_CAP / 2, (int)w->tx_burst);
+	return tx_pending(w) >= RTE_MAX(DP_TX_CONGESTED, (int)w->tx_burst);
 }
 
 /* The array is full up to its end: one more try at the device, then move
