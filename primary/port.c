@@ -45,8 +45,14 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 
 	dev_name(pc->dev, name, sizeof(name));
 	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
-		snprintf(err, errlen, "%s:%u: port: no DPDK device '%s' (is it bound to a DPDK driver?)",
-			 cfg->file, pc->line, name);
+		if (pc->is_vdev)
+			snprintf(err, errlen,
+				 "%s:%u: port: the %s driver refused '%s' (its reason is in the log above)",
+				 cfg->file, pc->line, name, pc->dev);
+		else
+			snprintf(err, errlen,
+				 "%s:%u: port: no DPDK device '%s' (is it bound to a DPDK driver?)",
+				 cfg->file, pc->line, name);
 		return -1;
 	}
 	rte_eth_dev_info_get(pid, &info);
@@ -102,7 +108,12 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	}
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0) {
-		snprintf(err, errlen, "cannot start %s: %s", name, rte_strerror(-rc));
+		/* DPDK's memif client fails its start when no server listens. */
+		int memif_client = strncmp(pc->dev, "net_memif", 9) == 0 &&
+				   strstr(pc->dev, "role=client") != NULL;
+		snprintf(err, errlen, "%s:%u: port: cannot start %s: %s%s", cfg->file, pc->line, name,
+			 rte_strerror(-rc),
+			 memif_client ? " (is its memif server, role=server on the same socket, running?)" : "");
 		return -1;
 	}
 	ps->started |= 1u << i;

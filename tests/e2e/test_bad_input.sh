@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Bad input: one clear line, exit 2, nothing started. Covers unknown
 # keyword, bad number, bad address, missing port, core/address mismatch,
-# unsupported dperf keyword, too few hugepages, a busy instance name, and
-# secondaries with no primary.
+# unsupported dperf keyword, device arguments the driver refuses, a memif
+# client without its server, too few hugepages, a busy instance name, and
+# secondaries with no primary. (Device refusals come after EAL's own log
+# lines: there the last line names the config line.)
 . "$(dirname "$0")/lib.sh"
 
 good() {
@@ -57,6 +59,25 @@ note "cc beyond tuples: $out"
 rc=0; out=$("$BUILD/dperf" -c "$T/cc_mem.conf" -p e2e-bad 2>&1) || rc=$?
 [ $rc = 2 ] && grep -q "cc 4000000000 needs about [0-9]* MB for connection state" <<<"$out" || fail "cc beyond memory: $rc $out"
 note "cc beyond memory: $out"
+
+# Device arguments the driver refuses (memif rings go up to 2^14): the
+# driver says why, our last line names the config line; nothing is left.
+good | sed "s|socket=$T/m.sock|socket=$T/m.sock,rsize=15|" >"$T/driver.conf"
+rc=0; out=$("$BUILD/dperf" -c "$T/driver.conf" -p e2e-bad 2>&1) || rc=$?
+[ $rc != 0 ] || fail "refused driver arguments: exit 0"
+last=$(printf '%s\n' "$out" | tail -1)
+grep -q "driver.conf:5: port: the net_memif0 driver refused '.*rsize=15' (its reason is in the log above)" <<<"$last" ||
+	fail "refused driver arguments: $last"
+grep -q "Invalid ring size" <<<"$out" || fail "refused driver arguments: the driver's reason is missing: $out"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "refused driver arguments: the runtime directory was left"
+note "refused driver arguments: $last"
+# A memif client with no server on its socket: says which line and why.
+rc=0; out=$("$BUILD/dperf" -c "$T/ok.conf" -p e2e-bad 2>&1) || rc=$?
+last=$(printf '%s\n' "$out" | tail -1)
+[ $rc != 0 ] && grep -q "ok.conf:5: port: cannot start net_memif0: .* (is its memif server, role=server on the same socket, running?)" <<<"$last" ||
+	fail "memif client without server: exit $rc: $last"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "memif client without server: the runtime directory was left"
+note "memif client without server: $last"
 
 # Too few hugepages: refused before EAL starts, saying how much is needed.
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
