@@ -158,8 +158,10 @@ worker_main(void *arg)
 		/* A gap of a millisecond or more between two iterations: the
 		 * worker was descheduled (or the host stole the CPU). Peers'
 		 * packets queue up meanwhile; this says why they overflowed. */
-		if (unlikely(now - prev >= w->tsc_per_ms))
+		if (unlikely(now - prev >= w->tsc_per_ms)) {
 			CNT(w, STALL);
+			CNT_ADD(w, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
+		}
 		w->st->loop_tsc = now - w->start_tsc;
 		prev = now;
 		w->now = now;

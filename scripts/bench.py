@@ -193,7 +193,8 @@ def bench_cps():
             log(f"  cps {lv} try {attempt}: "
                 f"{'error-free' if ok else ('no steady seconds' if not secs else 'errors ' + str({k: v for k, v in errs.items() if v}))}, "
                 f"median {stat(rates)['median']:.0f}/s, client worker stalls >= 1 ms: "
-                f"{sum(s.get('stall', 0) for s in secs)}")
+                f"{sum(s.get('stall', 0) for s in secs)} "
+                f"({sum(s.get('stallUs', 0) for s in secs) / 1000:.1f} ms in all)")
             if ok:
                 break
         tried.append({"target": parse_number(lv), "ok": ok, "cps": stat(rates), "tries": attempt,

@@ -76,6 +76,14 @@ exposition(FILE *f, const struct dp_shm *s)
 			n[0] = (char)tolower((unsigned char)n[0]);
 			v /= 8;
 		}
+		size_t l = strlen(n);
+		if (l > 3 && strcmp(n + l - 3, "_us") == 0) { /* and of time, seconds */
+			snprintf(n + l - 3, sizeof(n) - (l - 3), "_seconds");
+			fprintf(f, "# HELP dperf_%s_total dperf counter %s / 1e6, all workers\n# TYPE dperf_%s_total counter\n",
+				n, dp_counter_names[c], n);
+			fprintf(f, "dperf_%s_total{instance=\"%s\"} %.6f\n", n, inst, (double)v / 1e6);
+			continue;
+		}
 		fprintf(f, "# HELP dperf_%s_total dperf counter %s, all workers\n# TYPE dperf_%s_total counter\n",
 			n, dp_counter_names[c], n);
 		fprintf(f, "dperf_%s_total{instance=\"%s\"} %" PRIu64 "\n", n, inst, v);

@@ -16,6 +16,7 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.
 [ -s "$T/metrics.txt" ] || fail "no /metrics answer"
 promtool check metrics <"$T/metrics.txt" >"$T/promtool.log" 2>&1 || fail "promtool: $(head -5 "$T/promtool.log")"
 grep -q '^dperf_http_2xx_total{instance="e2e-cli"} [0-9]' "$T/metrics.txt" || fail "no http2XX counter: $(grep http "$T/metrics.txt" | head -3)"
+grep -q '^dperf_stall_seconds_total{instance="e2e-cli"} [0-9]*\.[0-9]\{6\}$' "$T/metrics.txt" || fail "stallUs not in seconds: $(grep stall "$T/metrics.txt")"
 grep -q '^dperf_response_seconds{instance="e2e-cli",quantile="0.99"}' "$T/metrics.txt" || fail "no latency summary"
 m=$(awk '/^dperf_sk_open_total/{print $2}' "$T/metrics.txt")
 [ "$m" -gt 0 ] || fail "skOpen in /metrics: $m"
