@@ -118,9 +118,17 @@ static void
 launch(struct worker *w)
 {
 	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
-		/* At the cc target, or the device full: skip the slot (no
-		 * catch-up burst later). */
-		if ((w->cc_w && w->st->sk_cur >= w->cc_w) || tx_congested(w)) {
+		/* At the cc target, the device full, or behind on what was
+		 * received (the peer's packets waiting: finishing connections
+		 * comes before opening more, or the client overloads itself
+		 * and its peer's replies overflow): skip the slot (no catch-up
+		 * burst later). */
+		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
+			w->next_launch = w->now + w->interval;
+			return;
+		}
+		if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG) {
+			CNT_ADD(w, LAUNCH_SKIP, (w->now - w->next_launch) / w->interval + 1);
 			w->next_launch = w->now + w->interval;
 			return;
 		}
@@ -167,6 +175,7 @@ worker_main(void *arg)
 		w->now = now;
 		nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
 		work = nb;
+		w->rx_backlog = nb < DP_RX_BURST ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
 		for (uint16_t i = 0; i < nb; i++) {
 			if (i + 1 < nb)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));

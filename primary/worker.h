@@ -24,6 +24,8 @@
 #define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
 #define DP_MAX_RETRIES 5
 #define DP_STASH 32 /* mbufs allocated at a time */
+/* Full RX bursts in a row from which a client stops launching. */
+#define DP_RX_BACKLOG 4
 
 /* A port as the workers see it. Written by the primary before launch;
  * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
@@ -103,6 +105,7 @@ struct worker {
 	uint16_t tx_head;
 	uint16_t tx_burst;
 	uint8_t tx_blocked;  /* the last flush left packets behind */
+	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */
 	uint16_t n_stash;    /* mbufs left in stash[] */
 	uint8_t is_client;
 	uint8_t is_http;
