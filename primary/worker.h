@@ -25,7 +25,7 @@
 #define DP_MAX_RETRIES 5
 #define DP_STASH 32 /* mbufs allocated at a time */
 /* Full RX bursts in a row from which a client stops launching. */
-#define DP_RX_BACKLOG 4
+#define DP_RX_BACKLOG 16
 
 /* A port as the workers see it. Written by the primary before launch;
  * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
