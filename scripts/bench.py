@@ -214,10 +214,17 @@ def bench_cps():
         # shared 2-core box has stray stalls (see README). Each try gets
         # a fresh server: DPDK 22.11's memif PMD can crash the side that
         # stays when its peer disconnects (README, limits).
+        kept = None
         for attempt in (1, 2):
             secs, verdict, info = cps_try(lv)
             if verdict == "held":
                 break
+            # A level not held reports its better try: error-free first.
+            if kept is None or (not info["errors"], info["cps"]["median"]) > \
+                    (not kept[2]["errors"], kept[2]["cps"]["median"]):
+                kept = (secs, verdict, info)
+        if verdict != "held":
+            secs, verdict, info = kept
         info.update({"ok": verdict == "held", "tries": attempt})
         tried.append(info)
         if verdict != "held":
