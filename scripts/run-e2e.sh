@@ -17,7 +17,10 @@ for t in tests/e2e/test_*.sh; do
 	start=$(date +%s)
 	segv0=$(memif_segv)
 	out=$(mktemp)
-	if timeout "${E2E_TIMEOUT:-300}" bash "$t" 2>&1 | tee "$out"; then
+	# -k: a test past its time gets SIGTERM, then its whole process group
+	# SIGKILL 10 s later (a tool that traps SIGTERM must not keep tee, and
+	# so the whole run, waiting).
+	if timeout -k 10 "${E2E_TIMEOUT:-300}" bash "$t" 2>&1 | tee "$out"; then
 		echo "   ($(( $(date +%s) - start )) s)"
 	elif [ "$(memif_segv)" != "$segv0" ] || grep -q "^ *#0 .*librte_net_memif" "$out"; then
 		# DPDK 22.11's memif PMD can fault in the surviving peer's datapath
@@ -29,7 +32,7 @@ for t in tests/e2e/test_*.sh; do
 		where=$(grep -h "^ *#0 .*librte_net_memif" "$out" | head -1)
 		echo "   !! a primary faulted inside librte_net_memif (peer disconnect race): ${where:-$(dmesg | grep librte_net_memif | tail -1)}"
 		echo "   !! running $name once more"
-		if timeout "${E2E_TIMEOUT:-300}" bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
+		if timeout -k 10 "${E2E_TIMEOUT:-300}" bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
 	else
 		failed+=("$name")
 	fi

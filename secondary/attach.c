@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -89,6 +90,42 @@ start_eal(const char *prog, const char *name)
 	return 0;
 }
 
+/*
+ * A tool SIGKILLed inside EAL's secondary start-up (e.g. in its memzone
+ * init, which write-locks the memzone table in the primary's shared
+ * memory) leaves that lock held for good: every later rte_eal_init of a
+ * secondary then spins forever (seen once in test_secondary_kill's 100
+ * kills). DPDK cannot recover it; we at least say so and exit instead of
+ * spinning. The engine is not affected.
+ */
+#define ATTACH_TIMEOUT_S 15
+static char stuck_msg[512];
+
+static void
+on_attach_stuck(int sig)
+{
+	ssize_t rc;
+
+	(void)sig;
+	rc = write(STDERR_FILENO, stuck_msg, strlen(stuck_msg));
+	(void)rc;
+	_exit(DP_EXIT_NOPRIMARY);
+}
+
+static void
+attach_watchdog(const char *prog, const char *inst)
+{
+	struct sigaction sa;
+
+	snprintf(stuck_msg, sizeof(stuck_msg),
+		 "%s: attaching to '%s' is stuck inside DPDK after %d s: a tool killed while it attached can leave a lock in the primary's shared memory held; the engine keeps running, but no tool can attach until it restarts\n",
+		 prog, inst, ATTACH_TIMEOUT_S);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_attach_stuck;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(ATTACH_TIMEOUT_S);
+}
+
 int
 dp_attach(const char *prog, const char *name, const struct dp_shm **out)
 {
@@ -99,14 +136,18 @@ dp_attach(const char *prog, const char *name, const struct dp_shm **out)
 
 	if (rc != 0)
 		return rc;
-	if (start_eal(prog, inst) != 0)
+	attach_watchdog(prog, inst);
+	if (start_eal(prog, inst) != 0) {
+		alarm(0);
 		return DP_EXIT_NOPRIMARY;
+	}
 	/* The memzone may not exist yet right after the primary's EAL init. */
 	for (int i = 0; i < 50 && mz == NULL; i++) {
 		mz = rte_memzone_lookup(DP_SHM_NAME);
 		if (mz == NULL)
 			usleep(100 * 1000);
 	}
+	alarm(0);
 	if (mz == NULL) {
 		fprintf(stderr, "%s: '%s' is a DPDK primary without a dperf memzone\n", prog, inst);
 		return DP_EXIT_NOPRIMARY;

@@ -40,21 +40,39 @@ done
 note "started $top_n dperf-top, $watch_n watchers, $set_n rate changes; $hit were still running when killed"
 [ "$hit" -ge $((KILLS / 2)) ] || fail "only $hit of $KILLS secondaries were still running when killed"
 
-# Still counting, still controllable, still visible.
-a=$(jget "$(ctl -p e2e-cli stats --json)" http2XX); sleep 1
-b=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
-[ "$b" -gt "$a" ] || fail "the client stopped counting: http2XX $a -> $b"
-ctl -p e2e-cli set cps 10k >/dev/null || fail "a rate change was refused after the kills"
-ctl -p e2e-cli status | grep -q "^target_cps: 10000$" || fail "target_cps not 10000 after the change"
-tm new-window -d -t idle "$SECONDARY_BUILD/dperf-top -p e2e-cli --once >$T/top.txt 2>&1"
-sleep 3
-grep -q "e2e-cli" "$T/top.txt" || fail "dperf-top --once could not attach after the kills: $(cat "$T/top.txt")"
-note "after the kills: http2XX $a -> $b in 1 s, set cps accepted, dperf-top attaches"
-
-ctl -p e2e-cli stop >/dev/null || fail "stop refused"
-wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
-ctl -p e2e-srv stop >/dev/null
-wait_exit "$PID_e2e_srv" 20 || fail "server exited with an error"
+# Still counting, still controllable, still visible. One exception, from
+# DPDK: a tool killed inside EAL's own secondary start-up can leave a lock
+# in the primary's shared memory held for good (seen once in many runs).
+# Later tools then say so and exit 3 instead of spinning; the engine runs
+# on, which the test then checks through the primaries' own output, and
+# stops them with SIGINT.
+rc=0; out=$(ctl -p e2e-cli stats --json 2>&1) || rc=$?
+if [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out"; then
+	note "a killed tool left an EAL lock held; later tools say: $out"
+	rate() { awk '/http2XX/{for(i=1;i<NF;i++) if($i=="http2XX") v=$(i+1)} END{print v+0}' "$T/e2e-cli.log"; }
+	n0=$(grep -c '^seconds' "$T/e2e-cli.log"); sleep 2.5
+	[ "$(grep -c '^seconds' "$T/e2e-cli.log")" -gt "$n0" ] && [ "$(rate)" -gt 0 ] ||
+		fail "the client stopped counting after the kills"
+	kill -INT "$PID_e2e_cli"
+	wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+	kill -INT "$PID_e2e_srv"
+	wait_exit "$PID_e2e_srv" 20 || fail "server exited with an error"
+else
+	[ $rc = 0 ] || fail "stats after the kills: exit $rc: $out"
+	a=$(jget "$out" http2XX); sleep 1
+	b=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
+	[ "$b" -gt "$a" ] || fail "the client stopped counting: http2XX $a -> $b"
+	ctl -p e2e-cli set cps 10k >/dev/null || fail "a rate change was refused after the kills"
+	ctl -p e2e-cli status | grep -q "^target_cps: 10000$" || fail "target_cps not 10000 after the change"
+	tm new-window -d -t idle "$SECONDARY_BUILD/dperf-top -p e2e-cli --once >$T/top.txt 2>&1"
+	sleep 3
+	grep -q "e2e-cli" "$T/top.txt" || fail "dperf-top --once could not attach after the kills: $(cat "$T/top.txt")"
+	note "after the kills: http2XX $a -> $b in 1 s, set cps accepted, dperf-top attaches"
+	ctl -p e2e-cli stop >/dev/null || fail "stop refused"
+	wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
+	ctl -p e2e-srv stop >/dev/null
+	wait_exit "$PID_e2e_srv" 20 || fail "server exited with an error"
+fi
 c=$T/e2e-cli.log s=$T/e2e-srv.log
 get=$(total "$c" httpGet)
 [ "$get" = "$(total "$c" http2XX)" ] || fail "client httpGet $get != http2XX $(total "$c" http2XX)"
