@@ -16,10 +16,6 @@
 
 #include "memif_warm.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 uint64_t
 memif_warm_regions(void)
 {

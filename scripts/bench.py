@@ -169,8 +169,9 @@ def steady(secs):
 ERRS = ("skErr", "tcpDrop", "synRt", "pushRt", "finRt", "ackRt", "dropTx", "httpErr")
 
 
-def clean(secs):
-    return all(s.get(k, 0) == 0 for s in secs for k in ERRS)
+def errors(secs):
+    """The error counters that are not zero over these seconds."""
+    return {k: v for k, v in ((k, sum(s.get(k, 0) for s in secs)) for k in ERRS) if v}
 
 
 # ---------------------------------------------------------------- scenarios
@@ -179,25 +180,26 @@ HELD = 0.97  # a level is held when its median reaches this share of the target
 
 
 def cps_try(lv):
-    """One client run at target lv against a fresh server: (secs, verdict)."""
+    """One client run at target lv against a fresh server: (secs, verdict, info)."""
     with Server():
         secs = run_client(lv)
     rates = [s.get("http2XX", 0) for s in secs]
-    errs = {k: v for k, v in ((k, sum(s.get(k, 0) for s in secs)) for k in ERRS) if v}
+    errs = errors(secs)
     med = stat(rates)["median"]
+    skip = sum(s.get("launchSkip", 0) for s in secs)
     if not secs:
         verdict = "no steady seconds"
     elif errs:
         verdict = f"errors {errs}"
     elif med < HELD * parse_number(lv):
-        verdict = f"error-free but short of the target (launchSkip {sum(s.get('launchSkip', 0) for s in secs)})"
+        verdict = f"error-free but short of the target (launchSkip {skip})"
     else:
         verdict = "held"
     log(f"  cps {lv}: {verdict}, median {med:.0f}/s, client busy {stat([s.get('cpu', 0) for s in secs])['median']:.0f}%, "
         f"client worker stalls >= 1 ms: {sum(s.get('stall', 0) for s in secs)} "
         f"({sum(s.get('stallUs', 0) for s in secs) / 1000:.1f} ms in all)")
     return secs, verdict, {"target": parse_number(lv), "cps": stat(rates), "errors": errs,
-                           "launch_skip": sum(s.get("launchSkip", 0) for s in secs)}
+                           "launch_skip": skip}
 
 
 def bench_cps():
@@ -247,7 +249,7 @@ def bench_throughput():
         secs = run_client("10k", "cc 200\nkeepalive_request_interval 1us")
     gbps = stat([s["bitsRx"] / 1e9 for s in secs])
     gbps.update({"cores": "1+1", "response_bytes": 1460, "connections": 200,
-                 "errors": {k: sum(s.get(k, 0) for s in secs) for k in ERRS if sum(s.get(k, 0) for s in secs)}})
+                 "errors": errors(secs)})
     return gbps
 
 
