@@ -97,7 +97,7 @@ build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
 FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
-                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c $(COMMON_SRC)
+                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c $(COMMON_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

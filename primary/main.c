@@ -28,6 +28,7 @@
 #include "config.h"
 #include "control_loop.h"
 #include "ctl_server.h"
+#include "dev_fault.h"
 #include "eal_args.h"
 #include "instance.h"
 #include "port.h"
@@ -87,6 +88,12 @@ start_workers(struct app *a, char *err, size_t errlen)
 			return -1;
 	}
 	ports_mark_pools(&a->ports, a->shm);
+	if (dev_fault_install() != 0) {
+		snprintf(err, errlen, "sigaction(SIGSEGV): %s", strerror(errno));
+		return -1;
+	}
+	for (uint32_t i = 0; i < a->n_workers; i++)
+		dev_fault_find_pmd(a->workers[i]);
 	a->shm->hdr.start_tsc = rte_rdtsc();
 	lcore = 0;
 	for (uint32_t i = 0; i < a->n_workers; i++) {

@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 
+#include "dev_fault.h"
 #include "pkt.h"
 #include "rx.h"
 #include "tcp.h"
@@ -21,6 +22,12 @@
 volatile int dp_workers_quit;
 
 #define DP_WORKER_NICE (-5)
+
+/* Launch slots missed while the client could not launch (its core taken
+ * by the host, or held back in launch()) are made up as soon as it can,
+ * when no older than this: a stall of a few milliseconds does not lower
+ * the rate of that second. Older slots are skipped for good (launchSkip). */
+#define DP_CATCHUP_DIV 100 /* 1/100 s: 10 ms */
 
 /* This worker's share of a total: the remainder goes to the first ones. */
 static uint64_t
@@ -45,11 +52,11 @@ set_rate(struct worker *w)
 	if (rate == 0)
 		rate = 1;
 	w->st->cps_now = rate;
+	if (w->interval == 0) /* starting, or resuming: nothing owed */
+		w->next_launch = w->now;
 	w->interval = w->hz / rate;
 	if (w->interval == 0)
 		w->interval = 1;
-	if (w->next_launch == 0 || w->next_launch + w->hz / 100 < w->now)
-		w->next_launch = w->now;
 }
 
 static void
@@ -114,47 +121,49 @@ worker_tick(struct worker *w)
 	}
 }
 
-static void
+/* Returns the number launched. */
+static uint32_t
 launch(struct worker *w)
 {
-	for (uint32_t n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
-		/* At the cc target, the device full, or behind on what was
-		 * received (the peer's packets waiting: finishing connections
-		 * comes before opening more, or the client overloads itself
-		 * and its peer's replies overflow): skip the slot (no catch-up
-		 * burst later). */
-		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
-			w->next_launch = w->now + w->interval;
-			return;
-		}
-		if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG) {
-			CNT_ADD(w, LAUNCH_SKIP, (w->now - w->next_launch) / w->interval + 1);
-			w->next_launch = w->now + w->interval;
-			return;
-		}
+	uint64_t oldest = w->now - w->hz / DP_CATCHUP_DIV;
+	uint32_t n;
+
+	if (unlikely(w->next_launch < oldest)) {
+		uint64_t lost = (oldest - w->next_launch) / w->interval;
+		CNT_ADD(w, LAUNCH_SKIP, lost);
+		w->next_launch += lost * w->interval;
+	}
+	/* At the cc target: skip the slot (not counted). */
+	if (w->cc_w && w->st->sk_cur >= w->cc_w) {
+		w->next_launch = w->now + w->interval;
+		return 0;
+	}
+	/* The device full, or behind on what was received (the peer's
+	 * packets waiting): finishing connections comes before opening
+	 * more, or the client overloads itself and its peer's replies
+	 * overflow. The slots wait (up to 10 ms, above). */
+	if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG)
+		return 0;
+	for (n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
 		if (w->is_udp)
 			udp_client_launch(w);
 		else
 			tcp_client_launch(w);
 		w->next_launch += w->interval;
 	}
+	return n;
 }
 
-int
-worker_main(void *arg)
+/* Until told to quit. Everything it keeps between iterations is in w,
+ * so a fault in the device (dev_fault.c) can start it afresh. */
+static __rte_noinline void
+worker_loop(struct worker *w)
 {
-	struct worker *w = arg;
 	struct rte_mbuf *pkts[DP_RX_BURST];
-	uint64_t gen, prev = rte_rdtsc(), next_tick = w->start_tsc + w->tsc_per_ms;
+	uint64_t gen, prev = rte_rdtsc();
+	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
 	int work = 0;
 
-	w->st->lcore = rte_lcore_id();
-	w->st->port = w->np->port_id;
-	/* A little more weight than other threads on a shared core: fewer
-	 * preemptions of the busy-polling worker, while tools and EAL's
-	 * control threads (nice 0) still get a quarter of the core when they
-	 * need it. Needs root or CAP_SYS_NICE; otherwise nice 0. */
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DP_WORKER_NICE);
 	while (!dp_workers_quit) {
 		/* One TSC read per iteration: the previous iteration was busy
 		 * when it did any work, and lasted until now. */
@@ -190,18 +199,35 @@ worker_main(void *arg)
 			worker_tick(w);
 			work = 1;
 		}
-		if (w->interval && w->next_launch <= now) {
-			launch(w);
+		if (w->interval && w->next_launch <= now && launch(w))
 			work = 1;
-		}
 		/* A device that takes nothing (link down) is not work. */
 		if (w->n_tx && now >= w->tx_due && tx_flush(w))
 			work = 1;
 	}
+}
+
+int
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->st->lcore = rte_lcore_id();
+	w->st->port = w->np->port_id;
+	/* A little more weight than other threads on a shared core: fewer
+	 * preemptions of the busy-polling worker, while tools and EAL's
+	 * control threads (nice 0) still get a quarter of the core when they
+	 * need it. Needs root or CAP_SYS_NICE; otherwise nice 0. */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DP_WORKER_NICE);
+	if (sigsetjmp(w->fault_jb, 1) != 0)
+		dev_fault_recover(w); /* a burst on a vanished memif region */
+	dev_fault_arm(w);
+	worker_loop(w);
 	for (int i = 0; i < 1000 && w->n_tx; i++)
 		tx_flush(w);
 	if (w->n_tx)
 		tx_discard_all(w);
+	dev_fault_arm(NULL);
 	pkt_release(w);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef DPERF_WORKER_H
 #define DPERF_WORKER_H
 
+#include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -164,6 +165,11 @@ struct worker {
 
 	struct rte_mbuf *stash[DP_STASH];
 	struct rte_mbuf *tx[DP_TX_CAP];
+
+	/* dev_fault.c: the PMD's code, and where a fault in it returns to */
+	uintptr_t pmd_text_lo, pmd_text_hi;
+	volatile uint8_t in_tx; /* inside the device's TX burst */
+	sigjmp_buf fault_jb;
 };
 
 /* An address's last 32 bits in host order (all of an IPv4 address). */

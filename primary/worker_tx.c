@@ -18,7 +18,9 @@ tx_flush(struct worker *w)
 
 	if (n == 0)
 		return 0;
+	w->in_tx = 1; /* for dev_fault.c */
 	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);
+	w->in_tx = 0;
 	for (uint16_t i = 0; i < sent; i++)
 		bytes += w->tx[w->tx_head + i]->pkt_len;
 	w->tx_head += sent;

@@ -470,5 +470,6 @@ if __name__ == "__main__":
         subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
         shutil.rmtree(TMP, ignore_errors=True)
         # testpmd stopped by SIGINT leaves its runtime directory behind.
-        for d in ("bench-tp-rx", "bench-tp-tx"):
+        # So does a primary that had to be killed; every process of the run has ended here.
+        for d in ("bench-tp-rx", "bench-tp-tx", "bench-srv", "bench-cli", "bench-flood"):
             shutil.rmtree(os.path.join("/var/run/dpdk", d), ignore_errors=True)
