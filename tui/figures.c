@@ -15,6 +15,10 @@ const enum dp_port_counter top_loss_pc[] = {
 	DP_PC_IERRORS, DP_PC_OERRORS, DP_PC_IMISSED, DP_PC_RX_NOMBUF,
 };
 const int top_n_loss_pc = sizeof(top_loss_pc) / sizeof(top_loss_pc[0]);
+const enum dp_counter top_tester_c[] = {
+	DP_C_STALL, DP_C_STALL_US, DP_C_LAUNCH_SKIP, DP_C_DEV_FAULT,
+};
+const int top_n_tester_c = sizeof(top_tester_c) / sizeof(top_tester_c[0]);
 
 void
 top_figures(const struct top *t, struct top_figs *f)

@@ -80,6 +80,7 @@ plain_frame(const struct top *t, FILE *out)
 		fprintf(out, " %s %s", dp_port_counter_names[top_loss_pc[i]],
 			top_si((double)f.port[top_loss_pc[i]], a, sizeof(a)));
 	fputc('\n', out);
+	counters(out, "TESTER", f.tot, top_tester_c, top_n_tester_c);
 	if (s->hdr.mode == DP_MODE_CLIENT) {
 		char d[16];
 		fprintf(out, "LATENCY    connect p50 %s p99 %s   response p50 %s p99 %s\n",

@@ -53,6 +53,12 @@ extern const enum dp_counter top_loss_c[];
 extern const int top_n_loss_c;
 extern const enum dp_port_counter top_loss_pc[];
 extern const int top_n_loss_pc;
+/* The tester's own limits: its worker losing the core (stall, stallUs),
+ * launch slots it could not keep (launchSkip), device bursts abandoned
+ * (devFault). Non-zero says the tester, not the device under test, was
+ * the limit; shown in yellow. */
+extern const enum dp_counter top_tester_c[];
+extern const int top_n_tester_c;
 
 /* figures.c */
 void top_figures(const struct top *t, struct top_figs *f);

@@ -133,6 +133,17 @@ losses(const struct top_figs *f, int y)
 	return y + 2;
 }
 
+static int
+tester(const struct top_figs *f, int y)
+{
+	int x = GUTTER - 2;
+
+	ui_put(y, 0, AT_TITLE, " TESTER");
+	for (int i = 0; i < top_n_tester_c; i++)
+		x = ui_counter(y, x, dp_counter_names[top_tester_c[i]], f->tot[top_tester_c[i]], AT_WARN);
+	return y + 1;
+}
+
 static void
 graph(const struct top *t, enum top_series which, int y, int rows)
 {
@@ -183,6 +194,8 @@ view_overview(const struct top *t, int y0, int y1)
 		y = http(&f, y);
 	if (y + 2 <= y1)
 		y = losses(&f, y);
+	if (y + 1 <= y1)
+		y = tester(&f, y);
 	if (y + 1 <= y1)
 		y = latency(t, &f, y);
 	/* Graphs get the rest: a blank line, then two graphs of equal height. */

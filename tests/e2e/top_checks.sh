@@ -63,6 +63,8 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "--once exit $rc"
 echo "$once" | grep -qF "$CLIENT_NAME" || fail "--once: no instance name in: $once"
 echo "$once" | grep -Eq 'RATES +CPS +[0-9.]+[KMGT]?' || fail "--once: no CPS figure in: $once"
+echo "$once" | grep -Eq '^TESTER +stall [0-9.]+[KMGT]? stallUs [0-9.]+[KMGT]? launchSkip [0-9.]+[KMGT]? devFault [0-9.]+[KMGT]?$' ||
+	fail "--once: no TESTER line in: $once"
 
 # --- live view ------------------------------------------------------------
 cmd="$(printf '%q' "$TOP") -p $(printf '%q' "$CLIENT_NAME") -d 0.5; echo dperf-top-exit=\$?; exec sleep 600"
