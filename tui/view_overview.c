@@ -117,31 +117,29 @@ latency(const struct top *t, const struct top_figs *f, int y)
 	return y + 1;
 }
 
+/* One row of engine counters, totals since start. */
+static void
+counter_row(int y, const char *title, const uint64_t *tot, const enum dp_counter *ids, int n,
+	    enum ui_attr nonzero)
+{
+	int x = GUTTER - 2;
+
+	ui_put(y, 0, AT_TITLE, "%s", title);
+	for (int i = 0; i < n; i++)
+		x = ui_counter(y, x, dp_counter_names[ids[i]], tot[ids[i]], nonzero);
+}
+
 static int
 losses(const struct top_figs *f, int y)
 {
 	int x = GUTTER - 2;
 
-	ui_put(y, 0, AT_TITLE, " LOSS");
-	for (int i = 0; i < top_n_loss_c; i++)
-		x = ui_counter(y, x, dp_counter_names[top_loss_c[i]], f->tot[top_loss_c[i]], AT_BAD);
+	counter_row(y, " LOSS", f->tot, top_loss_c, top_n_loss_c, AT_BAD);
 	ui_put(y + 1, 0, AT_TITLE, " PORT LOSS");
-	x = GUTTER - 2;
 	for (int i = 0; i < top_n_loss_pc; i++)
 		x = ui_counter(y + 1, x, dp_port_counter_names[top_loss_pc[i]],
 				f->port[top_loss_pc[i]], AT_BAD);
 	return y + 2;
-}
-
-static int
-tester(const struct top_figs *f, int y)
-{
-	int x = GUTTER - 2;
-
-	ui_put(y, 0, AT_TITLE, " TESTER");
-	for (int i = 0; i < top_n_tester_c; i++)
-		x = ui_counter(y, x, dp_counter_names[top_tester_c[i]], f->tot[top_tester_c[i]], AT_WARN);
-	return y + 1;
 }
 
 static void
@@ -195,7 +193,7 @@ view_overview(const struct top *t, int y0, int y1)
 	if (y + 2 <= y1)
 		y = losses(&f, y);
 	if (y + 1 <= y1)
-		y = tester(&f, y);
+		counter_row(y++, " TESTER", f.tot, top_tester_c, top_n_tester_c, AT_WARN);
 	if (y + 1 <= y1)
 		y = latency(t, &f, y);
 	/* Graphs get the rest: a blank line, then two graphs of equal height. */
