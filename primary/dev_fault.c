@@ -59,7 +59,12 @@ static void
 on_segv(int sig, siginfo_t *si, void *ctx)
 {
 	struct worker *w = fault_w;
+#ifdef __x86_64__
 	uintptr_t pc = (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+#else
+	uintptr_t pc = 0; /* elsewhere: no recovery, a crash as before */
+	(void)ctx;
+#endif
 
 	if (w != NULL && si->si_code == SEGV_MAPERR && pc >= w->pmd_text_lo && pc < w->pmd_text_hi)
 		siglongjmp(w->fault_jb, 1);
