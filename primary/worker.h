@@ -22,7 +22,9 @@
 #define DP_TX_CAP 2048 /* packets queued for TX; beyond, dropTx */
 /* Queued packets from which the device counts as refusing: new work waits. */
 #define DP_TX_CONGESTED 256
-#define DP_TIMER_BUDGET 512 /* timer expiries handled per list per loop */
+/* Timer expiries handled per list per loop iteration: the rest wait for
+ * the next iteration, after the next RX burst. */
+#define DP_TIMER_BUDGET 512
 #define DP_MAX_RETRIES 5
 #define DP_STASH 32 /* mbufs allocated at a time */
 /* Full RX bursts in a row from which a client stops launching. */
@@ -150,6 +152,7 @@ struct worker {
 	uint64_t tsc_per_ms;
 	uint64_t start_tsc;
 	uint32_t next_arp_ms;
+	uint8_t timers_behind; /* due entries left after the last run */
 
 	/* launching (client) */
 	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
