@@ -211,7 +211,7 @@ def bench_cps():
     instead of overflowing its peer, so the first level not held usually
     shows the saturation rate, error-free, short of its target."""
     levels = ["50k", "100k"] if SMOKE else ["200k", "400k", "600k", "800k", "900k", "1m", "1.1m",
-                                             "1.2m", "1.35m", "1.5m", "1.6m", "1.75m", "2m"]
+                                             "1.2m", "1.35m", "1.5m", "1.6m", "1.75m", "2m", "2.25m", "2.5m"]
     best, tried, saturation = None, [], None
     for lv in levels:
         # A level counts as held when one of two tries holds it: this
