@@ -48,19 +48,30 @@ def start(args, out, nice=False):
     f = open(out, "w")
     p = subprocess.Popen(args, stdout=f, stderr=subprocess.STDOUT,
                          preexec_fn=(lambda: os.nice(19)) if nice else None)
+    p.logpath = out
     PROCS.append(p)
     return p
 
 
-def wait_up(name, proc, timeout=15):
+def log_tail(proc, n=8):
+    try:
+        with open(proc.logpath) as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
+def wait_up(name, proc, timeout=30):
     end = time.time() + timeout
     while time.time() < end:
         if proc.poll() is not None:
-            raise SystemExit(f"bench: {name} exited at start")
-        if subprocess.run([CTL, "-p", name, "status"], capture_output=True).returncode == 0:
+            raise SystemExit(f"bench: {name} exited at start; its log ends:\n{log_tail(proc)}")
+        ctl = subprocess.run([CTL, "-p", name, "status"], capture_output=True, text=True)
+        if ctl.returncode == 0:
             return
         time.sleep(0.2)
-    raise SystemExit(f"bench: {name} did not come up")
+    raise SystemExit(f"bench: {name} did not come up in {timeout} s (dperf-ctl status: "
+                     f"{ctl.stderr.strip() or ctl.stdout.strip()}); its log ends:\n{log_tail(proc)}")
 
 
 def stop(name, proc, timeout=20):
