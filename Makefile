@@ -80,7 +80,7 @@ e2e: all hugepages
 
 # The memif end-to-end tests again, with the ASan+UBSan build.
 e2e-asan: all asan hugepages
-	BUILD=build/asan SECONDARY_BUILD=build E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl" scripts/run-e2e.sh
+	BUILD=build/asan SECONDARY_BUILD=build E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl flood_pcap" scripts/run-e2e.sh
 
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root).
@@ -97,7 +97,8 @@ build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
 FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
-                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c $(COMMON_SRC)
+                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c \
+                primary/pkt_flood.c $(COMMON_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

@@ -24,6 +24,7 @@
 #include <rte_ethdev.h>
 
 #include "dev_fault.h"
+#include "pkt.h"
 
 static __thread struct worker *fault_w;
 static struct sigaction prev_segv;
@@ -118,5 +119,6 @@ dev_fault_recover(struct worker *w)
 		w->tx_head = w->n_tx = 0;
 		w->tx_blocked = 0;
 		w->in_tx = 0;
+		pkt_flood_forget(w);
 	}
 }

@@ -28,8 +28,28 @@ int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
 int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	    const struct rte_ether_addr *dmac, const uint8_t *target);
 
+/* Fill m with a TCP segment or UDP datagram (what pkt_tcp and pkt_udp
+ * queue after allocating). */
+void pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+		  uint32_t ack, uint8_t flags, const struct msg *msg);
+void pkt_udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t,
+		  const struct msg *msg);
+
+/* pkt_flood.c: a flooding client's request datagram, or SYN, in an mbuf
+ * it keeps and reuses. Same returns as pkt_udp. */
+int pkt_flood_udp(struct worker *w, const struct tuple *t);
+int pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq);
+/* After a device fault: let go of the ring (what the device still holds
+ * is lost with the forgotten TX batch). */
+void pkt_flood_forget(struct worker *w);
+/* At the end: drop the ring's references. */
+void pkt_flood_release(struct worker *w);
+
 /* Free a received mbuf (to the stash when it has room). */
 void pkt_free(struct worker *w, struct rte_mbuf *m);
+/* After a device fault: let go of the flood ring (what the device still
+ * holds is lost with the forgotten batch). */
+void pkt_flood_forget(struct worker *w);
 /* Return the worker's unused preallocated mbufs to the pool. */
 void pkt_release(struct worker *w);
 

@@ -263,7 +263,7 @@ tcp_client_launch(struct worker *w)
 	sk_cursor_step(w);
 	CNT(w, SYN_TX);
 	if (w->flood) {
-		pkt_tcp(w, &t, tcp_iss(w, idx), 0, TH_SYN, NULL);
+		pkt_flood_syn(w, &t, tcp_iss(w, idx));
 		return 0;
 	}
 	sk_opened(w, sk);

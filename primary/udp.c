@@ -44,7 +44,7 @@ udp_client_launch(struct worker *w)
 
 	sk_cursor_tuple(w, &t);
 	sk_cursor_step(w);
-	if (pkt_udp(w, &t, &w->req) != 0)
+	if ((w->flood ? pkt_flood_udp(w, &t) : pkt_udp(w, &t, &w->req)) != 0)
 		return -1;
 	CNT(w, UDP_TX);
 	if (w->is_http)

@@ -253,6 +253,7 @@ worker_main(void *arg)
 	if (w->n_tx)
 		tx_discard_all(w);
 	dev_fault_arm(NULL);
+	pkt_flood_release(w);
 	pkt_release(w);
 	return 0;
 }

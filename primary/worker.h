@@ -27,6 +27,9 @@
 #define DP_TIMER_BUDGET 512
 #define DP_MAX_RETRIES 5
 #define DP_STASH 32 /* mbufs allocated at a time */
+/* A flooding client's own mbufs, reused once the device is done with them
+ * (pkt.c). Power of two. */
+#define DP_FLOOD_RING 512
 /* Full RX bursts in a row from which a client stops launching. */
 #define DP_RX_BACKLOG 16
 
@@ -168,6 +171,9 @@ struct worker {
 
 	struct rte_mbuf *stash[DP_STASH];
 	struct rte_mbuf *tx[DP_TX_CAP];
+	/* flood: fr[fr_head..+fr_count) in the order they were sent */
+	uint16_t fr_head, fr_count;
+	struct rte_mbuf *fr[DP_FLOOD_RING];
 
 	/* dev_fault.c: the PMD's code, and where a fault in it returns to */
 	uintptr_t pmd_text_lo, pmd_text_hi;

@@ -112,6 +112,13 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	return 0;
 }
 
+/* A flooding client's SYN: recorded as any other segment. */
+int
+pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq)
+{
+	return pkt_tcp(w, t, seq, 0, TH_SYN, NULL);
+}
+
 uint16_t
 tx_flush(struct worker *w)
 {
