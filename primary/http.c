@@ -146,6 +146,27 @@ find_header(const uint8_t *p, uint32_t len, const char *name, uint32_t nl)
 	return NULL;
 }
 
+/* Whether the 15 bytes at q are "Content-Length:" in any case: two 8-byte
+ * loads, letters folded to lower case with 0x20 (which maps a byte to a
+ * given lower-case letter only from that letter or its capital), '-' and
+ * ':' compared exactly. (strncasecmp, a libc call per header line, was 2%
+ * of a client core at 1M connections/s.) */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "is_content_length assumes a little-endian host"
+#endif
+static inline int
+is_content_length(const uint8_t *q)
+{
+	uint64_t a, b, pa, pb;
+
+	memcpy(&a, q, 8);      /* "Content-" */
+	memcpy(&b, q + 7, 8);  /* "-Length:" */
+	memcpy(&pa, "content-", 8);
+	memcpy(&pb, "-length:", 8);
+	/* little-endian: byte i of the string is bits 8i..8i+7 */
+	return (a | 0x0020202020202020ull) == pa && (b | 0x0020202020202000ull) == pb;
+}
+
 /* The value of a Content-Length header whose name ends at v; line_end is
  * its '\n'. Returns -1 unless 1-9 digits, then CR or space. */
 static int64_t
@@ -189,8 +210,7 @@ dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *to
 		q = nl + 1;
 		if (end - q >= 2 && q[0] == '\r' && q[1] == '\n')
 			break; /* the empty line: end of the head */
-		if (end - q > 15 && (q[0] | 0x20) == 'c' &&
-		    strncasecmp((const char *)q, "Content-Length:", 15) == 0 && clen < 0) {
+		if (end - q > 15 && (q[0] | 0x20) == 'c' && is_content_length(q) && clen < 0) {
 			const uint8_t *le = memchr(q, '\n', (size_t)(end - q));
 			clen = content_length(q + 15, le ? le : end - 1);
 			if (clen < 0)

@@ -354,6 +354,17 @@ test_parse_good(void **state)
 				   &total),
 			 0);
 	assert_int_equal(total, 41 + 12);
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\ncOnTeNt-lEnGtH: 2\r\n\r\nok", &status, &total),
+			 0);
+	assert_int_equal(total, 38 + 2);
+	/* Near misses are other headers: a 200 without a length is refused.
+	 * (Folding case with 0x20 must not turn CR into '-', ';' or '\x1a'
+	 * into ':', or a control byte into a letter.) */
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\nContent\rLength: 2\r\n\r\nok", &status, &total), -1);
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\nContent-Length; 2\r\n\r\nok", &status, &total), -1);
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\nContent-Length\x1a 2\r\n\r\nok", &status, &total), -1);
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\nContent-Len\x07th: 2\r\n\r\nok", &status, &total), -1);
+	assert_int_equal(parse_str("HTTP/1.1 200 OK\r\nContent-Lengths: 2\r\n\r\nok", &status, &total), -1);
 
 	/* 204 and 304 need no length. */
 	assert_int_equal(parse_str("HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n", &status, &total),
