@@ -11,6 +11,7 @@
 #include <rte_udp.h>
 
 #include "pkt.h"
+#include "cksum.h"
 #include "pkt_hdr.h"
 #include "rx.h"
 #include "tcp.h"
@@ -143,7 +144,7 @@ ipv4_l4_sum_ok(const struct rte_ipv4_hdr *ip, const void *l4)
 	uint32_t s = sum32(ip->src_addr) + sum32(ip->dst_addr) + ((uint32_t)ip->next_proto_id << 8) +
 		     rte_cpu_to_be_16((uint16_t)l4len);
 
-	s = __rte_raw_cksum(l4, l4len, s);
+	s = dp_cksum(l4, l4len, s);
 	return __rte_raw_cksum_reduce(s) == 0xffff;
 }
 
@@ -296,7 +297,7 @@ l4_sum6_ok(const struct rte_ipv6_hdr *ip, const void *l4, uint32_t l4len)
 {
 	uint32_t s = rte_ipv6_phdr_cksum(ip, 0);
 
-	s = __rte_raw_cksum(l4, l4len, s);
+	s = dp_cksum(l4, l4len, s);
 	return __rte_raw_cksum_reduce(s) == 0xffff;
 }
 
