@@ -164,6 +164,12 @@ launch(struct worker *w)
 	if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG)
 		return 0;
 	for (n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
+		/* the cc target reached within the batch (bench runs saw
+		 * 2,000,001 held for cc 2m, 150,000,010 for 150m) */
+		if (w->cc_w && w->st->sk_cur >= w->cc_w) {
+			w->next_launch = w->now + w->interval;
+			break;
+		}
 		if (w->is_udp)
 			udp_client_launch(w);
 		else
