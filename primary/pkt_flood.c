@@ -63,35 +63,25 @@ ring_grow(struct worker *w)
 }
 
 /* Rewrites the fields of an IPv4 UDP datagram that differ from one packet
- * to the next; the checksums from sums of what is written (pkt_hdr.h). */
+ * to the next, and its checksums (pkt_hdr.h's, as when it was filled). */
 static inline void
 udp4_patch(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
 	uint32_t l2 = w->np->vlan_tci_be ? RTE_ETHER_HDR_LEN + 4 : RTE_ETHER_HDR_LEN;
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, l2);
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
-	uint16_t ulen = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + msg->len));
-	uint16_t tl = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + sizeof(*uh) + msg->len));
+	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint16_t id = rte_cpu_to_be_16((uint16_t)w->ip_id++);
-	uint32_t addrs = sum32(t->lip) + sum32(t->rip);
-	uint32_t phdr = addrs + (IPPROTO_UDP << 8) + ulen;
-	uint16_t c;
+	uint32_t isum = ip_sum(w, t, IPPROTO_UDP, rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + ulen)), id);
+	uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
 
 	ip->packet_id = id;
 	ip->src_addr = t->lip;
 	ip->dst_addr = t->rip;
+	ip->hdr_checksum = 0; /* with offload, a device may have written it in place */
 	uh->src_port = t->lport;
 	uh->dst_port = t->rport;
-	if (w->np->tx_cksum) {
-		ip->hdr_checksum = 0; /* a device may have written it in place */
-		uh->dgram_cksum = fold(phdr);
-		return;
-	}
-	ip->hdr_checksum = (uint16_t)~fold((uint32_t)(RTE_IPV4_VHL_DEF | w->tos << 8) + tl + id +
-					   rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG) +
-					   (uint32_t)(64 | IPPROTO_UDP << 8) + addrs);
-	c = (uint16_t)~fold(phdr + (uint32_t)t->lport + t->rport + ulen + sum32(msg->sum));
-	uh->dgram_cksum = c == 0 ? 0xffff : c;
+	uh->dgram_cksum = l4_cksum(w, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 }
 
 int

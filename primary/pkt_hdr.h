@@ -66,6 +66,16 @@ fold(uint32_t s)
 	return (uint16_t)s;
 }
 
+/* The sum of the words of the IPv4 header ip_write writes (tl, id in
+ * network order). */
+static inline uint32_t
+ip_sum(const struct worker *w, const struct tuple *t, uint8_t proto, uint16_t tl, uint16_t id)
+{
+	return (uint32_t)(RTE_IPV4_VHL_DEF | w->tos << 8) + tl + id +
+	       rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG) + (uint32_t)(64 | proto << 8) +
+	       sum32(t->lip) + sum32(t->rip);
+}
+
 /* Writes an IPv4 header (checksum 0); returns the sum of its words. */
 static inline uint32_t
 ip_write(struct worker *w, struct rte_ipv4_hdr *ip, const struct tuple *t, uint8_t proto,
@@ -85,8 +95,7 @@ ip_write(struct worker *w, struct rte_ipv4_hdr *ip, const struct tuple *t, uint8
 	ip->hdr_checksum = 0;
 	ip->src_addr = t->lip;
 	ip->dst_addr = t->rip;
-	return (uint32_t)(RTE_IPV4_VHL_DEF | w->tos << 8) + tl + id + df + (uint32_t)(64 | proto << 8) +
-	       sum32(t->lip) + sum32(t->rip);
+	return ip_sum(w, t, proto, tl, id);
 }
 
 static inline void

@@ -7,11 +7,11 @@
 # payload, IPv4 ids one apart. The frame count equals the client's pktTx.
 . "$(dirname "$0")/lib.sh"
 
-# flood_run NAME EXTRA: 1 s of flooding at 150k/s into $T/NAME.pcap, then
-# checks; sets R (the checker's JSON) and N (the client's pktTx).
+# flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s into $T/NAME.pcap,
+# then checks; sets R (the checker's JSON) and N (the client's pktTx).
 flood_run() {
-	local name=$1 extra=$2 lip=198.18.1.2 rip=198.18.2.1 me=198.18.0.2 gw=198.18.0.1
-	case "$extra" in *v6*) lip=2001:2::1:2 rip=2001:2::2:1 me=2001:2::2 gw=2001:2::1 ;; esac
+	local name=$1 extra=$3 lip=198.18.1.2 rip=198.18.2.1 me=198.18.0.2 gw=198.18.0.1
+	[ "$2" = 6 ] && lip=2001:2::1:2 rip=2001:2::2:1 me=2001:2::2 gw=2001:2::1
 	cat >"$T/$name.conf" <<CONF
 mode client
 cpu 1
@@ -26,7 +26,7 @@ payload_size 18
 slow_start 0
 wait 1
 launch_num 64
-${extra//v6/}
+$extra
 CONF
 	start_primary "e2e-flood-$name" "$T/$name.conf"
 	wait_exit "$(eval echo "\$PID_e2e_flood_${name//-/_}")" 20 || fail "$name: client exited with an error"
@@ -45,14 +45,14 @@ CONF
 	grep -q "mbufFree \([0-9]*\) mbufFreeStart \1 " "$T/e2e-flood-$name.log" || fail "$name: mbufs not returned: $(grep mbufFree "$T/e2e-flood-$name.log")"
 }
 
-flood_run udp "protocol udp"
+flood_run udp 4 "protocol udp"
 [ "$(jget "$R" payloads)" = 1 ] && [ "$(jget "$R" ip_id_gaps)" = 0 ] && [ "$(jget "$R" proto)" = "['udp']" ] ||
 	fail "udp: $R"
-flood_run vlan "protocol udp
+flood_run vlan 4 "protocol udp
 vlan 100"
 [ "$(jget "$R" vlan)" = "$N" ] && [ "$(jget "$R" payloads)" = 1 ] || fail "vlan: $R"
-flood_run syn ""
+flood_run syn 4 ""
 [ "$(jget "$R" syn)" = "$N" ] && [ "$(jget "$R" ip_id_gaps)" = 0 ] || fail "syn: $R"
-flood_run udp6 "protocol udp v6"
+flood_run udp6 6 "protocol udp"
 [ "$(jget "$R" payloads)" = 1 ] && [ "$(jget "$R" proto)" = "['udp']" ] || fail "udp6: $R"
 pass "UDP, UDP with VLAN, SYN and UDP over IPv6: every frame correct"
