@@ -166,9 +166,11 @@ content_length(const uint8_t *v, const uint8_t *line_end)
  * One pass over the header lines (a memchr per line): the client parses
  * every response, so no search of the whole head per header (perf had
  * memmem and strncasecmp at 7% of a client core at 1M connections/s).
+ * Gives the head's length (through the blank line) in *head and the
+ * body's in *body; the result depends on nothing past the head.
  */
-int
-dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total)
+static int
+parse_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t *body)
 {
 	const uint8_t *end = p + len, *q = p, *nl;
 	int64_t clen = -1;
@@ -197,7 +199,42 @@ dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *to
 			return -1; /* no length: chunked or close-delimited, not supported */
 		clen = 0;
 	}
-	*total = (uint32_t)(q + 2 - p) + (uint32_t)clen;
+	*head = (uint32_t)(q + 2 - p);
+	*body = (uint32_t)clen;
+	return 0;
+}
+
+int
+dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total)
+{
+	uint32_t head, body;
+
+	if (parse_head(p, len, status, &head, &body) != 0)
+		return -1;
+	*total = head + body;
+	return 0;
+}
+
+int
+dp_http_parse_response_cached(struct dp_http_head_cache *c, const uint8_t *p, uint32_t len,
+			      int *status, uint32_t *total)
+{
+	uint32_t head, body;
+
+	if (c->len && len >= c->len && memcmp(p, c->head, c->len) == 0) {
+		*status = c->status;
+		*total = c->len + c->clen;
+		return 0;
+	}
+	if (parse_head(p, len, status, &head, &body) != 0)
+		return -1;
+	*total = head + body;
+	if (head <= sizeof(c->head)) {
+		memcpy(c->head, p, head);
+		c->len = (uint16_t)head;
+		c->status = (uint16_t)*status;
+		c->clen = body;
+	}
 	return 0;
 }
 

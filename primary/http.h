@@ -35,6 +35,23 @@ int dp_msg_is_http(const struct dp_config *cfg);
  * the blank line are all present; -1 otherwise (malformed or split head). */
 int dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total);
 
+/* The last head dp_http_parse_response_cached parsed. A server under test
+ * sends the same head every time; the parse only reads the head's bytes,
+ * so a response starting with the same bytes gets the same result, for a
+ * memcmp instead of a walk over its lines. */
+#define DP_HTTP_HEAD_CACHE 256
+struct dp_http_head_cache {
+	uint16_t len; /* 0: empty */
+	uint16_t status;
+	uint32_t clen;
+	uint8_t head[DP_HTTP_HEAD_CACHE];
+};
+
+/* dp_http_parse_response, remembering a head up to DP_HTTP_HEAD_CACHE
+ * bytes in c (zeroed before first use). */
+int dp_http_parse_response_cached(struct dp_http_head_cache *c, const uint8_t *p, uint32_t len,
+				  int *status, uint32_t *total);
+
 /* Count request ends ("\r\n\r\n") in p[0..len), carrying the match state
  * (0..3) across segments in *state. */
 uint32_t dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state);

@@ -47,9 +47,6 @@ void pkt_flood_release(struct worker *w);
 
 /* Free a received mbuf (to the stash when it has room). */
 void pkt_free(struct worker *w, struct rte_mbuf *m);
-/* After a device fault: let go of the flood ring (what the device still
- * holds is lost with the forgotten batch). */
-void pkt_flood_forget(struct worker *w);
 /* Return the worker's unused preallocated mbufs to the pool. */
 void pkt_release(struct worker *w);
 

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_reciprocal.h>
 
+#include "http.h"
 #include "shm.h"
 #include "sock.h"
 
@@ -169,6 +170,7 @@ struct worker {
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */
 	uint32_t slow_start_ms;
 
+	struct dp_http_head_cache rsp_head; /* client: the last response head */
 	struct rte_mbuf *stash[DP_STASH];
 	struct rte_mbuf *tx[DP_TX_CAP];
 	/* flood: fr[fr_head..+fr_count) in the order they were sent */

@@ -382,6 +382,77 @@ test_parse_good(void **state)
 	assert_int_equal(total, 46 + 999999999u);
 }
 
+/* The cached parse through an exact-size copy, checked against the plain
+ * parse of the same bytes. */
+static int
+parse_cached_str(struct dp_http_head_cache *hc, const char *s, uint32_t len, int *status,
+		 uint32_t *total)
+{
+	uint8_t *b = malloc(len ? len : 1);
+	int rc, prc, pstatus = -1;
+	uint32_t ptotal = 0;
+
+	assert_non_null(b);
+	memcpy(b, s, len);
+	rc = dp_http_parse_response_cached(hc, b, len, status, total);
+	prc = dp_http_parse_response(b, len, &pstatus, &ptotal);
+	free(b);
+	assert_int_equal(rc, prc);
+	if (rc == 0) {
+		assert_int_equal(*status, pstatus);
+		assert_int_equal(*total, ptotal);
+	}
+	return rc;
+}
+
+static void
+test_parse_cached(void **state)
+{
+	static const char ok1[] = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nA";
+	static const char ok2[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nAB";
+	static const char err[] = "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n";
+	struct dp_http_head_cache hc;
+	char big[600];
+	int status;
+	uint32_t total, n;
+
+	(void)state;
+	memset(&hc, 0, sizeof(hc));
+	/* First: parsed and remembered; again: the same answer from the cache. */
+	assert_int_equal(parse_cached_str(&hc, ok1, sizeof(ok1) - 1, &status, &total), 0);
+	assert_int_equal(hc.len, sizeof(ok1) - 2);
+	assert_int_equal(status, 200);
+	assert_int_equal(total, sizeof(ok1) - 1);
+	assert_int_equal(parse_cached_str(&hc, ok1, sizeof(ok1) - 1, &status, &total), 0);
+	assert_int_equal(total, sizeof(ok1) - 1);
+	/* Same first bytes, another Content-Length: parsed, and remembered. */
+	assert_int_equal(parse_cached_str(&hc, ok2, sizeof(ok2) - 1, &status, &total), 0);
+	assert_int_equal(total, sizeof(ok2) - 1);
+	assert_int_equal(hc.clen, 2);
+	/* Another status. */
+	assert_int_equal(parse_cached_str(&hc, err, sizeof(err) - 1, &status, &total), 0);
+	assert_int_equal(status, 503);
+	assert_int_equal(hc.status, 503);
+	/* Shorter than the cached head (split), or the head cut short: -1,
+	 * and the cache keeps what it had. */
+	assert_int_equal(parse_cached_str(&hc, err, 20, &status, &total), -1);
+	assert_int_equal(parse_cached_str(&hc, ok1, 20, &status, &total), -1);
+	assert_int_equal(hc.status, 503);
+	/* A cached head followed by more bytes than its body: the same total
+	 * (the rest is the next response's). */
+	assert_int_equal(parse_cached_str(&hc, "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\nHTTP/1.1",
+					  sizeof(err) - 1 + 8, &status, &total), 0);
+	assert_int_equal(total, sizeof(err) - 1);
+	/* A head longer than the cache: parsed right, not remembered. */
+	n = (uint32_t)snprintf(big, sizeof(big), "HTTP/1.1 200 OK\r\nX-Pad: %0400d\r\nContent-Length: 3\r\n\r\nxyz", 7);
+	assert_int_equal(parse_cached_str(&hc, big, n, &status, &total), 0);
+	assert_int_equal(total, n);
+	assert_int_equal(hc.status, 503);
+	/* A byte changed inside the cached head: parsed again, not matched. */
+	assert_int_equal(parse_cached_str(&hc, "HTTP/1.1 503 Busy\r\nContent-Length: x\r\n\r\n",
+					  sizeof(err) - 1, &status, &total), -1);
+}
+
 static void
 test_parse_prefixes(void **state)
 {
@@ -575,6 +646,7 @@ main(void)
 		cmocka_unit_test(test_raw_message),
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_prefixes),
+		cmocka_unit_test(test_parse_cached),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_count_requests),
 		cmocka_unit_test(test_wants_close),
