@@ -36,9 +36,9 @@ int dp_msg_is_http(const struct dp_config *cfg);
 int dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total);
 
 /* The last head dp_http_parse_response_cached parsed. A server under test
- * sends the same head every time; the parse only reads the head's bytes,
- * so a response starting with the same bytes gets the same result, for a
- * memcmp instead of a walk over its lines. */
+ * sends the same head every time; the parse's result depends only on the
+ * head's bytes, so a response starting with the same bytes gets the same
+ * result, for a memcmp instead of a walk over its lines. */
 #define DP_HTTP_HEAD_CACHE 256
 struct dp_http_head_cache {
 	uint16_t len; /* 0: empty */

@@ -78,7 +78,8 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			int status;
 			uint32_t total;
 
-			if (sk->inflight == 0 || dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) != 0) {
+			if (sk->inflight == 0 ||
+			    dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) != 0) {
 				CNT(w, HTTP_ERR);
 				return -1;
 			}
