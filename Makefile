@@ -8,6 +8,14 @@
 #   make bench      the benchmark (scripts/bench.sh)
 #   make soak       ten minutes of CC with churn, then checks that nothing leaked
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
+#   make man        the man pages in build/man/, from docs/man/*.md
+#   make docs       regenerate README's generated blocks from docs/man/*.md
+#   make install    binaries, man pages, example configs, dperf@.service (PREFIX, DESTDIR)
+#   make uninstall  removes what install put there
+#
+# demo and test install what is missing first, then re-run make: the DPDK
+# flags below are read from pkg-config when make reads this file, which on a
+# fresh box is before DPDK's development files exist.
 
 BUILD   ?= build
 CC      ?= gcc
@@ -18,12 +26,18 @@ ARCH    ?= -march=native
 # ours, it used to override -march=native (no AVX2 anywhere). It goes.
 DPDK_CFLAGS := $(filter-out -march=%,$(shell pkg-config --cflags libdpdk 2>/dev/null))
 DPDK_LIBS   := $(shell pkg-config --libs libdpdk 2>/dev/null)
+# The command that installs what is missing (the fresh-box test swaps it).
+DEPS    ?= scripts/install-deps.sh
+PYTHON  ?= /usr/bin/python3
+
+# dperf-live's version: VERSION, plus the commit when built from git.
+DP_VERSION := $(shell cat VERSION)$(shell git rev-parse --short HEAD >/dev/null 2>&1 && echo " (git $$(git describe --always --dirty 2>/dev/null))")
 
 CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field-initializers \
-           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon $(SAN)
+           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c
+COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c
 PRIMARY_SRC := $(wildcard primary/*.c)
 ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
@@ -39,10 +53,24 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz soak
+.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz soak \
+        dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
 
-$(BUILD)/obj/%.o: %.c
+# Without DPDK's development files every compile would fail on its first
+# rte_*.h; say once what to do instead.
+dpdk-check:
+	@pkg-config --exists libdpdk || { echo "make: DPDK's development files are missing (pkg-config libdpdk): run 'make deps' as root first, or 'make demo' / 'make test', which do" >&2; exit 1; }
+
+# The version string as a header, rewritten only when it changes, so that a
+# new commit relinks the binaries and an unchanged tree rebuilds nothing.
+$(BUILD)/gen/dp_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define DP_VERSION "$(DP_VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/obj/common/version.o: $(BUILD)/gen/dp_version.h
+
+$(BUILD)/obj/%.o: %.c | dpdk-check
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -c $< -o $@
@@ -88,13 +116,13 @@ e2e-asan: all asan hugepages
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root).
 test: deps
-	$(MAKE) unit unit-asan e2e e2e-asan
+	$(MAKE) unit unit-asan docs-check e2e e2e-asan fuzz
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
 # its seed corpus; crashes land in build/fuzz/ and fail the target.
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 20
-FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -std=gnu11
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -I$(BUILD)/gen -std=gnu11
 FUZZ_CFG     := common/config.c common/config_values.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
@@ -102,10 +130,10 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(
 FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
                 primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c \
                 primary/pkt_flood.c $(COMMON_SRC)
-build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC)
+build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) $(FUZZ_FLAGS) $(ARCH) $(DPDK_CFLAGS) -o $@ $^ $(DPDK_LIBS) -lbsd -lm -lpthread
+	@$(FUZZ_CC) $(FUZZ_FLAGS) $(ARCH) $(DPDK_CFLAGS) -o $@ $(filter %.c,$^) $(DPDK_LIBS) -lbsd -lm -lpthread
 build/fuzz/%:
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
@@ -130,16 +158,65 @@ soak: all hugepages
 	SOAK_WARMUP=$${SOAK_WARMUP:-90} E2E_TIMEOUT=$$(($(SOAK_SECONDS) + 180)) E2E_ONLY=soak scripts/run-e2e.sh
 
 deps:
-	scripts/install-deps.sh
+	$(DEPS)
 
 hugepages:
 	scripts/hugepages.sh
 
-demo: deps hugepages all
+demo: deps hugepages
+	$(MAKE) all
 	scripts/demo.sh
 
 bench: all
 	scripts/bench.sh
+
+# Man pages: docs/man/*.md is the one source; scripts/mandoc.py turns it
+# into man(7) here and copies its marked blocks into README.md (make docs).
+MAN_SRC   := $(wildcard docs/man/*.md)
+MAN_PAGES := $(patsubst docs/man/%.md,$(BUILD)/man/%,$(MAN_SRC))
+man: $(MAN_PAGES)
+$(BUILD)/man/%: docs/man/%.md scripts/mandoc.py
+	@mkdir -p $(dir $@)
+	@echo "  MAN     $@"
+	@$(PYTHON) scripts/mandoc.py man $< $@
+
+docs:
+	$(PYTHON) scripts/mandoc.py readme README.md $(MAN_SRC)
+
+# The documentation against the code: README's generated blocks, the man
+# pages under mandoc's lint, the usage blocks against each binary's --help,
+# every config keyword and every test suite documented (tests/docs/).
+docs-check: all man
+	tests/docs/check_docs.sh
+
+PREFIX         ?= /usr/local
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+DATADIR        ?= $(PREFIX)/share/dperf-live
+SYSCONFDIR     ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BINS := dperf dperf-ctl dperf-top
+CONFS := $(wildcard conf/*.conf)
+
+install: all man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+	  $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(SYSCONFDIR)/dperf $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0755 $(addprefix $(BUILD)/,$(BINS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(CONFS) $(DESTDIR)$(DATADIR)/examples/
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' scripts/dperf@.service.in \
+	  > $(DESTDIR)$(SYSTEMDUNITDIR)/dperf@.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/dperf@.service
+
+# Configurations in SYSCONFDIR/dperf are the user's: they stay.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(filter %.8,$(MAN_PAGES))))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/examples/,$(notdir $(CONFS)))
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/dperf@.service
+	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) $(DESTDIR)$(SYSCONFDIR)/dperf 2>/dev/null
 
 clean:
 	rm -rf build

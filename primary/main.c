@@ -34,21 +34,26 @@
 #include "port.h"
 #include "shm_init.h"
 #include "telemetry.h"
+#include "version.h"
 #include "worker_setup.h"
 
 #define EXIT_CONFIG 2
 #define EXIT_RUNTIME 1
 
+/* The text of `dperf --help`; docs/man/dperf.8.md carries the same block,
+ * and tests/docs/check_docs.sh fails when they differ. */
 static void
-usage(FILE *f, const char *prog)
+usage(FILE *f)
 {
-	fprintf(f,
-		"usage: %s -c FILE [-p NAME] [-o JSON] [-t] [-- EAL-ARGS...]\n"
-		"  -c FILE   configuration (dperf's format)\n"
-		"  -p NAME   instance name (EAL file prefix; default: FILE's base name)\n"
-		"  -o JSON   write the final summary there as one JSON object\n"
-		"  -t        check the configuration and exit (0 valid, 2 invalid)\n",
-		prog);
+	fputs("usage: dperf -c FILE [-p NAME] [-o JSON] [-t] [-- EAL-ARGS...]\n"
+	      "       dperf -h | --help | --version\n"
+	      "  -c FILE     configuration (dperf's format, see dperf.conf(5))\n"
+	      "  -p NAME     instance name (EAL file prefix; default: FILE's base name)\n"
+	      "  -o JSON     write the final summary there as one JSON object\n"
+	      "  -t          check the configuration and exit (0 valid, 2 invalid)\n"
+	      "  -h, --help  this help\n"
+	      "  --version   the version\n",
+	      f);
 }
 
 struct app {
@@ -216,21 +221,27 @@ daemonize(const char *name, char *err, size_t errlen)
 static int
 parse_args(int argc, char **argv, const char **file, const char **name, const char **out, int *check)
 {
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:p:o:th")) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:p:o:th", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'c': *file = optarg; break;
 		case 'p': *name = optarg; break;
 		case 'o': *out = optarg; break;
 		case 't': *check = 1; break;
-		case 'h': usage(stdout, argv[0]); exit(0);
-		default: usage(stderr, argv[0]); return -1;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("%s\n", dp_version()); exit(0);
+		default: usage(stderr); return -1;
 		}
 	}
 	if (*file == NULL) {
-		fprintf(stderr, "%s: missing -c FILE\n", argv[0]);
-		usage(stderr, argv[0]);
+		fprintf(stderr, "dperf: missing -c FILE\n");
+		usage(stderr);
 		return -1;
 	}
 	return 0;

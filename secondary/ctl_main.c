@@ -20,6 +20,7 @@
 #include "ctl_prometheus.h"
 #include "stats_out.h"
 #include "rates.h"
+#include "version.h"
 
 #define CTL_TIMEOUT_MS 10000
 
@@ -32,19 +33,22 @@ on_signal(int sig)
 	interrupted = 1;
 }
 
+/* The text of `dperf-ctl --help`; docs/man/dperf-ctl.8.md carries the same
+ * block, and tests/docs/check_docs.sh fails when they differ. */
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dperf-ctl [-p NAME] COMMAND\n"
-		"  status                         state, targets, workers, applied changes\n"
-		"  stats [--json|--csv] [--watch [S]]  counters and rates (every S seconds, default 1)\n"
-		"  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
-		"  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
-		"  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
-		"  config                         the effective configuration\n"
-		"  export --prometheus [ADDR:PORT]  serve /metrics (default 127.0.0.1:9470)\n"
-		"  -p NAME                        the instance (default: the only one running)\n");
+	fputs("usage: dperf-ctl [-p NAME] COMMAND\n"
+	      "       dperf-ctl -h | --help | --version\n"
+	      "  status                         state, targets, workers, applied changes\n"
+	      "  stats [--json|--csv] [--watch [S]]  counters and rates (every S seconds, default 1)\n"
+	      "  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
+	      "  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
+	      "  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
+	      "  config                         the effective configuration\n"
+	      "  export --prometheus [ADDR:PORT]  serve /metrics (default 127.0.0.1:9470)\n"
+	      "  -p NAME                        the instance (default: the only one running)\n",
+	      f);
 }
 
 static int
@@ -252,6 +256,10 @@ main(int argc, char **argv)
 	argv++;
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
 		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("%s\n", dp_version());
 		return 0;
 	}
 	if (strcmp(cmd, "set") == 0) {

@@ -16,6 +16,7 @@
 #include "../secondary/attach.h"
 #include "curses.h"
 #include "top.h"
+#include "version.h"
 
 struct opts {
 	const char *name;
@@ -33,15 +34,20 @@ on_signal(int sig)
 	got_signal = 1;
 }
 
+/* The text of `dperf-top --help`; docs/man/dperf-top.8.md carries the same
+ * block, and tests/docs/check_docs.sh fails when they differ. */
 static void
 usage(FILE *out)
 {
-	fprintf(out, "usage: dperf-top [-p NAME] [-d SECONDS] [--once] [--exit-on-stop] [-h]\n"
-		     "  -p NAME          instance to watch (default: the only one running)\n"
-		     "  -d SECONDS       refresh interval, fractions allowed (default 1)\n"
-		     "  --once           print one plain-text frame and exit\n"
-		     "  --exit-on-stop   exit as soon as the engine stops\n"
-		     "  -h, --help       this help\n");
+	fputs("usage: dperf-top [-p NAME] [-d SECONDS] [--once] [--exit-on-stop]\n"
+	      "       dperf-top -h | --help | --version\n"
+	      "  -p NAME          instance to watch (default: the only one running)\n"
+	      "  -d SECONDS       refresh interval, fractions allowed (0.01 to 3600, default 1)\n"
+	      "  --once           print one plain-text frame and exit (works without a terminal)\n"
+	      "  --exit-on-stop   exit as soon as the engine stops\n"
+	      "  -h, --help       this help\n"
+	      "  --version        the version\n",
+	      out);
 }
 
 static int
@@ -62,6 +68,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "once", no_argument, NULL, 'o' },
 		{ "exit-on-stop", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -88,6 +95,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			return DP_EXIT_OK;
+		case 'V':
+			printf("%s\n", dp_version());
 			return DP_EXIT_OK;
 		case ':':
 			return bad_usage("option '%s' needs a value", argv[optind - 1]);
