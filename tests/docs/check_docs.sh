@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The documentation against the code (run by `make docs-check`, in `make test`).
+# Every check prints what disagrees and fails the run; none needs EAL.
+#   1. README.md's generated blocks equal their source in docs/man/, and
+#      .ci/run runs exactly the README's Quick start commands
+#   2. each man page passes mandoc's lint (warnings and above) and renders with man -l
+#   3. each binary's --help equals the usage block of its man page; --version works
+#   4. every keyword the parser knows is documented in dperf.conf(5), and back
+#   5. docs/architecture.md's layout block names exactly the tree's folders
+#   6. docs/testing.md names every test suite, and every name it gives exists
+#   7. make install / uninstall (DESTDIR, PREFIX), man -l of the installed pages,
+#      systemd-analyze verify of the installed unit
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+PY=/usr/bin/python3
+fails=0
+bad() { echo "FAIL [docs]: $*" >&2; fails=$((fails + 1)); }
+T=$(mktemp -d /tmp/dperf-docs.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# 1. README's generated blocks.
+$PY scripts/mandoc.py readme --check README.md docs/man/*.md >"$T/readme.diff" ||
+	bad "README.md's generated blocks differ from docs/man (run 'make docs'):$(printf '\n'; head -40 "$T/readme.diff")"
+
+# 1b. .ci/run runs exactly the README's Quick start commands, in that order.
+sed -n '/^## Quick start/,/^## /p' README.md | sed -n '/^```sh/,/^```/p' | grep -oE '^make [a-z]+' >"$T/quick.readme"
+grep -oE '^make [a-z]+' .ci/run >"$T/quick.ci"
+[ -s "$T/quick.readme" ] || bad "README.md: no commands found in the Quick start block"
+diff "$T/quick.readme" "$T/quick.ci" >"$T/quick.diff" ||
+	bad "README's Quick start (<) and .ci/run (>) run different commands:$(printf '\n'; cat "$T/quick.diff")"
+
+# 2. The man pages: lint and render.
+for src in docs/man/*.md; do
+	page=$BUILD/man/$(basename "$src" .md)
+	[ -f "$page" ] || { bad "$page was not built (make man)"; continue; }
+	mandoc -T lint -W warning "$page" >"$T/lint" 2>&1 || bad "mandoc lint: $page: $(cat "$T/lint")"
+	man -l "$page" >"$T/rendered" 2>"$T/man.err" || bad "man -l $page failed: $(cat "$T/man.err")"
+	name=$(basename "$src" .md); name=${name%.*}
+	grep -q "^NAME" "$T/rendered" && grep -q "$name - " "$T/rendered" ||
+		bad "man -l $page: no NAME section naming $name"
+done
+
+# 3. --help against the man page's usage block; --version.
+version="dperf-live $(cat VERSION)"
+for bin in dperf dperf-ctl dperf-top; do
+	$PY scripts/mandoc.py block "docs/man/$bin.8.md" usage | sed '1d;$d' >"$T/usage.doc"
+	"$BUILD/$bin" --help >"$T/usage.bin" 2>&1 || bad "$bin --help exited non-zero"
+	diff -u "$T/usage.doc" "$T/usage.bin" >"$T/usage.diff" ||
+		bad "$bin --help differs from docs/man/$bin.8.md's usage block:$(printf '\n'; cat "$T/usage.diff")"
+	v=$("$BUILD/$bin" --version 2>&1) || bad "$bin --version exited non-zero"
+	case "$v" in "$version"*) ;; *) bad "$bin --version: '$v' (expected '$version ...')" ;; esac
+done
+# Every option in a usage block is described in it (a line of its own).
+for bin in dperf dperf-top; do
+	for opt in $($PY scripts/mandoc.py block "docs/man/$bin.8.md" usage | sed -n 2p | grep -o -- '-[a-z-]*' | sort -u); do
+		$PY scripts/mandoc.py block "docs/man/$bin.8.md" usage | grep -q -- "^  .*$opt" ||
+			bad "$bin: option $opt is in the synopsis but has no line of its own"
+	done
+done
+
+# 4. Keywords: the parser's table (common/config.c) against dperf.conf(5).
+grep -oE '^[[:space:]]*(KW|KW_MULTI|FLAG)\("[a-z_0-9]+"' common/config.c | grep -oE '"[a-z_0-9]+"' | tr -d '"' | sort -u >"$T/kw.code"
+[ -s "$T/kw.code" ] || bad "no keywords found in common/config.c's table (did its shape change?)"
+$PY scripts/mandoc.py block docs/man/dperf.conf.5.md keywords | sed -n 's/^| `\([a-z_0-9]*\).*/\1/p' | sort -u >"$T/kw.doc"
+comm -23 "$T/kw.code" "$T/kw.doc" | while read -r k; do echo "$k"; done >"$T/kw.undoc"
+comm -13 "$T/kw.code" "$T/kw.doc" >"$T/kw.gone"
+[ -s "$T/kw.undoc" ] && bad "keywords the parser knows but dperf.conf(5) does not list: $(tr '\n' ' ' <"$T/kw.undoc")"
+[ -s "$T/kw.gone" ] && bad "keywords dperf.conf(5) lists but the parser does not know: $(tr '\n' ' ' <"$T/kw.gone")"
+
+# 5. The layout block against the tree.
+sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^[a-z0-9]+(/[a-z0-9]+)?/' | sort -u >"$T/layout.doc"
+{ find . -mindepth 1 -maxdepth 1 -type d; find tests docs -mindepth 1 -maxdepth 1 -type d; } |
+	sed 's|^\./||; s|$|/|' | grep -vE '(^|/)(\.|__|build/)' | grep -vx 'tests/' | sort -u >"$T/layout.tree"
+diff "$T/layout.doc" "$T/layout.tree" >"$T/layout.diff" ||
+	bad "docs/architecture.md's layout block (<) and the tree (>) disagree:$(printf '\n'; cat "$T/layout.diff")"
+
+# 6. The test catalogue.
+for t in tests/e2e/test_*.sh tests/unit/test_*.c tests/fuzz/fuzz_*.c; do
+	n=$(basename "$t"); n=${n%.*}
+	grep -q "\`$n\`" docs/testing.md || bad "docs/testing.md does not describe $n ($t)"
+done
+for n in $(grep -oE '`(test|fuzz)_[a-z0-9_]+`' docs/testing.md | tr -d '`' | sort -u); do
+	[ -e tests/e2e/"$n".sh ] || [ -e tests/unit/"$n".c ] || [ -e tests/fuzz/"$n".c ] ||
+		bad "docs/testing.md names $n, which is not a test"
+done
+
+# 7. install / uninstall.
+make -s install DESTDIR="$T/root" >"$T/install.log" 2>&1 || bad "make install DESTDIR failed: $(tail -5 "$T/install.log")"
+for f in usr/local/bin/dperf usr/local/bin/dperf-ctl usr/local/bin/dperf-top \
+	 usr/local/share/man/man8/dperf.8 usr/local/share/man/man8/dperf-ctl.8 \
+	 usr/local/share/man/man8/dperf-top.8 usr/local/share/man/man5/dperf.conf.5 \
+	 usr/local/share/dperf-live/examples/memif-client.conf usr/local/lib/systemd/system/dperf@.service; do
+	[ -f "$T/root/$f" ] || bad "make install DESTDIR: $f missing"
+done
+for p in "$T"/root/usr/local/share/man/man*/*; do
+	man -l "$p" 2>/dev/null | grep -q "^NAME" || bad "man -l $p does not render"
+done
+grep -q '^ExecStart=/usr/local/bin/dperf -c /etc/dperf/%i.conf -p %i$' "$T/root/usr/local/lib/systemd/system/dperf@.service" ||
+	bad "dperf@.service: ExecStart is not 'dperf -c /etc/dperf/NAME.conf -p NAME'"
+make -s uninstall DESTDIR="$T/root" >/dev/null 2>&1
+left=$(find "$T/root" -type f)
+[ -z "$left" ] || bad "make uninstall left: $left"
+# systemd-analyze checks that ExecStart's binary exists: install into a
+# prefix of our own (no DESTDIR) so that the unit names real files.
+make -s install PREFIX="$T/pfx/usr" SYSCONFDIR="$T/pfx/etc" >/dev/null 2>&1 || bad "make install PREFIX failed"
+cp "$T/pfx/usr/lib/systemd/system/dperf@.service" "$T/dperf@lab.service"
+MANPATH=$T/pfx/usr/share/man systemd-analyze verify "$T/dperf@lab.service" >"$T/verify" 2>&1 ||
+	bad "systemd-analyze verify dperf@lab.service: $(cat "$T/verify")"
+
+if [ $fails -gt 0 ]; then
+	echo "docs: $fails check(s) failed" >&2
+	exit 1
+fi
+echo "PASS [docs]: README blocks, man lint and rendering, --help/--version, keywords, layout, test catalogue, install/uninstall, systemd unit"
