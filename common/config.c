@@ -622,6 +622,14 @@ h_retransmit_timeout(struct pctx *p, int argc, char **argv)
 			&p->cfg->retransmit_timeout_us);
 }
 
+/* dperf-live extension. At most 500 ms: RFC 1122 4.2.3.2. */
+static int
+h_delayed_ack(struct pctx *p, int argc, char **argv)
+{
+	(void)argc;
+	return arg_time(p, argv[0], 0, 500000, "0..500ms", &p->cfg->delayed_ack_us);
+}
+
 static const struct {
 	const char *name;
 	uint8_t level;
@@ -692,6 +700,8 @@ static const struct keyword keywords[] = {
 	KW("http_method", h_http_method, 1, 1, "GET|POST"),
 	KW("lport_range", h_lport_range, 2, 2, "MIN MAX"),
 	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME"),
+	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME"),
+	FLAG("disable_ack", disable_ack),
 	KW("log_level", h_log_level, 1, 1, "debug|info|notice|warning|error|0..8"),
 };
 
@@ -914,6 +924,27 @@ v_sizes(struct pctx *p)
 	return 0;
 }
 
+/* An ACK we hold back must reach the peer before our own retransmission
+ * timer would fire in its place: a peer configured like us (another
+ * dperf-live) would otherwise retransmit what we only delayed. */
+static int
+v_delayed_ack(struct pctx *p)
+{
+	struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "delayed_ack");
+
+	/* The default yields to a short retransmit_timeout; a value the
+	 * user wrote is checked. */
+	if (line == 0 && cfg->delayed_ack_us >= cfg->retransmit_timeout_us)
+		cfg->delayed_ack_us = cfg->retransmit_timeout_us / 2;
+	if (cfg->delayed_ack_us >= cfg->retransmit_timeout_us)
+		return err_at(p, line, "delayed_ack", "%llu ms is not below "
+			      "retransmit_timeout (expected less than %llu ms)",
+			      (unsigned long long)cfg->delayed_ack_us / 1000,
+			      (unsigned long long)cfg->retransmit_timeout_us / 1000);
+	return 0;
+}
+
 static int
 validate(struct pctx *p)
 {
@@ -924,7 +955,7 @@ validate(struct pctx *p)
 	if (v_range_count(p, "server", cfg->n_servers, cfg->servers) < 0
 	    || v_range_count(p, "client", cfg->n_clients, cfg->clients) < 0)
 		return -1;
-	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0)
+	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0)
 		return -1;
 	return 0;
 }
@@ -952,6 +983,10 @@ dp_config_defaults(struct dp_config *cfg)
 	cfg->lport_min = 1;
 	cfg->lport_max = 65535;
 	cfg->retransmit_timeout_us = 2 * US_PER_SEC;
+	/* 40 ms, Linux's shortest delayed-ACK time: below the 200 ms minimum
+	 * RTO of a kernel peer, so a held ACK never causes a retransmission,
+	 * and long enough for a keepalive request every few ms to carry it. */
+	cfg->delayed_ack_us = 40000;
 	strcpy(cfg->http_path, "/");
 }
 
@@ -1109,6 +1144,9 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	put(o, "tcp_rst %u\n", cfg->tcp_rst);
 	put(o, "lport_range %u %u\n", cfg->lport_min, cfg->lport_max);
 	put(o, "retransmit_timeout %s\n", fmt_time(cfg->retransmit_timeout_us, t, sizeof(t)));
+	put(o, "delayed_ack %s\n", fmt_time(cfg->delayed_ack_us, t, sizeof(t)));
+	if (cfg->disable_ack)
+		put(o, "disable_ack\n");
 	put(o, "log_level %u\n", cfg->log_level);
 }
 

@@ -96,6 +96,8 @@ struct dp_config {
 	uint32_t lport_min;    /* default 1 */
 	uint32_t lport_max;    /* default 65535 */
 	uint64_t retransmit_timeout_us; /* default 2s */
+	uint64_t delayed_ack_us; /* extension: longest an ACK waits for data to ride on, 0 = none (40ms) */
+	uint8_t disable_ack;     /* dperf: a response's ACK always waits for the next request */
 	char http_host[128];   /* default: the server address */
 	char http_path[256];   /* default "/" */
 };

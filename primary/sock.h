@@ -24,6 +24,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 /* sock.flags */
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 
 struct sock {
 	uint32_t snd_una;   /* oldest unacknowledged sequence number */
@@ -42,7 +43,9 @@ struct sock {
 	uint8_t crlf;       /* server: request-end matcher state */
 	uint8_t inflight;   /* requests sent and not yet answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
-	uint8_t pad[16];
+	uint32_t ack_due;   /* ms the live delayed-ACK entry is due (tcp_dack.h) */
+	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
+	uint8_t pad[10];
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

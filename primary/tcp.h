@@ -31,4 +31,8 @@ void tcp_server_timer(struct worker *w, uint32_t idx, int which);
 /* Graceful stop: close one idle keepalive connection (client). */
 void tcp_client_close_idle(struct worker *w, uint32_t idx);
 
+/* Bare ACKs whose delay is up (tcp_dack.c). Returns nonzero when due
+ * entries are left (budget spent, or the device is full). */
+int tcp_dack_run(struct worker *w);
+
 #endif

@@ -10,6 +10,7 @@
 #include "http.h"
 #include "tcp.h"
 #include "tcp_common.h"
+#include "tcp_dack.h"
 
 #define SKF_RSP_2XX 0x10 /* the response being read has a 2xx status */
 
@@ -19,6 +20,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
 
 	pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+	sk_ack_sent(sk); /* the request carries the ACK of the last response */
 	sk->snd_nxt += w->req.len;
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
@@ -107,16 +109,18 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 	return 0;
 }
 
-/* After a response completed: next request, wait, or close. */
+/* After response data (dlen bytes; 0 for a FIN alone): next request,
+ * wait, or close. The ACK of the data rides on what we send next when
+ * that leaves within the delayed-ACK time (tcp_dack.h). */
 static void
-next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, int got_data)
+next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
 			CNT(w, HTTP_ERR);
 			fail(w, sk, t);
-		} else if (got_data) {
-			sk_ctl(w, t, sk, TH_ACK);
+		} else if (dlen) {
+			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
 		}
 		return;
 	}
@@ -129,8 +133,13 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 		send_request(w, sk, idx, t);
 		return;
 	}
-	if (got_data)
-		sk_ctl(w, t, sk, TH_ACK);
+	/* The next request leaves when the keepalive timer fires: if that is
+	 * within the delay (or disable_ack says wait for it), it carries the
+	 * ACK; else the delayed-ACK timer sends it first. */
+	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout_ms <= w->dack_ms)))
+		sk_ack_with_next(w, sk, t, dlen);
+	else if (dlen)
+		sk_ack_later(w, sk, idx, t, dlen);
 	tl_add(w, sk, idx, TL_KA);
 }
 
@@ -219,7 +228,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 	switch (sk->state) {
 	case SK_ESTABLISHED:
 		if (got_data || (s->flags & TH_FIN))
-			next_step(w, sk, (uint32_t)idx, &t, got_data);
+			next_step(w, sk, (uint32_t)idx, &t, s->dlen);
 		break;
 	case SK_FIN_WAIT_1:
 	case SK_FIN_WAIT_2:

@@ -9,6 +9,7 @@
 
 #include "pkt.h"
 #include "sock_table.h"
+#include "tcp.h"
 #include "tlist.h"
 #include "worker.h"
 
@@ -36,6 +37,7 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->crlf = 0;
 	sk->inflight = 0;
 	sk->raw_got = 0;
+	sk->ack_bytes = 0;
 	sk->rsp_left = 0;
 	sk->req_done = 0;
 	sk->t_start = w->now;
@@ -52,13 +54,24 @@ sk_closed(struct worker *w, struct sock *sk)
 	w->st->sk_cur--;
 }
 
+/* A segment carrying our ACK of everything received has been sent: no
+ * delayed ACK is owed (tcp_dack.h). */
+static inline void
+sk_ack_sent(struct sock *sk)
+{
+	sk->flags &= (uint8_t)~SKF_ACK_OWED;
+	sk->ack_bytes = 0;
+}
+
 /* Pure ACK (or other control) from the socket's state. A RST carries the
  * oldest unacknowledged sequence number: the one the peer expects even
- * when what we sent after it was lost. */
+ * when what we sent after it was lost. Any of them acknowledges all we
+ * received (no delayed ACK is owed after it). */
 static inline void
-sk_ctl(struct worker *w, const struct tuple *t, const struct sock *sk, uint8_t flags)
+sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 {
 	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
+	sk_ack_sent(sk);
 	if (flags & TH_RST)
 		CNT(w, RST_TX);
 	if (flags & TH_FIN)
@@ -108,6 +121,7 @@ sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const st
 	uint32_t data = sk_unacked_data(sk);
 	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
 
+	sk_ack_sent(sk); /* each branch below acknowledges rcv_nxt */
 	if (data >= m->len) {
 		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
 		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, f, m);

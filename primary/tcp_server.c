@@ -9,6 +9,7 @@
 #include "http.h"
 #include "tcp.h"
 #include "tcp_common.h"
+#include "tcp_dack.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
 
@@ -73,6 +74,7 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 			f |= TH_FIN;
 		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
 		sk->snd_nxt += m->len;
+		sk_ack_sent(sk); /* the response carries the ACK of the request */
 		if (w->is_http)
 			CNT(w, HTTP_2XX);
 		else
@@ -174,8 +176,8 @@ tcp_server_input(struct worker *w, const struct seg *s)
 			sk->state = SK_LAST_ACK;
 			sk->retries = 0;
 			tl_add(w, sk, (uint32_t)idx, TL_RT);
-		} else if (s->dlen > 0) {
-			sk_ctl(w, &t, sk, TH_ACK); /* part of a request */
+		} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
+			sk_ack_partial(w, sk, (uint32_t)idx, &t, s->dlen);
 		} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
 			tl_add(w, sk, (uint32_t)idx, TL_IDLE); /* all answered */
 		}

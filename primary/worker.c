@@ -109,7 +109,7 @@ run_list(struct worker *w, int which)
 static int
 run_timers(struct worker *w)
 {
-	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE);
+	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(w);
 }
 
 /* Once per millisecond. */

@@ -36,6 +36,8 @@
 
 /* A port as the workers see it. Written by the primary before launch;
  * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
+struct dack_ring;
+
 struct netport {
 	uint16_t port_id;
 	uint16_t n_workers;
@@ -152,6 +154,9 @@ struct worker {
 
 	/* timers */
 	struct tlist tl[TL__COUNT];
+	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
+	uint32_t dack_ms;
+	uint8_t disable_ack;
 	uint64_t hz;
 	uint64_t tsc_per_ms;
 	uint64_t start_tsc;

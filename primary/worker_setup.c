@@ -15,6 +15,7 @@
 #include "meminfo.h"
 #include "pkt.h"
 #include "sock_table.h"
+#include "tcp_dack.h"
 #include "worker_setup.h"
 
 static int
@@ -141,6 +142,28 @@ prefault_sockets(struct worker *w)
 	(void)madvise(from, (size_t)(to - from), MADV_POPULATE_WRITE);
 }
 
+/* The delayed-ACK ring (tcp_dack.h), faulted in now: not by the worker. */
+static int
+alloc_dack(struct worker *w, char *err, size_t errlen)
+{
+	size_t bytes = dack_ring_bytes(DACK_RING_SIZE);
+	void *p;
+
+	w->dack_ms = (uint32_t)(w->cfg->delayed_ack_us / 1000);
+	w->disable_ack = w->cfg->disable_ack;
+	if (w->cfg->delayed_ack_us == 0)
+		return 0; /* w->dack NULL: every ACK at once */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu KB for delayed ACKs", bytes >> 10);
+		return -1;
+	}
+	(void)madvise(p, bytes, MADV_POPULATE_WRITE);
+	w->dack = p;
+	w->dack->mask = DACK_RING_SIZE - 1;
+	return 0;
+}
+
 static int
 alloc_sockets(struct worker *w, char *err, size_t errlen)
 {
@@ -167,7 +190,7 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	madvise(p, bytes, MADV_NOHUGEPAGE);
 	w->sk = p;
 	prefault_sockets(w);
-	return 0;
+	return alloc_dack(w, err, errlen);
 }
 
 int
@@ -223,6 +246,9 @@ worker_teardown(struct worker *w)
 {
 	if (w->sk != NULL)
 		munmap(w->sk, w->n_sk * sizeof(struct sock));
+	if (w->dack)
+		munmap(w->dack, dack_ring_bytes(DACK_RING_SIZE));
 	w->sk = NULL;
+	w->dack = NULL;
 	rte_free((void *)(uintptr_t)w->req.data);
 }

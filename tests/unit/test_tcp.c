@@ -4,7 +4,7 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/tcp_client.c primary/tcp_server.c primary/http.c
+// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +19,7 @@
 #include "../../primary/http.h"
 #include "../../primary/tcp.h"
 #include "../../primary/tcp_common.h"
+#include "../../primary/tcp_dack.h"
 
 /* ------------------------------------------------------------------ */
 /* A worker with its outbox                                            */
@@ -47,6 +48,7 @@ struct node {
 };
 
 #define MAX_NODES 4
+#define TEST_DACK_RING 8
 static struct node *nodes[MAX_NODES];
 
 #define C(n, id) ((n)->w.st->c[DP_C_##id])
@@ -148,6 +150,9 @@ base_cfg(struct dp_config *c, enum dp_mode mode)
 	c->lport_min = LPORT_MIN;
 	c->lport_max = LPORT_MIN + N_LPORT - 1;
 	c->cps = 1000;
+	/* Every ACK at once unless a test turns delayed ACKs on: the tests
+	 * before section 9 count segments as they were without them. */
+	c->delayed_ack_us = 0;
 }
 
 static void
@@ -210,6 +215,14 @@ node_new(const struct dp_config *cfg)
 	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
 	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
 	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
+	/* alloc_dack, with a small ring so that a test can fill it */
+	w->dack_ms = (uint32_t)(cfg->delayed_ack_us / 1000);
+	w->disable_ack = cfg->disable_ack;
+	if (cfg->delayed_ack_us) {
+		w->dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
+		assert_non_null(w->dack);
+		w->dack->mask = TEST_DACK_RING - 1;
+	}
 
 	/* set_addresses */
 	w->srv_ip = cfg->servers[0].start.v4;
@@ -280,6 +293,7 @@ free_nodes(void **state)
 		box_clear(n);
 		free(n->out);
 		free(n->w.sk);
+		free(n->w.dack);
 		free(n->st);
 		free(n);
 		nodes[i] = NULL;
@@ -413,6 +427,7 @@ run_timers(struct node *n)
 	expire_list(n, TL_RT);
 	expire_list(n, TL_KA);
 	expire_list(n, TL_IDLE);
+	tcp_dack_run(&n->w);
 }
 
 /* Let the RT timeout pass on n and run its timers. */
@@ -1710,6 +1725,325 @@ test_raw_tcp_keepalive_split(void **state)
 	assert_idle(s);
 }
 
+/* ------------------------------------------------------------------ */
+/* 9. Delayed ACKs (tcp_dack.h)                                        */
+
+static void
+dack_ka_1ms(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 5;
+	c->keepalive_request_interval_us = 1000;
+	c->delayed_ack_us = 40000;
+}
+
+static void
+dack_server(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->delayed_ack_us = 40000;
+}
+
+/* Segments n recorded with exactly these flags and no payload. */
+static int
+bare(const struct node *n, uint8_t flags)
+{
+	int k = 0;
+
+	for (uint64_t i = 0; i < n->sent && i < HIST_MAX; i++)
+		k += n->hist[i] == flags && n->hlen[i] == 0;
+	return k;
+}
+
+/* A request every 1 ms, delayed_ack 40 ms: each request carries the ACK of
+ * the response before it. No bare ACK, no delayed-ACK entry queued. */
+static void
+test_dack_piggyback(void **state)
+{
+	struct node *c = new_client(dack_ka_1ms), *s = new_server(dack_server);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	for (int i = 2; i <= 5; i++) {
+		struct sock *sk = &c->w.sk[0];
+
+		assert_int_equal(C(c, HTTP_2XX), (uint64_t)(i - 1));
+		assert_int_equal(c->n_out, 0); /* the response is not ACKed on its own */
+		assert_true(sk->flags & SKF_ACK_OWED);
+		advance(c, 1);
+		run_timers(c);
+		assert_int_equal(c->n_out, 1);
+		assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+		assert_int_equal(c->out[0].ack, sk->rcv_nxt); /* acknowledges the response */
+		assert_false(sk->flags & SKF_ACK_OWED);
+		pump(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 5);
+	/* SYN, 5 requests, FIN, last ACK: no bare ACK for a response */
+	assert_int_equal(c->sent, 8);
+	assert_int_equal(bare(c, TH_ACK), 1);
+	assert_int_equal(c->hist[6], TH_FIN | TH_ACK);
+	/* server: SYN+ACK, 5 responses each carrying the ACK of its request, FIN */
+	assert_int_equal(s->sent, 7);
+	assert_int_equal(bare(s, TH_ACK), 0);
+	assert_int_equal(c->w.dack->tail, 0);
+	advance(c, 100);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+static void
+dack_ka_1s(struct dp_config *c)
+{
+	dack_ka_1ms(c);
+	c->keepalive_request_num = 2;
+	c->keepalive_request_interval_us = 1000 * 1000;
+}
+
+/* A request every second, delayed_ack 40 ms: the ACK cannot wait for the
+ * request; it goes alone when the 40 ms are up, and only then. */
+static void
+test_dack_timer_expiry(void **state)
+{
+	struct node *c = new_client(dack_ka_1s), *s = new_server(dack_server);
+	struct sock *sk;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	sk = &c->w.sk[0];
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->n_out, 0);
+	assert_int_equal(sk->list, TL_KA); /* still on its keepalive timer */
+	advance(c, 39);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 1);
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK);
+	assert_int_equal(c->out[0].len, 0);
+	assert_int_equal(c->out[0].ack, sk->rcv_nxt);
+	assert_int_equal(sk->list, TL_KA);
+	pump(c, s);
+	advance(c, 959);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 1);
+	run_timers(c); /* the second request, at 1 s */
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_clean(c);
+	assert_clean(s);
+	assert_idle(c);
+	assert_idle(s);
+}
+
+/* dperf's disable_ack: the response's ACK waits for the next request,
+ * however long the interval. */
+static void
+dack_disabled(struct dp_config *c)
+{
+	dack_ka_1s(c);
+	c->disable_ack = 1;
+}
+
+static void
+test_dack_disable_ack(void **state)
+{
+	struct node *c = new_client(dack_disabled), *s = new_server(dack_server);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	advance(c, 999);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 1);
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+	assert_int_equal(c->out[0].ack, c->w.sk[0].rcv_nxt);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	/* SYN, 2 requests, FIN, last ACK */
+	assert_int_equal(c->sent, 5);
+	assert_clean(c);
+	assert_idle(c);
+}
+
+/* An established server socket for a client tuple; returns the ISS. */
+static uint32_t
+server_handshake(struct node *s, const struct tuple *t)
+{
+	uint32_t iss;
+
+	inject(s, t, 1000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(s->n_out, 1);
+	iss = s->out[0].seq;
+	box_clear(s);
+	inject(s, t, 1001, iss + 1, TH_ACK, NULL, 0);
+	assert_int_equal(s->n_out, 0);
+	assert_int_equal(server_sock(s, t)->state, SK_ESTABLISHED);
+	return iss;
+}
+
+static void
+dack_server_mss536(struct dp_config *c)
+{
+	dack_server(c);
+	c->mss = 536;
+}
+
+/* Part of a request in a full-sized segment: no ACK at once (the response
+ * may carry it), a bare ACK when the delay is up; a second full-sized
+ * segment is ACKed at once (2 * mss owed); a short segment that leaves the
+ * request incomplete is ACKed at once (the peer's Nagle algorithm may be
+ * holding the rest); the end of the request gets the response, carrying
+ * the ACK; out-of-order data and a FIN are ACKed at once. */
+static void
+test_dack_server_segments(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(dack_server_mss536);
+	uint8_t seg[536], end[] = "aaaa\r\n\r\n";
+	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+	struct tuple t;
+	struct sock *sk;
+	uint32_t iss, seq = 1001;
+
+	(void)state;
+	memset(seg, 'a', sizeof(seg));
+	memcpy(seg, head, sizeof(head) - 1);
+	client_tuple(c, 1, &t);
+	iss = server_handshake(s, &t);
+	sk = server_sock(s, &t);
+
+	/* timer: one full-sized part, then 40 ms of silence */
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
+	seq += 536;
+	assert_int_equal(s->n_out, 0);
+	advance(s, 39);
+	run_timers(s);
+	assert_int_equal(s->n_out, 0);
+	advance(s, 1);
+	run_timers(s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	assert_int_equal(s->out[0].ack, seq);
+	box_clear(s);
+
+	/* every second full-sized segment */
+	memset(seg, 'a', sizeof(seg));
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
+	seq += 536;
+	assert_int_equal(s->n_out, 0);
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
+	seq += 536;
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	assert_int_equal(s->out[0].ack, seq);
+	box_clear(s);
+
+	/* a short segment, the request still incomplete */
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 100);
+	seq += 100;
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	assert_int_equal(s->out[0].ack, seq);
+	box_clear(s);
+
+	/* the end of the request: the response carries the ACK */
+	inject(s, &t, seq, iss + 1, TH_ACK | TH_PSH, end, sizeof(end) - 1);
+	seq += (uint32_t)sizeof(end) - 1;
+	assert_int_equal(C(s, HTTP_GET), 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH);
+	assert_int_equal(s->out[0].ack, seq);
+	assert_false(sk->flags & SKF_ACK_OWED);
+	box_clear(s);
+	advance(s, 100);
+	run_timers(s);
+	assert_int_equal(s->n_out, 0);
+
+	/* out of order: a duplicate ACK at once */
+	inject(s, &t, seq + 10, iss + 1, TH_ACK, seg, 10);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	assert_int_equal(s->out[0].ack, seq);
+	box_clear(s);
+
+	/* a FIN: acknowledged at once (with ours) */
+	inject(s, &t, seq, sk->snd_nxt, TH_ACK | TH_FIN, NULL, 0);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_FIN | TH_ACK);
+	assert_int_equal(s->out[0].ack, seq + 1);
+}
+
+/* The client's ACK of a response waits (the next request is 1 s away);
+ * the test stops 10 ms later and the close's FIN carries the ACK: the
+ * ring's entry, gone stale, sends nothing when it comes due. */
+static void
+test_dack_stale_entry(void **state)
+{
+	struct node *c = new_client(dack_ka_1s), *s = new_server(dack_server);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	pump(c, s);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->n_out, 0);
+	assert_int_equal(c->w.dack->tail, 1);
+	advance(c, 10);
+	tl_remove(&c->w, &c->w.sk[0]); /* as the stop does (worker_tick) */
+	tcp_client_close_idle(&c->w, 0);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
+	assert_int_equal(c->out[0].ack, c->w.sk[0].rcv_nxt);
+	advance(c, 30);
+	run_timers(c); /* the entry is due, and stale: the socket is still open */
+	assert_int_equal(c->w.sk[0].state, SK_FIN_WAIT_1);
+	assert_int_equal(c->w.dack->head, 1);
+	assert_int_equal(c->n_out, 1); /* only the FIN */
+	pump(c, s);
+	assert_int_equal(bare(c, TH_ACK), 1); /* the ACK of the server's FIN */
+	assert_clean(c);
+	assert_idle(c);
+}
+
+/* A full ring never loses an ACK: it goes at once. */
+static void
+test_dack_ring_full(void **state)
+{
+	struct node *c = new_client(NULL), *s = new_server(dack_server_mss536);
+	static const char head[] = "GET / HTTP/1.1\r\nX-Pad: ";
+	uint8_t part[536];
+	struct tuple t;
+
+	(void)state;
+	memset(part, 'a', sizeof(part));
+	memcpy(part, head, sizeof(head) - 1);
+	for (uint32_t i = 0; i < TEST_DACK_RING + 1; i++) {
+		uint32_t iss;
+
+		client_tuple(c, i, &t);
+		iss = server_handshake(s, &t);
+		inject(s, &t, 1001, iss + 1, TH_ACK, part, sizeof(part));
+		assert_int_equal(s->n_out, i < TEST_DACK_RING ? 0 : 1);
+	}
+	assert_int_equal(s->out[0].flags, TH_ACK);
+	box_clear(s);
+	advance(s, 40);
+	run_timers(s);
+	assert_int_equal(s->n_out, TEST_DACK_RING);
+}
+
 int
 main(void)
 {
@@ -1746,6 +2080,12 @@ main(void)
 		cmocka_unit_test_teardown(test_fin_without_response, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),
+		cmocka_unit_test_teardown(test_dack_piggyback, free_nodes),
+		cmocka_unit_test_teardown(test_dack_timer_expiry, free_nodes),
+		cmocka_unit_test_teardown(test_dack_disable_ack, free_nodes),
+		cmocka_unit_test_teardown(test_dack_server_segments, free_nodes),
+		cmocka_unit_test_teardown(test_dack_stale_entry, free_nodes),
+		cmocka_unit_test_teardown(test_dack_ring_full, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
