@@ -32,7 +32,7 @@ struct sock {
 	uint32_t rcv_nxt;   /* next sequence number expected */
 	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
 	uint32_t t_prev;
-	uint32_t t_expire;  /* deadline, worker milliseconds */
+	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
 	uint32_t rsp_left;  /* client: response bytes still expected */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
@@ -43,7 +43,7 @@ struct sock {
 	uint8_t crlf;       /* server: request-end matcher state */
 	uint8_t inflight;   /* requests sent and not yet answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
-	uint32_t ack_due;   /* ms the live delayed-ACK entry is due (tcp_dack.h) */
+	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
 	uint8_t pad[10];
 } __attribute__((aligned(64)));

@@ -129,14 +129,14 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 		active_close(w, sk, idx, t);
 		return;
 	}
-	if (w->tl[TL_KA].timeout_ms == 0) {
+	if (w->tl[TL_KA].timeout == 0) {
 		send_request(w, sk, idx, t);
 		return;
 	}
 	/* The next request leaves when the keepalive timer fires: if that is
 	 * within the delay (or disable_ack says wait for it), it carries the
 	 * ACK; else the delayed-ACK timer sends it first. */
-	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout_ms <= w->dack_ms)))
+	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout <= w->dack_t)))
 		sk_ack_with_next(w, sk, t, dlen);
 	else if (dlen)
 		sk_ack_later(w, sk, idx, t, dlen);

@@ -21,11 +21,12 @@ tcp_dack_run(struct worker *w)
 		if (r->head == r->tail)
 			return 0;
 		e = &r->e[r->head & r->mask];
-		if (!tl_due(e->due, w->now_ms))
+		if (!tl_due(e->due, w->now_t))
 			return 0;
 		if (tx_congested(w))
 			return 1;
 		r->head++;
+		w->timer_fired = 1;
 		sk = &w->sk[e->idx];
 		/* Stale: the ACK rode on data, or the socket closed since. */
 		if (!(sk->flags & SKF_ACK_OWED) || sk->ack_due != e->due || sk->state == SK_CLOSED)
@@ -33,5 +34,5 @@ tcp_dack_run(struct worker *w)
 		sk_tuple(w, e->idx, &t);
 		sk_ctl(w, &t, sk, TH_ACK);
 	}
-	return r->head != r->tail && tl_due(r->e[r->head & r->mask].due, w->now_ms);
+	return r->head != r->tail && tl_due(r->e[r->head & r->mask].due, w->now_t);
 }

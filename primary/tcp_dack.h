@@ -34,7 +34,7 @@
 
 struct dack_ent {
 	uint32_t idx; /* socket index */
-	uint32_t due; /* worker ms */
+	uint32_t due; /* timer ticks (worker.h) */
 };
 
 struct dack_ring {
@@ -73,7 +73,7 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	if (sk->flags & SKF_ACK_OWED)
 		return; /* its live entry is queued already */
 	sk->flags |= SKF_ACK_OWED;
-	sk->ack_due = w->now_ms + w->dack_ms;
+	sk->ack_due = w->now_t + w->dack_t;
 	r->e[r->tail++ & r->mask] = (struct dack_ent){ .idx = idx, .due = sk->ack_due };
 }
 
@@ -105,7 +105,7 @@ sk_ack_with_next(struct worker *w, struct sock *sk, const struct tuple *t, uint3
 		return;
 	}
 	sk->flags |= SKF_ACK_OWED;
-	sk->ack_due = w->now_ms - 1; /* matches no queued entry */
+	sk->ack_due = w->now_t - 1; /* matches no queued entry */
 }
 
 #endif

@@ -36,7 +36,7 @@ tl_add(struct worker *w, struct sock *sk, uint32_t idx, enum sk_list which)
 
 	tl_remove(w, sk);
 	sk->list = (uint8_t)which;
-	sk->t_expire = w->now_ms + l->timeout_ms;
+	sk->t_expire = w->now_t + l->timeout;
 	sk->t_next = 0;
 	sk->t_prev = l->tail;
 	if (l->tail)
@@ -47,7 +47,15 @@ tl_add(struct worker *w, struct sock *sk, uint32_t idx, enum sk_list which)
 	l->count++;
 }
 
-/* Signed comparison of wrapping millisecond clocks. */
+/* Microseconds as timer ticks (rounded down: an interval shorter than a
+ * tick is no wait at all). */
+static inline uint32_t
+tl_ticks(uint64_t us)
+{
+	return (uint32_t)(us * TL_PER_MS / 1000);
+}
+
+/* Signed comparison of wrapping timer clocks (ticks or ms). */
 static inline int
 tl_due(uint32_t expire, uint32_t now)
 {

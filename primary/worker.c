@@ -91,17 +91,18 @@ run_list(struct worker *w, int which)
 			return 0;
 		idx = l->head - 1;
 		sk = &w->sk[idx];
-		if (!tl_due(sk->t_expire, w->now_ms))
+		if (!tl_due(sk->t_expire, w->now_t))
 			return 0;
 		if (tx_congested(w))
 			return 1;
 		tl_remove(w, sk);
+		w->timer_fired = 1;
 		if (w->is_client)
 			tcp_client_timer(w, idx, which);
 		else
 			tcp_server_timer(w, idx, which);
 	}
-	return l->head && tl_due(w->sk[l->head - 1].t_expire, w->now_ms);
+	return l->head && tl_due(w->sk[l->head - 1].t_expire, w->now_t);
 }
 
 /* The timer lists. Returns nonzero when due entries are left for the
@@ -192,6 +193,7 @@ worker_loop(struct worker *w)
 	struct rte_mbuf *pkts[DP_RX_BURST];
 	uint64_t gen, prev = rte_rdtsc();
 	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+	uint64_t next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
 	int work = 0;
 
 	while (!dp_workers_quit) {
@@ -223,11 +225,21 @@ worker_loop(struct worker *w)
 		gen = w->ctl->generation;
 		if (unlikely(gen != w->gen_seen))
 			apply_control(w, gen);
-		if (now >= next_tick) {
-			w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
-			next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
-			worker_tick(w);
-			work = 1;
+		if (now >= next_t) {
+			w->now_t = (uint32_t)((now - w->start_tsc) / w->tsc_per_t);
+			next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
+			if (now >= next_tick) {
+				w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
+				next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+				worker_tick(w);
+				work = 1;
+			} else if (!w->is_udp) {
+				/* Between milliseconds, the timers alone: busy
+				 * time only when one fired. */
+				w->timer_fired = 0;
+				w->timers_behind = (uint8_t)run_timers(w);
+				work |= w->timer_fired;
+			}
 		} else if (unlikely(w->timers_behind)) {
 			/* More expired in this millisecond than one tick's
 			 * budget (a keepalive test's requests): go on between

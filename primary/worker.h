@@ -64,11 +64,13 @@ struct netport {
 };
 
 /* A FIFO timer list: every entry has the same timeout, so appending keeps
- * it sorted and expiry only looks at the head. Links are index + 1. */
+ * it sorted and expiry only looks at the head. Links are index + 1.
+ * Times are timer ticks, TL_PER_MS to the millisecond. */
+#define TL_PER_MS 64
 struct tlist {
 	uint32_t head;
 	uint32_t tail;
-	uint32_t timeout_ms;
+	uint32_t timeout;
 	uint32_t count;
 };
 
@@ -108,6 +110,7 @@ struct worker {
 	uint64_t tx_due;   /* TSC by which a partial TX batch goes out */
 	uint64_t tx_hold;  /* TSC ticks a partial batch may wait for more */
 	uint32_t now_ms;   /* milliseconds since start */
+	uint32_t now_t;    /* timer ticks since start (TL_PER_MS per ms) */
 	uint16_t port_id;
 	uint16_t queue;
 	uint16_t n_tx;       /* tx[tx_head..n_tx) wait for the device */
@@ -155,13 +158,15 @@ struct worker {
 	/* timers */
 	struct tlist tl[TL__COUNT];
 	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
-	uint32_t dack_ms;
+	uint32_t dack_t;   /* the delay, in timer ticks */
 	uint8_t disable_ack;
 	uint64_t hz;
 	uint64_t tsc_per_ms;
+	uint64_t tsc_per_t; /* TSC per timer tick */
 	uint64_t start_tsc;
 	uint32_t next_arp_ms;
 	uint8_t timers_behind; /* due entries left after the last run */
+	uint8_t timer_fired;   /* a timer expired in the last run (busy time) */
 
 	/* launching (client) */
 	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
@@ -207,7 +212,8 @@ dp_ip_low32(const struct dp_ip *ip)
 /* worker.c */
 int worker_init(struct worker *w);
 int worker_main(void *arg);
-/* Timers, ARP retries and rate updates, once per millisecond (w->now_ms). */
+/* Timers, ARP retries and rate updates, once per millisecond (w->now_ms);
+ * the timers also run at every timer tick between (worker_loop). */
 void worker_tick(struct worker *w);
 
 /* worker_tx.c: hand the batch to the device (the only device call; the

@@ -149,7 +149,7 @@ alloc_dack(struct worker *w, char *err, size_t errlen)
 	size_t bytes = dack_ring_bytes(DACK_RING_SIZE);
 	void *p;
 
-	w->dack_ms = (uint32_t)(w->cfg->delayed_ack_us / 1000);
+	w->dack_t = tl_ticks(w->cfg->delayed_ack_us);
 	w->disable_ack = w->cfg->disable_ack;
 	if (w->cfg->delayed_ack_us == 0)
 		return 0; /* w->dack NULL: every ACK at once */
@@ -223,9 +223,14 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->hz = rte_get_tsc_hz();
 	w->tx_hold = w->hz / 1000000 * cfg->tx_hold_us;
 	w->tsc_per_ms = w->hz / 1000;
-	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
-	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
-	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
+	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
+	/* Timer ticks of 1/64 ms: a keepalive interval of 1 ms sends each
+	 * connection's request 1 ms after its response, spread as the
+	 * responses came, not all at the next millisecond (a burst that
+	 * queued requests behind each other: p50 23 us against 3 in a CPS test). */
+	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
+	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
+	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
 	w->next_arp_ms = 0;
 	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
 	set_addresses(w, wp->port_idx);

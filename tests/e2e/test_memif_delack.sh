@@ -18,6 +18,7 @@ c=$T/e2e-cli.log s=$T/e2e-srv.log
 get=$(total "$c" tcpReq) ok=$(total "$c" tcpRsp)
 ctx=$(total "$c" pktTx) stx=$(total "$s" pktTx) sok=$(total "$s" tcpRsp)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
+note "latency: $(grep "^latency" "$c" | tail -1 | sed "s/^latency *//")"
 note "requests $get answered $ok; client pktTx $ctx ($(ratio "$ctx" "$get") per request), server pktTx $stx ($(ratio "$stx" "$sok") per response)"
 [ "$get" -ge 200000 ] || fail "only $get requests in 4 s (200 connections, one every ms)"
 [ "$get" = "$ok" ] || fail "tcpReq $get != tcpRsp $ok"

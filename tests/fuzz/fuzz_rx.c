@@ -495,6 +495,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (flags & 0x10) {
 			for (int k = 0; k < 2; k++) {
 				pair[k].w.now_ms += (uint32_t)sel * 16;
+				pair[k].w.now_t += (uint32_t)sel * 16 * TL_PER_MS;
 				pair[k].w.now += (uint64_t)sel * 16 * pair[k].w.tsc_per_ms;
 				worker_tick(&pair[k].w);
 			}

@@ -212,11 +212,13 @@ node_new(const struct dp_config *cfg)
 	w->start_tsc = 1000000;
 	w->now = w->start_tsc;
 	w->now_ms = 0;
-	w->tl[TL_RT].timeout_ms = (uint32_t)(rt_ms ? rt_ms : 1);
-	w->tl[TL_KA].timeout_ms = (uint32_t)ka_ms;
-	w->tl[TL_IDLE].timeout_ms = (uint32_t)(2 * rt_ms + ka_ms + 1000);
+	w->now_t = 0;
+	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
+	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
+	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
+	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
 	/* alloc_dack, with a small ring so that a test can fill it */
-	w->dack_ms = (uint32_t)(cfg->delayed_ack_us / 1000);
+	w->dack_t = tl_ticks(cfg->delayed_ack_us);
 	w->disable_ack = cfg->disable_ack;
 	if (cfg->delayed_ack_us) {
 		w->dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
@@ -397,6 +399,7 @@ static void
 advance(struct node *n, uint32_t ms)
 {
 	n->w.now_ms += ms;
+	n->w.now_t += ms * TL_PER_MS;
 	n->w.now += (uint64_t)ms * n->w.tsc_per_ms;
 }
 
@@ -411,7 +414,7 @@ expire_list(struct node *n, int which)
 		uint32_t idx = l->head - 1;
 		struct sock *sk = &w->sk[idx];
 
-		if (!tl_due(sk->t_expire, w->now_ms))
+		if (!tl_due(sk->t_expire, w->now_t))
 			break;
 		tl_remove(w, sk);
 		if (w->is_client)
@@ -434,7 +437,7 @@ run_timers(struct node *n)
 static void
 rt_expire(struct node *n)
 {
-	advance(n, n->w.tl[TL_RT].timeout_ms);
+	advance(n, n->w.tl[TL_RT].timeout / TL_PER_MS);
 	run_timers(n);
 }
 
@@ -690,7 +693,7 @@ test_keepalive_immediate(void **state)
 
 	(void)state;
 	assert_int_equal(c->w.keepalive, 1);
-	assert_int_equal(c->w.tl[TL_KA].timeout_ms, 0);
+	assert_int_equal(c->w.tl[TL_KA].timeout, 0);
 	assert_int_equal(tcp_client_launch(&c->w), 0);
 	pump(c, s);
 	assert_int_equal(C(c, SK_OPEN), 1);
@@ -776,7 +779,7 @@ test_server_idle_close(void **state)
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(s->w.st->sk_cur, 1);
-	advance(s, s->w.tl[TL_IDLE].timeout_ms - 1);
+	advance(s, s->w.tl[TL_IDLE].timeout / TL_PER_MS - 1);
 	run_timers(s);
 	assert_int_equal(s->n_out, 0);
 	advance(s, 1);
@@ -864,7 +867,7 @@ test_lost_syn(void **state)
 	(void)state;
 	assert_int_equal(tcp_client_launch(&c->w), 0);
 	box_clear(c);
-	advance(c, c->w.tl[TL_RT].timeout_ms - 1);
+	advance(c, c->w.tl[TL_RT].timeout / TL_PER_MS - 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
 	advance(c, 1);
@@ -1249,7 +1252,7 @@ test_server_partial_request_idle(void **state)
 	assert_int_equal(C(s, HTTP_GET), 0);
 	box_clear(s);
 	for (int i = 0; i < 2 + DP_MAX_RETRIES; i++) {
-		advance(s, s->w.tl[TL_IDLE].timeout_ms);
+		advance(s, s->w.tl[TL_IDLE].timeout / TL_PER_MS);
 		run_timers(s);
 		box_clear(s);
 	}
@@ -1380,7 +1383,7 @@ test_server_bad_segments(void **state)
 	assert_int_equal(s->w.st->sk_cur, 1);
 
 	/* the connection still works: second request, then close */
-	advance(c, c->w.tl[TL_KA].timeout_ms);
+	advance(c, c->w.tl[TL_KA].timeout / TL_PER_MS);
 	run_timers(c);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
