@@ -403,6 +403,16 @@ advance(struct node *n, uint32_t ms)
 	n->w.now += (uint64_t)ms * n->w.tsc_per_ms;
 }
 
+/* Microseconds on the timer clock alone (the millisecond clock as the
+ * worker keeps it: whole milliseconds since start). */
+static void
+advance_us(struct node *n, uint32_t us)
+{
+	n->w.now += (uint64_t)us * n->w.tsc_per_ms / 1000;
+	n->w.now_t = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_t);
+	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
+}
+
 /* primary/worker.c run_list */
 static void
 expire_list(struct node *n, int which)
@@ -2020,6 +2030,35 @@ test_dack_stale_entry(void **state)
 	assert_idle(c);
 }
 
+/* A keepalive request leaves one interval after its response, not at the
+ * next whole millisecond: requests of many connections spread over the
+ * interval as their responses did, instead of leaving in one burst. */
+static void
+test_ka_interval_from_response(void **state)
+{
+	struct node *c = new_client(dack_ka_1ms), *s = new_server(dack_server);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s); /* the first request */
+	advance_us(c, 400);
+	deliver(s, c); /* its response, 0.4 ms after the start */
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->n_out, 0);
+	advance_us(c, 600); /* 1.0 ms: a whole millisecond, 0.6 after the response */
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance_us(c, 390); /* 1.39 ms */
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance_us(c, 20); /* 1.41 ms: one interval after the response */
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+}
+
 /* A full ring never loses an ACK: it goes at once. */
 static void
 test_dack_ring_full(void **state)
@@ -2089,6 +2128,7 @@ main(void)
 		cmocka_unit_test_teardown(test_dack_server_segments, free_nodes),
 		cmocka_unit_test_teardown(test_dack_stale_entry, free_nodes),
 		cmocka_unit_test_teardown(test_dack_ring_full, free_nodes),
+		cmocka_unit_test_teardown(test_ka_interval_from_response, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
