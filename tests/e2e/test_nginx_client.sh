@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Our client loading nginx inside a namespace over a tap port: nginx's
-# access log has exactly as many lines as our http2XX.
+# Our client loading nginx inside a namespace over a tap port, first a
+# connection per request, then 20 keepalive connections with a request
+# every 10 ms (each request carries the ACK of the response before it):
+# nginx's access log has exactly as many lines as our http2XX, and
+# neither side retransmitted (the kernel's TcpRetransSegs, our *Rt).
 . "$(dirname "$0")/lib.sh"
 command -v nginx >/dev/null || fail "nginx is not installed (scripts/install-deps.sh)"
 
@@ -42,6 +45,7 @@ slow_start 0
 wait 2
 lport_range 10000 60000
 CONF
+retrans0=$(ns_retrans $NS)
 start_primary e2e-ngx "$T/client.conf" $NS
 ip -n $NS addr add 198.18.0.1/24 dev dptap1
 ip -n $NS link set dptap1 up
@@ -53,5 +57,27 @@ note "httpGet $get http2XX $ok nginx access log $lines lines"
 [ "$ok" -ge 1000 ] || fail "only $ok answers from nginx"
 [ "$ok" = "$lines" ] || fail "http2XX $ok != nginx access log lines $lines"
 [ "$get" = "$ok" ] || fail "httpGet $get != http2XX $ok"
-for k in skErr httpErr badRx; do [ "$(total "$c" $k)" = 0 ] || fail "$k = $(total "$c" $k)"; done
-pass "$ok requests, nginx logged $lines"
+for k in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$c" $k)" = 0 ] || fail "$k = $(total "$c" $k)"; done
+
+# Keepalive: the tap device goes with the first primary; a second one
+# makes it again.
+sed -e 's/^cps 500$/cps 1k/' "$T/client.conf" >"$T/ka.conf"
+printf 'cc 20\nkeepalive_request_interval 10ms\n%s\n' "${NGX_KA_EXTRA:-}" >>"$T/ka.conf"
+start_primary e2e-ngx-ka "$T/ka.conf" $NS
+ip -n $NS addr add 198.18.0.1/24 dev dptap1
+ip -n $NS link set dptap1 up
+wait_exit "$PID_e2e_ngx_ka" 30 || fail "keepalive client exit status"
+sleep 0.5
+k=$T/e2e-ngx-ka.log
+kok=$(total "$k" http2XX) kget=$(total "$k" httpGet) klines=$(( $(wc -l <"$T/nginx/access.log") - lines ))
+ktx=$(total "$k" pktTx)
+note "keepalive: httpGet $kget http2XX $kok nginx logged $klines, client pktTx $ktx"
+[ "$kok" -ge 3000 ] || fail "only $kok keepalive answers from nginx (20 connections, one every 10 ms, 3 s)"
+[ "$kok" = "$klines" ] || fail "keepalive: http2XX $kok != nginx access log lines $klines"
+[ "$kget" = "$kok" ] || fail "keepalive: httpGet $kget != http2XX $kok"
+# One packet per request, plus each connection's SYN, FIN and last ACK.
+[ "$ktx" -le $((kget * 102 / 100 + 60)) ] || fail "keepalive: client sent $ktx packets for $kget requests (expected about one per request)"
+for x in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$k" $x)" = 0 ] || fail "keepalive: $x = $(total "$k" $x)"; done
+retrans=$(( $(ns_retrans $NS) - retrans0 ))
+[ "$retrans" = 0 ] || fail "nginx's kernel retransmitted $retrans segments (TcpRetransSegs)"
+pass "$ok requests, then $kok on 20 keepalive connections; nginx logged each; no retransmission"

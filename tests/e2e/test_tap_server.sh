@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Our server on a tap port inside a namespace, against the kernel's own
 # tools: ping (ARP + ICMP counted), curl (exact size), ab and wrk (zero
-# failures, http2XX equal to what they completed).
+# failures, http2XX equal to what they completed), and no retransmission
+# on either side (the kernel's TcpRetransSegs, our *Rt counters): our
+# delayed ACKs never make the kernel resend.
 . "$(dirname "$0")/lib.sh"
 for tool in curl ab wrk ping; do command -v $tool >/dev/null || fail "$tool is not installed (scripts/install-deps.sh)"; done
 
@@ -29,6 +31,7 @@ in_ns ping -c 3 -i 0.2 -W 2 198.18.0.1 >"$T/ping.log" || fail "ping: $(tail -2 "
 [ "$(st arpRx)" -ge 1 ] || fail "arpRx $(st arpRx): the kernel's ARP request was not counted"
 note "ping ok: arpRx $(st arpRx) icmpRx $(st icmpRx)"
 
+retrans0=$(ns_retrans $NS)
 base=$(st http2XX)
 in_ns curl -s -D "$T/hdr" -o "$T/body" http://198.18.0.1/ || fail "curl failed"
 grep -qi '^HTTP/1.1 200' "$T/hdr" || fail "curl status: $(head -1 "$T/hdr")"
@@ -59,7 +62,10 @@ got=$(( $(st http2XX) - base ))
 # wrk stops counting at 5 s: up to one answer per connection may be in flight then.
 [ "$got" -ge "$reqs" ] && [ "$got" -le $((reqs + 100)) ] || fail "http2XX grew by $got, wrk completed $reqs"
 note "wrk ok: $reqs requests, http2XX +$got"
-for k in badRx skErr httpErr; do [ "$(st $k)" = 0 ] || fail "$k = $(st $k)"; done
+for k in badRx skErr httpErr synRt pushRt finRt ackRt; do [ "$(st $k)" = 0 ] || fail "$k = $(st $k)"; done
+retrans=$(( $(ns_retrans $NS) - retrans0 ))
+[ "$retrans" = 0 ] || fail "the kernel retransmitted $retrans segments to us (TcpRetransSegs)"
+note "no retransmission: kernel TcpRetransSegs +0, our synRt pushRt finRt ackRt 0"
 ctl -p e2e-tap stop >/dev/null
 wait_exit "$PID_e2e_tap" 20 || fail "server exit status"
 pass "ping, curl, ab ($done_n), wrk ($reqs)"
