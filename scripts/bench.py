@@ -7,7 +7,8 @@ per-second output), with min and max. Prints a table, then one JSON object
 on the last line.
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
-to run, of cps, throughput, cc, tx_mpps, testpmd, attach, ctl; default all),
+to run, of cps, throughput, keepalive, cc, tx_mpps, testpmd, attach, ctl;
+default all),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
 """
@@ -253,8 +254,20 @@ def bench_cps():
     res.update({"target": best["target"], "cores": "1+1 (client+server)",
                 "client_cpu_pct": stat([s["cpu"] for s in secs])["median"], "levels": tried,
                 "next_level": saturation})
+    res["packets_per_conn"] = per_unit(secs, "http2XX")
     pps = stat([s["pktTx"] for s in secs])["median"]
     return res, {"pps_one_way": pps, "target": best["target"]}
+
+
+def per_unit(secs, unit):
+    """Packets each way per request (or connection), from the client's
+    counters over these seconds: its pktTx, and its pktRx (what the server
+    sent it)."""
+    n = sum(s.get(unit, 0) for s in secs)
+    if not n:
+        return {"tx": 0, "rx": 0}
+    return {"tx": round(sum(s["pktTx"] for s in secs) / n, 3),
+            "rx": round(sum(s["pktRx"] for s in secs) / n, 3)}
 
 
 def bench_throughput():
@@ -264,6 +277,18 @@ def bench_throughput():
     gbps.update({"cores": "1+1", "response_bytes": 1460, "connections": 200,
                  "errors": errors(secs)})
     return gbps
+
+
+def bench_keepalive():
+    """Requests per second on 200 keepalive connections, each sending its
+    next 64-byte request as soon as the response is in (raw TCP), and the
+    packets each way per request: 1 and 1 when every ACK rides on data."""
+    with Server("keepalive\npayload_size 64"):
+        secs = run_client("10k", "cc 200\nkeepalive_request_interval 1us\npayload_size 64")
+    rps = stat([s.get("tcpRsp", 0) for s in secs])
+    rps.update({"cores": "1+1", "message_bytes": 64, "connections": 200,
+                "packets_per_request": per_unit(secs, "tcpRsp"), "errors": errors(secs)})
+    return rps
 
 
 def rss_of_table(pid, nbytes):
@@ -450,6 +475,8 @@ def main():
         log("bench: cps search"); res["cps"], cps_info = bench_cps()
     if run("throughput"):
         log("bench: throughput"); res["throughput_gbps"] = bench_throughput()
+    if run("keepalive"):
+        log("bench: keepalive"); res["keepalive_rps"] = bench_keepalive()
     if run("cc"):
         cc = parse_number(os.environ.get("BENCH_CC", "200k" if SMOKE else "2m"))
         log(f"bench: cc {cc}"); res["cc"] = bench_cc(cc)
@@ -472,7 +499,7 @@ def main():
     print(json.dumps(res, separators=(",", ":")))
 
 
-SCENARIOS = ("cps", "throughput", "cc", "tx_mpps", "testpmd", "attach", "ctl")
+SCENARIOS = ("cps", "throughput", "keepalive", "cc", "tx_mpps", "testpmd", "attach", "ctl")
 
 
 def next_level(n):
@@ -489,8 +516,15 @@ def table(r):
     if "cps" in r:
         rows += [("cps (error-free, HTTP short connections)", mmm(r["cps"]), r["cps"].get("cores", "")),
                  ("  next level: target / achieved / errors", next_level(r["cps"].get("next_level")), "")]
+        if "packets_per_conn" in r["cps"]:
+            ppc = r["cps"]["packets_per_conn"]
+            rows.append(("  packets per connection: client tx / rx", f"{ppc['tx']} / {ppc['rx']}", ""))
     if "throughput_gbps" in r:
         rows.append(("throughput_gbps (keepalive, 1460-byte responses)", mmm(r["throughput_gbps"], "{:.2f}"), "1+1"))
+    if "keepalive_rps" in r:
+        ppr = r["keepalive_rps"]["packets_per_request"]
+        rows += [("keepalive_rps (cc 200, 64-byte messages)", mmm(r["keepalive_rps"]), "1+1"),
+                 ("  packets per request: client tx / rx", f"{ppr['tx']} / {ppr['rx']}", "")]
     if "cc" in r:
         rows.append(("cc held / bytes_per_conn", f"{mmm(r['cc'])} / {r['cc']['bytes_per_conn']}", "1+1"))
     if "tx_mpps" in r:

@@ -7,10 +7,16 @@ BENCH_SMOKE=1 BUILD=$BUILD python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$
 tail -1 "$T/bench.out" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-for k in ("cps", "throughput_gbps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
+for k in ("cps", "throughput_gbps", "keepalive_rps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
     assert k in r, "missing " + k
 assert r["cps"]["median"] > 0, "no CPS measured"
 assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
+assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
+# Each request and each response one packet, ACKs riding on them.
+ppr = r["keepalive_rps"]["packets_per_request"]
+assert 0.9 < ppr["tx"] <= 1.02 and 0.9 < ppr["rx"] <= 1.02, "keepalive packets per request %s" % ppr
+ppc = r["cps"]["packets_per_conn"]
+assert ppc["tx"] >= 3 and ppc["rx"] >= 3, "cps packets per connection %s" % ppc
 assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
 assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
 assert r["tx_mpps"]["median"] > 0, "no flood measured"
