@@ -16,7 +16,8 @@ assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
 ppr = r["keepalive_rps"]["packets_per_request"]
 assert 0.9 < ppr["tx"] <= 1.02 and 0.9 < ppr["rx"] <= 1.02, "keepalive packets per request %s" % ppr
 ppc = r["cps"]["packets_per_conn"]
-assert ppc["tx"] >= 3 and ppc["rx"] >= 3, "cps packets per connection %s" % ppc
+# SYN, request, FIN each way (second boundaries cut a few).
+assert 2.9 <= ppc["tx"] <= 3.1 and 2.9 <= ppc["rx"] <= 3.1, "cps packets per connection %s" % ppc
 assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
 assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
 assert r["tx_mpps"]["median"] > 0, "no flood measured"
