@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 
@@ -25,15 +27,69 @@ on_signal(int sig)
 	signals_seen++;
 }
 
+/* A fault signal raised by our own code (or abort()) keeps its default
+ * action: the handler steps aside and the fault recurs. Sent by another
+ * process with kill, it is a request to stop like any other. */
+static void
+on_fault_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (si->si_code == SI_USER && si->si_pid != getpid()) {
+		signals_seen++;
+		return;
+	}
+	signal(sig, SIG_DFL);
+	if (si->si_code <= 0) /* raise()/abort(): no instruction to re-run */
+		raise(sig);
+}
+
+/* Only SIGKILL may leave hugepage files and a runtime directory behind:
+ * every signal whose default action ends the process stops the test
+ * gracefully instead (summary, files removed; a second one skips the
+ * grace period). Two are not reasons to stop a headless test at all:
+ * SIGPIPE (our output piped into `head`) and SIGHUP (the ssh session that
+ * started us closed) are ignored; the write to the closed pipe or the
+ * hung-up terminal then fails and the per-second output stops (noted once
+ * on stderr), while the test runs to its end. SIGXFSZ likewise: the
+ * oversized write fails instead. SIGSEGV belongs to dev_fault.c. */
 void
 control_loop_signals(void)
 {
+	static const int stop[] = { SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO };
+	static const int fault[] = { SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+		sigaction(stop[i], &sa, NULL);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaction(s, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fault_signal;
+	sa.sa_flags = SA_SIGINFO;
+	for (size_t i = 0; i < sizeof(fault) / sizeof(fault[0]); i++)
+		sigaction(fault[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+/* After each write to the per-second output: once it fails (closed pipe,
+ * hung-up terminal, full disk), say so once on stderr and stop printing;
+ * the test goes on. */
+static int
+output_ok(FILE *f)
+{
+	int e;
+
+	if (fflush(f) == 0 && !ferror(f))
+		return 1;
+	e = errno;
+	fprintf(stderr, "dperf: writing the per-second output failed (%s): it stops here, the test goes on\n",
+		strerror(e));
+	return 0;
 }
 
 static int
@@ -121,15 +177,19 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm))
 				break;
 		}
-		if (print)
+		if (print) {
 			report_changes(out, shm, &changes_printed);
+			print = output_ok(out);
+		}
 		if (elapsed_us / 1000000 > sec) {
 			sec = elapsed_us / 1000000;
 			ports_read_stats(ps, shm);
 			dp_snapshot_take(shm, now, &cur);
 			history_push(shm, &cur, sec);
-			if (print)
+			if (print) {
 				report_second(out, shm, &prev, &cur, sec);
+				print = output_ok(out);
+			}
 			prev = cur;
 		}
 	}

@@ -32,6 +32,7 @@
 #include "eal_args.h"
 #include "instance.h"
 #include "port.h"
+#include "reclaim.h"
 #include "shm_init.h"
 #include "telemetry.h"
 #include "version.h"
@@ -218,6 +219,19 @@ daemonize(const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+/* Before the free-page check: what dead primaries (killed with SIGKILL,
+ * crashed) still hold is free for us. */
+static void
+reclaim_at_start(const char *prog)
+{
+	struct reclaimed r;
+
+	reclaim_dead(0, &r);
+	if (r.hugepage_mb > 0 || r.dirs > 0)
+		printf("%s: reclaimed %lu MB of hugepages and %u runtime director%s left by dead primaries\n",
+		       prog, r.hugepage_mb, r.dirs, r.dirs == 1 ? "y" : "ies");
+}
+
 static int
 parse_args(int argc, char **argv, const char **file, const char **name, const char **out, int *check)
 {
@@ -267,6 +281,9 @@ main(int argc, char **argv)
 		printf("%s: ok\n", file);
 		return 0;
 	}
+	/* From here on, a signal stops the test (or is ignored): see there. */
+	control_loop_signals();
+	reclaim_at_start(argv[0]);
 	if (name != NULL)
 		snprintf(a.name, sizeof(a.name), "%s", name);
 	else
@@ -296,7 +313,6 @@ main(int argc, char **argv)
 	}
 	a.eal_up = 1;
 	snprintf(a.runtime_dir, sizeof(a.runtime_dir), "%s", rte_eal_get_runtime_dir());
-	control_loop_signals();
 	a.shm = shm_create(&a.cfg, a.name, err, sizeof(err));
 	rc = a.shm == NULL ? -1 : 0;
 	if (rc == 0)
