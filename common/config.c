@@ -183,6 +183,7 @@ parse_cpu_id(const char *s, char **end, unsigned long *id)
 static int
 h_cpu(struct pctx *p, int argc, char **argv)
 {
+	p->cfg->cpu_line = p->line;
 	for (int i = 0; i < argc; i++) {
 		unsigned long lo, hi;
 		char *end;
@@ -217,6 +218,7 @@ h_socket_mem(struct pctx *p, int argc, char **argv)
 		return kw_err(p, "bad value \"%s\" (expected megabytes per NUMA node like 1024,1024)",
 			      s);
 	memcpy(p->cfg->socket_mem, s, n + 1);
+	p->cfg->socket_mem_line = p->line;
 	return 0;
 }
 

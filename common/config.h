@@ -56,6 +56,7 @@ struct dp_config {
 	uint16_t cpus[DP_MAX_CPUS];
 	uint32_t n_cpus;
 	char socket_mem[64]; /* "" = not set */
+	uint32_t cpu_line, socket_mem_line; /* for host checks' messages (0 = not given) */
 
 	struct dp_port_cfg ports[DP_MAX_PORTS];
 	uint32_t n_ports;

@@ -198,9 +198,10 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 	g_summary = summary_json;
 }
 
-void
-control_loop_finish(struct dp_shm *shm, struct port_set *ps)
+int
+control_loop_finish(struct dp_shm *shm, struct port_set *ps, const char *summary_path)
 {
+	int rc = 0;
 	static struct dp_snapshot last;
 
 	shm->hdr.stop_tsc = rte_rdtsc();
@@ -210,7 +211,13 @@ control_loop_finish(struct dp_shm *shm, struct port_set *ps)
 	report_summary(g_out, shm, &first, &last);
 	if (g_summary != NULL) {
 		dp_stats_json(g_summary, shm, &first, &last);
-		fclose(g_summary);
+		/* A full disk shows only here: the results are lost, say so. */
+		if (ferror(g_summary) | fclose(g_summary)) {
+			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", summary_path,
+				strerror(errno));
+			rc = -1;
+		}
 		g_summary = NULL;
 	}
+	return rc;
 }

@@ -14,7 +14,8 @@ void control_loop_signals(void);
 /* Runs until the test ends; control_loop_finish then prints the summary
  * (and writes it as one JSON object to summary_json when not NULL). */
 void control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json);
-/* After the workers stopped: the final totals, state done. */
-void control_loop_finish(struct dp_shm *shm, struct port_set *ps);
+/* After the workers stopped: the final totals, state done. Returns -1
+ * when the JSON summary could not be written to summary_path. */
+int control_loop_finish(struct dp_shm *shm, struct port_set *ps, const char *summary_path);
 
 #endif

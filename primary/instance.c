@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <mntent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "eal_args.h"
 #include "instance.h"
 #include "meminfo.h"
+#include "reclaim.h"
 #include "runtime_dir.h"
 
 void
@@ -147,31 +150,124 @@ cc_fits(const struct dp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-int
-instance_preflight(const struct dp_config *cfg, const char *name, char *err, size_t errlen)
+/* EAL needs root for hugepages, /var/run/dpdk and devices; without it,
+ * all it says is "Cannot init memory". */
+static int
+is_root(char *err, size_t errlen)
 {
-	unsigned long need = eal_mem_needed_mb(cfg), have;
+	if (geteuid() == 0)
+		return 0;
+	snprintf(err, errlen,
+		 "dperf runs as root (uid 0): it maps hugepages, writes /var/run/dpdk and opens devices; you are uid %d (run it with sudo)",
+		 (int)geteuid());
+	return -1;
+}
 
-	if (cc_fits(cfg, err, errlen) != 0)
-		return -1;
+/* Cores that do not exist or that we may not run on: EAL would answer
+ * with a hundred lines of usage. */
+static int
+cores_usable(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
+	int have_set = sched_getaffinity(0, sizeof(set), &set) == 0;
 
-	if (dp_instance_alive(name)) {
-		snprintf(err, errlen, "an instance named '%s' is already running (choose another with -p NAME)",
-			 name);
-		return -1;
+	for (uint32_t i = 0; i < cfg->n_cpus; i++) {
+		unsigned int c = cfg->cpus[i];
+
+		if (n > 0 && c >= (unsigned long)n) {
+			snprintf(err, errlen, "%s:%u: cpu %u: this machine has CPUs 0-%ld", cfg->file,
+				 cfg->cpu_line, c, n - 1);
+			return -1;
+		}
+		if (have_set && (c >= CPU_SETSIZE || !CPU_ISSET(c, &set))) {
+			snprintf(err, errlen,
+				 "%s:%u: cpu %u is not in the set this process may run on (%d CPUs allowed; see taskset or the cgroup's cpuset)",
+				 cfg->file, cfg->cpu_line, c, CPU_COUNT(&set));
+			return -1;
+		}
 	}
+	return 0;
+}
+
+static unsigned long
+socket_mem_mb(const char *s)
+{
+	unsigned long total = 0;
+
+	while (*s) {
+		total += strtoul(s, (char **)&s, 10);
+		if (*s == ',')
+			s++;
+	}
+	return total;
+}
+
+/* Free hugepages, counting those dead primaries hold (removed at start
+ * before this check; counted only, by dperf -t). */
+static int
+hugepages_enough(const struct dp_config *cfg, int check_only, char *err, size_t errlen)
+{
+	unsigned long need = cfg->socket_mem[0] ? socket_mem_mb(cfg->socket_mem) : eal_mem_needed_mb(cfg);
+	unsigned long have = free_hugepage_mb();
+	struct reclaimed r = { 0 };
+
 	if (!hugetlbfs_mounted()) {
 		snprintf(err, errlen, "no hugetlbfs is mounted (run scripts/hugepages.sh as root)");
 		return -1;
 	}
-	have = free_hugepage_mb();
-	if (have < need) {
+	if (check_only)
+		reclaim_dead(1, &r);
+	have += r.hugepage_mb;
+	if (have >= need)
+		return 0;
+	if (cfg->socket_mem[0])
+		snprintf(err, errlen,
+			 "%s:%u: socket_mem %s asks for %lu MB of hugepages, %lu MB are free (lower it, or HUGEPAGES_MB=%lu scripts/hugepages.sh)",
+			 cfg->file, cfg->socket_mem_line, cfg->socket_mem, need, have, need * 2);
+	else
 		snprintf(err, errlen,
 			 "not enough hugepages: this configuration needs about %lu MB, %lu MB are free (run scripts/hugepages.sh, or HUGEPAGES_MB=%lu scripts/hugepages.sh)",
 			 need, have, need * 2);
+	return -1;
+}
+
+/* -o: a path we cannot write would lose the results after the whole run. */
+static int
+out_writable(const char *path, char *err, size_t errlen)
+{
+	char tmp[1024], *dir;
+
+	if (path == NULL)
+		return 0;
+	if (access(path, F_OK) == 0) {
+		if (access(path, W_OK) == 0)
+			return 0;
+	} else {
+		snprintf(tmp, sizeof(tmp), "%s", path);
+		dir = dirname(tmp);
+		if (access(dir, W_OK | X_OK) == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "-o %s: cannot write there: %s", path, strerror(errno));
+	return -1;
+}
+
+int
+instance_preflight(const struct dp_config *cfg, const char *name, const char *out_path,
+		   int check_only, char *err, size_t errlen)
+{
+	if (cc_fits(cfg, err, errlen) != 0 || is_root(err, errlen) != 0 ||
+	    cores_usable(cfg, err, errlen) != 0 || out_writable(out_path, err, errlen) != 0)
+		return -1;
+	if (!check_only && dp_instance_alive(name)) {
+		snprintf(err, errlen, "an instance named '%s' is already running (choose another with -p NAME)",
+			 name);
 		return -1;
 	}
-	return memif_dirs(cfg, err, errlen);
+	if (hugepages_enough(cfg, check_only, err, errlen) != 0)
+		return -1;
+	return check_only ? 0 : memif_dirs(cfg, err, errlen);
 }
 
 int
@@ -207,6 +303,25 @@ remove_prefixed(const char *dir, const char *prefix)
 		unlink(path);
 	}
 	closedir(d);
+}
+
+void
+instance_cleanup_failed(const char *name)
+{
+	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char base[256], dir[512], path[600];
+	int fd, other = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%s", dp_runtime_base(base, sizeof(base)), name);
+	snprintf(path, sizeof(path), "%s/config", dir);
+	/* Our own lock does not show in F_GETLK: only another primary's does. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		other = fcntl(fd, F_GETLK, &lk) == 0 && lk.l_type != F_UNLCK;
+		close(fd);
+	}
+	if (!other)
+		instance_cleanup(dir, name);
 }
 
 void

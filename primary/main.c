@@ -61,6 +61,7 @@ struct app {
 	struct dp_config cfg;
 	char name[64];
 	char runtime_dir[512];
+	const char *out; /* -o, or NULL */
 	struct dp_shm *shm;
 	struct port_set ports;
 	struct worker *workers[DP_MAX_WORKERS];
@@ -153,16 +154,19 @@ move_to_idle_worker_cores(const struct dp_config *cfg)
 		(void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-static void
+/* Returns -1 when the summary could not be written (-o). */
+static int
 shutdown_app(struct app *a, int finished)
 {
+	int rc = 0;
+
 	dp_workers_quit = 1;
 	if (a->eal_up)
 		rte_eal_mp_wait_lcore();
 	if (a->n_workers > 0)
 		move_to_idle_worker_cores(&a->cfg);
 	if (finished) /* totals once no worker counts anymore */
-		control_loop_finish(a->shm, &a->ports);
+		rc = control_loop_finish(a->shm, &a->ports, a->out);
 	ctl_server_stop();
 	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++)
@@ -179,6 +183,7 @@ shutdown_app(struct app *a, int finished)
 		rte_eal_cleanup();
 		alarm(0);
 	}
+	return rc;
 }
 
 /* dperf's "daemon": run in the background, output to a log file. The
@@ -277,22 +282,30 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
+	if (name != NULL)
+		snprintf(a.name, sizeof(a.name), "%s", name);
+	else
+		instance_default_name(file, a.name, sizeof(a.name));
+	if (instance_check_name(a.name, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return EXIT_CONFIG;
+	}
 	if (check) {
+		if (instance_preflight(&a.cfg, a.name, out, 1, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", argv[0], err);
+			return EXIT_CONFIG;
+		}
 		printf("%s: ok\n", file);
 		return 0;
 	}
 	/* From here on, a signal stops the test (or is ignored): see there. */
 	control_loop_signals();
 	reclaim_at_start(argv[0]);
-	if (name != NULL)
-		snprintf(a.name, sizeof(a.name), "%s", name);
-	else
-		instance_default_name(file, a.name, sizeof(a.name));
-	if (instance_check_name(a.name, err, sizeof(err)) != 0 ||
-	    instance_preflight(&a.cfg, a.name, err, sizeof(err)) != 0) {
+	if (instance_preflight(&a.cfg, a.name, out, 0, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return EXIT_CONFIG;
 	}
+	a.out = out;
 	if (out != NULL && (summary = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "%s: -o %s: %s\n", argv[0], out, strerror(errno));
 		return EXIT_CONFIG;
@@ -309,6 +322,9 @@ main(int argc, char **argv)
 	}
 	if (rte_eal_init(ea.argc, ea.argv) < 0) {
 		fprintf(stderr, "%s: EAL initialisation failed: %s\n", argv[0], rte_strerror(rte_errno));
+		/* It may have failed after creating its runtime directory and
+		 * taking hugepages: nothing may stay behind. */
+		instance_cleanup_failed(a.name);
 		return EXIT_RUNTIME;
 	}
 	a.eal_up = 1;
@@ -329,6 +345,5 @@ main(int argc, char **argv)
 	telemetry_start(a.shm);
 	instance_mark(a.runtime_dir);
 	control_loop_run(a.shm, &a.ports, summary);
-	shutdown_app(&a, 1);
-	return 0;
+	return shutdown_app(&a, 1) == 0 ? 0 : EXIT_RUNTIME;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reclaim.h"
@@ -45,19 +46,21 @@ reclaim_hugedir(const char *dir, int dry_run, struct reclaimed *r)
 }
 
 /* A primary holds a write lock on its runtime directory's config file for
- * as long as it lives. A directory without that file may belong to a
- * primary still starting: left alone. */
+ * as long as it lives. A directory without that file belongs to a primary
+ * still starting, or to one whose EAL failed early: dead once it is older
+ * than any start-up takes to create the file. */
 static int
 dir_dead(const char *dir)
 {
 	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	char path[700];
+	struct stat st;
 	int fd, dead;
 
 	snprintf(path, sizeof(path), "%s/config", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_mtime + 10 < time(NULL);
 	dead = fcntl(fd, F_GETLK, &lk) == 0 && lk.l_type == F_UNLCK;
 	close(fd);
 	return dead;
