@@ -37,7 +37,7 @@ CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c
+COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c common/escape.c
 PRIMARY_SRC := $(wildcard primary/*.c)
 ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
@@ -123,7 +123,7 @@ test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -I$(BUILD)/gen -std=gnu11
-FUZZ_CFG     := common/config.c common/config_values.c
+FUZZ_CFG     := common/config.c common/config_values.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)

@@ -30,6 +30,7 @@
 #include "ctl_server.h"
 #include "dev_fault.h"
 #include "eal_args.h"
+#include "escape.h"
 #include "instance.h"
 #include "port.h"
 #include "reclaim.h"
@@ -40,6 +41,20 @@
 
 #define EXIT_CONFIG 2
 #define EXIT_RUNTIME 1
+
+/* Every message may quote the configuration or the command line: what is
+ * not printable is shown escaped, never sent to the terminal raw. */
+static void
+print_err(const char *prog, const char *err)
+{
+	char safe[2 * DP_ERR_LEN];
+
+	dp_escape(safe, sizeof(safe), err);
+	if (prog != NULL)
+		fprintf(stderr, "%s: %s\n", prog, safe);
+	else
+		fprintf(stderr, "%s\n", safe);
+}
 
 /* The text of `dperf --help`; docs/man/dperf.8.md carries the same block,
  * and tests/docs/check_docs.sh fails when they differ. */
@@ -279,7 +294,7 @@ main(int argc, char **argv)
 	if (parse_args(argc, argv, &file, &name, &out, &check) != 0)
 		return EXIT_CONFIG;
 	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
+		print_err(NULL, err);
 		return EXIT_CONFIG;
 	}
 	if (name != NULL)
@@ -287,12 +302,12 @@ main(int argc, char **argv)
 	else
 		instance_default_name(file, a.name, sizeof(a.name));
 	if (instance_check_name(a.name, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
+		print_err(argv[0], err);
 		return EXIT_CONFIG;
 	}
 	if (check) {
 		if (instance_preflight(&a.cfg, a.name, out, 1, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", argv[0], err);
+			print_err(argv[0], err);
 			return EXIT_CONFIG;
 		}
 		printf("%s: ok\n", file);
@@ -302,16 +317,17 @@ main(int argc, char **argv)
 	control_loop_signals();
 	reclaim_at_start(argv[0]);
 	if (instance_preflight(&a.cfg, a.name, out, 0, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
+		print_err(argv[0], err);
 		return EXIT_CONFIG;
 	}
 	a.out = out;
 	if (out != NULL && (summary = fopen(out, "w")) == NULL) {
-		fprintf(stderr, "%s: -o %s: %s\n", argv[0], out, strerror(errno));
+		snprintf(err, sizeof(err), "-o %s: %s", out, strerror(errno));
+		print_err(argv[0], err);
 		return EXIT_CONFIG;
 	}
 	if (a.cfg.daemon && daemonize(a.name, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
+		print_err(argv[0], err);
 		return EXIT_RUNTIME;
 	}
 	set_affinity_known(&ea);
@@ -338,7 +354,7 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = start_workers(&a, err, sizeof(err));
 	if (rc != 0) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
+		print_err(argv[0], err);
 		shutdown_app(&a, 0);
 		return EXIT_RUNTIME;
 	}
