@@ -12,6 +12,10 @@
 #define DP_CTL_ACTION "dperf_ctl"
 #define DP_CTL_VERSION 1
 #define DP_CTL_MSG_MAX 256 /* RTE_MP_MAX_PARAM_LEN */
+/* The primary refuses a request sent longer ago than this (it was stopped,
+ * or too busy to answer); dperf-ctl waits twice as long for an answer, so
+ * a request it gave up on is never applied later. */
+#define DP_CTL_MAX_AGE_MS 5000
 
 enum dp_ctl_op {
 	DP_OP_NONE = 0,

@@ -63,6 +63,12 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		snprintf(rep->msg, sizeof(rep->msg), "alive");
 		return;
 	}
+	/* Its sender has given up (or will, before this answer arrives). */
+	if (req->send_tsc != 0 && hz != 0 && now > req->send_tsc &&
+	    now - req->send_tsc > hz / 1000 * DP_CTL_MAX_AGE_MS)
+		REFUSE("%s: sent %.1f s ago, more than %d s: not applied (the primary was stopped or too busy to answer)",
+		       dp_ctl_op_name(req->op), (double)(now - req->send_tsc) / (double)hz,
+		       DP_CTL_MAX_AGE_MS / 1000);
 	if (c->stop || shm->hdr.state >= DP_ST_STOPPING)
 		REFUSE("%s: the test is stopping", dp_ctl_op_name(req->op));
 	switch (req->op) {

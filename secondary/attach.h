@@ -11,7 +11,7 @@
 #include "shm.h"
 
 /* Exit codes shared by dperf-ctl and dperf-top. */
-enum { DP_EXIT_OK = 0, DP_EXIT_REFUSED = 1, DP_EXIT_USAGE = 2, DP_EXIT_NOPRIMARY = 3 };
+enum { DP_EXIT_OK = 0, DP_EXIT_REFUSED = 1, DP_EXIT_USAGE = 2, DP_EXIT_NOPRIMARY = 3, DP_EXIT_NOANSWER = 4 };
 
 /* Attach to instance `name` (NULL: the only running one). On success returns
  * 0 and sets *shm. On failure prints one line to stderr and returns the exit

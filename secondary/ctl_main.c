@@ -2,7 +2,8 @@
  * dperf-ctl: read a running primary's counters and change its test.
  *
  * Exit codes: 0 accepted, 1 refused (the primary's reason is printed),
- * 2 usage error, 3 no such primary.
+ * 2 usage error, 3 no such primary, 4 the primary did not answer (the
+ * change was not applied, and will not be: see DP_CTL_MAX_AGE_MS).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +23,8 @@
 #include "rates.h"
 #include "version.h"
 
-#define CTL_TIMEOUT_MS 10000
+#define CTL_TIMEOUT_MS (2 * DP_CTL_MAX_AGE_MS)
+#define STATUS_PING_MS 1000
 
 static volatile sig_atomic_t interrupted;
 
@@ -168,8 +170,9 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 	uint64_t sent = rte_rdtsc();
 
 	if (dp_ctl_send(op, value, &rep, CTL_TIMEOUT_MS) != 0) {
-		fprintf(stderr, "dperf-ctl: %s\n", rep.msg);
-		return DP_EXIT_NOPRIMARY;
+		fprintf(stderr, "dperf-ctl: %s within %d s: %s was not applied and will not be (the primary refuses requests older than %d s)\n",
+			rep.msg, CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
+		return DP_EXIT_NOANSWER;
 	}
 	if (rep.status != DP_CTL_OK) {
 		fprintf(stderr, "refused: %s\n", rep.msg);
@@ -179,6 +182,23 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 	if (op != DP_OP_PING && s->hdr.state < DP_ST_STOPPING)
 		report_apply(s, rep.generation, sent);
 	return DP_EXIT_OK;
+}
+
+/* status reads the memzone, which a stopped primary still shows: a ping
+ * tells whether the figures are live. */
+static int
+cmd_status(const struct dp_shm *s)
+{
+	struct dp_ctl_rep rep;
+	int alive = dp_ctl_send(DP_OP_PING, 0, &rep, STATUS_PING_MS) == 0;
+
+	ctl_print_status(stdout, s, rte_rdtsc());
+	if (alive)
+		return DP_EXIT_OK;
+	fflush(stdout);
+	fprintf(stderr, "dperf-ctl: %s within %.1f s (stopped, or too busy): the figures above may be stale\n",
+		rep.msg, STATUS_PING_MS / 1000.0);
+	return DP_EXIT_NOANSWER;
 }
 
 /* Parse "set ..." into an operation before attaching. */
@@ -287,7 +307,7 @@ main(int argc, char **argv)
 	if (op != DP_OP_NONE)
 		rc = send_op(s, op, value);
 	else if (strcmp(cmd, "status") == 0)
-		ctl_print_status(stdout, s, rte_rdtsc());
+		rc = cmd_status(s);
 	else if (strcmp(cmd, "config") == 0)
 		fputs(s->config_text, stdout);
 	else if (strcmp(cmd, "export") == 0) {

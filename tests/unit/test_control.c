@@ -396,6 +396,38 @@ test_state_stopping(void **state)
 	assert_int_equal(req(f, DP_OP_SET_CPS, 10, START + SEC(2)).status, DP_CTL_OK);
 }
 
+/* A request older than DP_CTL_MAX_AGE_MS when it is handled (the primary
+ * was stopped meanwhile) is refused, whatever it asks; a fresh one, or a
+ * local one (send_tsc 0), is applied. */
+static void
+test_stale(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t now = START + SEC(20), age = SEC(DP_CTL_MAX_AGE_MS / 1000);
+	struct dp_ctl_req r = { .version = DP_CTL_VERSION, .op = DP_OP_SET_CPS, .value = 7000 };
+	struct dp_ctl_rep rep;
+
+	r.send_tsc = now - age - HZ / 100;
+	control_apply(f->shm, &f->lim, &r, &rep, now);
+	assert_refused(rep, "not applied");
+	r.op = DP_OP_STOP;
+	control_apply(f->shm, &f->lim, &r, &rep, now);
+	assert_refused(rep, "not applied");
+	assert_unchanged(f->shm, 0, 0);
+	assert_int_equal(f->shm->ctl.target_cps, 1000);
+	assert_int_equal(f->shm->ctl.stop, 0);
+
+	r.op = DP_OP_SET_CPS;
+	r.send_tsc = now - age + HZ / 100;
+	control_apply(f->shm, &f->lim, &r, &rep, now);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	r.send_tsc = 0;
+	r.value = 8000;
+	control_apply(f->shm, &f->lim, &r, &rep, now);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(f->shm->ctl.target_cps, 8000);
+}
+
 static void
 test_unknown_op(void **state)
 {
@@ -490,6 +522,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_op, setup_client, teardown),
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_op_names),
