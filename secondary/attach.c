@@ -199,6 +199,27 @@ dp_primary_alive(void)
 	return rte_eal_primary_proc_alive(NULL);
 }
 
+enum dp_end
+dp_primary_end(const struct dp_shm *s)
+{
+	int alive = dp_primary_alive();
+
+	/* Alive first: a primary that sets done and then exits is read as done. */
+	if (__atomic_load_n(&s->hdr.state, __ATOMIC_ACQUIRE) == DP_ST_DONE)
+		return DP_END_DONE;
+	return alive ? DP_END_RUNNING : DP_END_DIED;
+}
+
+int
+dp_report_end(const char *prog, const struct dp_shm *s, enum dp_end how)
+{
+	if (how != DP_END_DIED)
+		return DP_EXIT_OK;
+	fprintf(stderr, "%s: the primary '%s' (pid %d) died before its test ended: no summary, figures end here\n",
+		prog, s->hdr.name, (int)s->hdr.pid);
+	return DP_EXIT_DIED;
+}
+
 /* We deliberately do not call rte_eal_cleanup(): it takes the primary's
  * shared memory-hotplug lock for writing, and a secondary killed inside
  * it would leave that lock held and hang every later attach and the

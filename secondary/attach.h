@@ -11,7 +11,15 @@
 #include "shm.h"
 
 /* Exit codes shared by dperf-ctl and dperf-top. */
-enum { DP_EXIT_OK = 0, DP_EXIT_REFUSED = 1, DP_EXIT_USAGE = 2, DP_EXIT_NOPRIMARY = 3, DP_EXIT_NOANSWER = 4 };
+enum {
+	DP_EXIT_OK = 0,
+	DP_EXIT_REFUSED = 1,
+	DP_EXIT_USAGE = 2,
+	DP_EXIT_NOPRIMARY = 3,
+	DP_EXIT_NOANSWER = 4, /* the primary did not answer a request */
+	DP_EXIT_DIED = 5,     /* the primary died under a reader */
+	DP_EXIT_OUTPUT = 6,   /* a reader could not write its output */
+};
 
 /* Attach to instance `name` (NULL: the only running one). On success returns
  * 0 and sets *shm. On failure prints one line to stderr and returns the exit
@@ -25,6 +33,18 @@ void dp_background(void);
 
 /* True while the primary is alive. Cheap enough to call once per refresh. */
 int dp_primary_alive(void);
+
+enum dp_end { DP_END_RUNNING = 0, DP_END_DONE, DP_END_DIED };
+
+/* Whether the primary still runs, finished its test (it reached state
+ * done, which it sets before its summary), or died before (SIGKILL, a
+ * crash: gone without reaching done). */
+enum dp_end dp_primary_end(const struct dp_shm *s);
+
+/* For a reader that saw the primary end: one line on stderr when it died
+ * (with its pid), nothing when it finished. Returns the reader's exit
+ * code: DP_EXIT_OK or DP_EXIT_DIED. */
+int dp_report_end(const char *prog, const struct dp_shm *s, enum dp_end how);
 
 /* Release EAL (rte_eal_cleanup). */
 void dp_detach(void);

@@ -3,8 +3,11 @@
  *
  * Exit codes: 0 accepted, 1 refused (the primary's reason is printed),
  * 2 usage error, 3 no such primary, 4 the primary did not answer (the
- * change was not applied, and will not be: see DP_CTL_MAX_AGE_MS).
+ * change was not applied, and will not be: see DP_CTL_MAX_AGE_MS), 5 the
+ * primary died under stats --watch or export, 6 the output could not be
+ * written (closed pipe, full disk).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,11 +66,18 @@ usage_error(const char *fmt, const char *arg)
 	return DP_EXIT_USAGE;
 }
 
-/* The engine is gone or done: say so once. */
+/* A write that failed (closed pipe, full disk) ends a reader: once its
+ * output goes nowhere, running on only hides that. */
 static int
-engine_stopped(const struct dp_shm *s)
+output_failed(void)
 {
-	return !dp_primary_alive() || s->hdr.state == DP_ST_DONE;
+	int e;
+
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	e = errno;
+	fprintf(stderr, "dperf-ctl: writing the output failed: %s\n", strerror(e));
+	return 1;
 }
 
 enum fmt { FMT_TEXT = 0, FMT_JSON, FMT_CSV };
@@ -102,33 +112,43 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		for (int c = 0; c < DP_C__COUNT; c++)
 			a.c[c] = b.c[c] - (e1->c[c] - e0->c[c]);
 		print_stats(json, s, &a, &b);
-		return 0;
+		return output_failed() ? DP_EXIT_OUTPUT : 0;
 	}
 	dp_snapshot_take(s, rte_rdtsc(), &a);
 	if (!watch) {
 		usleep(200000);
 		dp_snapshot_take(s, rte_rdtsc(), &b);
 		print_stats(json, s, &a, &b);
-		return 0;
+		return output_failed() ? DP_EXIT_OUTPUT : 0;
 	}
 	dp_background();
 	while (!interrupted) {
 		uint64_t until = a.tsc + (uint64_t)(interval * (double)hz);
-		while (!interrupted && rte_rdtsc() < until && !engine_stopped(s))
+		enum dp_end end;
+
+		while (!interrupted && rte_rdtsc() < until && dp_primary_end(s) == DP_END_RUNNING)
 			usleep(10000);
 		if (interrupted)
 			break;
-		if (engine_stopped(s)) {
+		end = dp_primary_end(s);
+		if (end != DP_END_RUNNING) {
+			const char *what = end == DP_END_DONE ? "engine stopped" : "engine died";
+
 			if (json == FMT_JSON)
-				printf("{\"event\":\"engine stopped\",\"name\":\"%s\"}\n", s->hdr.name);
-			else if (json == FMT_CSV)
-				fprintf(stderr, "%s: engine stopped\n", s->hdr.name);
-			else
-				printf("%s: engine stopped\n", s->hdr.name);
-			return 0;
+				printf("{\"event\":\"%s\",\"name\":\"%s\",\"pid\":%d}\n", what, s->hdr.name,
+				       (int)s->hdr.pid);
+			else if (json == FMT_TEXT && end == DP_END_DONE)
+				printf("%s: %s\n", s->hdr.name, what);
+			else if (json == FMT_CSV && end == DP_END_DONE) /* not a CSV row */
+				fprintf(stderr, "%s: %s\n", s->hdr.name, what);
+			if (output_failed())
+				return DP_EXIT_OUTPUT;
+			return dp_report_end("dperf-ctl", s, end);
 		}
 		dp_snapshot_take(s, rte_rdtsc(), &b);
 		print_stats(json, s, &a, &b);
+		if (output_failed())
+			return DP_EXIT_OUTPUT;
 		a = b;
 	}
 	return 0;
@@ -301,7 +321,9 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, on_signal);
+	/* A closed pipe shows as a failed write, which ends a reader with a
+	 * message; a scraper hanging up only ends its own connection. */
+	signal(SIGPIPE, SIG_IGN);
 	if ((rc = dp_attach("dperf-ctl", name, &s)) != 0)
 		return rc;
 	if (op != DP_OP_NONE)

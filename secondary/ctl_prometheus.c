@@ -174,9 +174,13 @@ ctl_prometheus(const struct dp_shm *s, const char *addr, volatile sig_atomic_t *
 	fflush(stdout);
 	while (!*stop) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
-		if (!dp_primary_alive() || s->hdr.state == DP_ST_DONE) {
-			printf("%s: engine stopped\n", s->hdr.name);
-			break;
+		enum dp_end end = dp_primary_end(s);
+
+		if (end != DP_END_RUNNING) {
+			close(lfd);
+			if (end == DP_END_DONE)
+				printf("%s: engine stopped\n", s->hdr.name);
+			return dp_report_end("dperf-ctl export", s, end);
 		}
 		if (poll(&p, 1, 500) == 1) {
 			int fd = accept(lfd, NULL, NULL);

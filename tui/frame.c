@@ -8,6 +8,7 @@
 
 #include "curses.h"
 #include "top.h"
+#include "../secondary/attach.h"
 
 void
 top_status(struct top *t, enum top_msg kind, const char *fmt, ...)
@@ -33,7 +34,7 @@ header(const struct top *t)
 	x = ui_put(0, 0, AT_HEAD, " dperf-top  %.48s  %s  ", s->hdr.name, top_mode_name(s->hdr.mode));
 	x = ui_put(0, x, AT_HEAD, "%s", top_state_name(s->hdr.state));
 	if (t->stopped)
-		x = ui_put(0, x, AT_HEAD, " (engine stopped)");
+		x = ui_put(0, x, AT_HEAD, t->end == DP_END_DIED ? " (engine died)" : " (engine stopped)");
 	snprintf(right, sizeof(right), "pid %d  refresh %.2gs ", (int)s->hdr.pid, t->interval_s);
 	if (COLS - (int)strlen(right) > x + 1)
 		ui_put(0, COLS - (int)strlen(right), AT_HEAD, "%s", right);

@@ -129,15 +129,19 @@ take(struct top *t)
 static void
 check_engine(struct top *t)
 {
-	int alive = dp_primary_alive();
+	enum dp_end end = dp_primary_end(t->shm);
 
-	if (alive && t->shm->hdr.state != DP_ST_DONE)
+	if (end == DP_END_RUNNING)
 		return;
 	t->stopped = 1;
+	t->end = end;
 	t->prompt = PROMPT_NONE;
 	t->help = 0;
-	top_status(t, MSG_ERR, "engine stopped (%s): final totals shown; press any key to exit",
-		   alive ? "test done" : "primary exited");
+	if (end == DP_END_DONE)
+		top_status(t, MSG_ERR, "engine stopped (test done): final totals shown; press any key to exit");
+	else
+		top_status(t, MSG_ERR, "engine died (pid %d, before its test ended): last figures shown; press any key to exit",
+			   (int)t->shm->hdr.pid);
 }
 
 static int
@@ -149,7 +153,10 @@ run_once(struct top *t)
 	take(t);
 	t->have_rates = 1;
 	plain_frame(t, stdout);
-	fflush(stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "dperf-top: writing the output failed: %s\n", strerror(errno));
+		return DP_EXIT_OUTPUT;
+	}
 	return DP_EXIT_OK;
 }
 
@@ -238,5 +245,6 @@ main(int argc, char **argv)
 	loop(&t, o.exit_on_stop);
 	ui_end();
 	dp_detach();
-	return DP_EXIT_OK;
+	/* After the screen is restored, so the line stays on the terminal. */
+	return t.stopped ? dp_report_end("dperf-top", t.shm, (enum dp_end)t.end) : DP_EXIT_OK;
 }

@@ -26,6 +26,7 @@ struct top {
 	enum top_view view;
 	int help;                /* help overlay shown */
 	int stopped;             /* engine gone or done: figures frozen */
+	int end;                 /* enum dp_end once stopped */
 	int quit;
 	enum top_prompt prompt;
 	char input[32];
