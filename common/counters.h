@@ -49,7 +49,8 @@
 	X(STALL, "stall", CK_EVENT)        \
 	X(STALL_US, "stallUs", CK_EVENT)   \
 	X(LAUNCH_SKIP, "launchSkip", CK_EVENT) \
-	X(DEV_FAULT, "devFault", CK_EVENT)
+	X(DEV_FAULT, "devFault", CK_EVENT) \
+	X(IDLE_CLOSE, "idleClose", CK_EVENT)
 
 enum dp_counter {
 #define DP_X_ENUM(id, name, kind) DP_C_##id,

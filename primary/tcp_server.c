@@ -210,6 +210,7 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 	sk_tuple(w, idx, &t);
 	if (which == TL_IDLE) {
 		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
+			CNT(w, IDLE_CLOSE);
 			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
 			sk->snd_nxt++;
 			sk->state = SK_FIN_WAIT_1;

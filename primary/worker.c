@@ -117,6 +117,9 @@ run_timers(struct worker *w)
 void
 worker_tick(struct worker *w)
 {
+	if (tx_pending(w) == 0)
+		w->tx_taken_ms = w->now_ms;
+	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
 	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
 		rx_arp_request_gw(w);
 		w->next_arp_ms = w->now_ms + 1000;

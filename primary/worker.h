@@ -23,6 +23,10 @@
 #define DP_TX_CAP 2048 /* packets queued for TX; beyond, dropTx */
 /* Queued packets from which the device counts as refusing: new work waits. */
 #define DP_TX_CONGESTED 256
+/* A device that has taken nothing this long has lost its peer (a memif
+ * server killed, a link down): congestion no longer holds the timers back,
+ * or connections would never time out. Far above any real back-pressure. */
+#define DP_TX_DEAD_MS 500
 /* Timer expiries handled per list per loop iteration: the rest wait for
  * the next iteration, after the next RX burst. */
 #define DP_TIMER_BUDGET 512
@@ -167,6 +171,8 @@ struct worker {
 	uint32_t next_arp_ms;
 	uint8_t timers_behind; /* due entries left after the last run */
 	uint8_t timer_fired;   /* a timer expired in the last run (busy time) */
+	uint8_t tx_dead;       /* the device took nothing for DP_TX_DEAD_MS */
+	uint32_t tx_taken_ms;  /* last tick the device took packets, or had none queued */
 
 	/* launching (client) */
 	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
@@ -250,7 +256,7 @@ static inline int
 tx_congested(const struct worker *w)
 {
 	/* (a batch merely held for tx_hold is not congestion) */
-	return tx_pending(w) >= RTE_MAX(DP_TX_CONGESTED, (int)w->tx_burst);
+	return !w->tx_dead && tx_pending(w) >= RTE_MAX(DP_TX_CONGESTED, (int)w->tx_burst);
 }
 
 /* The array is full up to its end: one more try at the device, then move

@@ -27,6 +27,8 @@ tx_flush(struct worker *w)
 	if (w->tx_head == w->n_tx)
 		w->tx_head = w->n_tx = 0;
 	w->tx_blocked = sent < n;
+	if (sent)
+		w->tx_taken_ms = w->now_ms;
 	CNT_ADD(w, PKT_TX, sent);
 	CNT_ADD(w, BITS_TX, bytes * 8);
 	return sent;
