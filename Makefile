@@ -1,7 +1,8 @@
 # dperf-live: build, test, bench.
 #   make            build/dperf, build/dperf-ctl, build/dperf-top
 #   make asan       the same under ASan+UBSan in build/asan/
-#   make test       unit tests (plain and sanitized), then end-to-end tests
+#   make test       unit tests (plain and sanitized), end-to-end tests, then a check
+#                   that no hugepage file or runtime dir of a dead process is left
 #   make unit       unit tests only
 #   make e2e        end-to-end tests only (needs root and hugepages)
 #   make demo       install deps, reserve hugepages, build, run a memif client/server pair
@@ -117,6 +118,7 @@ e2e-asan: all asan hugepages
 # so it works on a fresh Debian 12 box (as root).
 test: deps
 	$(MAKE) unit unit-asan docs-check e2e e2e-asan fuzz
+	scripts/check-leftovers.sh
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
 # its seed corpus; crashes land in build/fuzz/ and fail the target.

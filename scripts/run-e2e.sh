@@ -36,6 +36,11 @@ for t in tests/e2e/test_*.sh; do
 	else
 		failed+=("$name")
 	fi
+	# Only SIGKILL may leave files, and the test that sends it cleans up.
+	if ! left=$(scripts/check-leftovers.sh --remove); then
+		echo "   !! $name: $left"
+		[[ " ${failed[*]} " == *" $name "* ]] || failed+=("$name")
+	fi
 	rm -f "$out"
 done
 echo "e2e: $((n - ${#failed[@]})) of $n passed${failed[*]:+; failed: ${failed[*]}}"
