@@ -943,13 +943,14 @@ v_delayed_ack(struct pctx *p)
 
 	/* The default yields to a short retransmit_timeout; a value the
 	 * user wrote is checked. */
-	if (line == 0 && cfg->delayed_ack_us >= cfg->retransmit_timeout_us)
+	if (line == 0 && cfg->delayed_ack_us > cfg->retransmit_timeout_us / 2)
 		cfg->delayed_ack_us = cfg->retransmit_timeout_us / 2;
-	if (cfg->delayed_ack_us >= cfg->retransmit_timeout_us)
-		return err_at(p, line, "delayed_ack", "%llu ms is not below "
-			      "retransmit_timeout (expected less than %llu ms)",
-			      (unsigned long long)cfg->delayed_ack_us / 1000,
-			      (unsigned long long)cfg->retransmit_timeout_us / 1000);
+	if (cfg->delayed_ack_us > cfg->retransmit_timeout_us / 2)
+		return err_at(p, line, "delayed_ack", "%llu us is more than half of "
+			      "retransmit_timeout (expected at most %llu us: the held ACK "
+			      "still has to cross the network before the timer fires)",
+			      (unsigned long long)cfg->delayed_ack_us,
+			      (unsigned long long)cfg->retransmit_timeout_us / 2);
 	return 0;
 }
 

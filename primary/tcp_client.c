@@ -135,11 +135,11 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 	}
 	/* The next request leaves when the keepalive timer fires: if that is
 	 * within the delay (or disable_ack says wait for it), it carries the
-	 * ACK; else the delayed-ACK timer sends it first. */
+	 * ACK; else nothing would, and the ACK goes now (tcp_dack.h). */
 	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout <= w->dack_t)))
 		sk_ack_with_next(w, sk, t, dlen);
 	else if (dlen)
-		sk_ack_later(w, sk, idx, t, dlen);
+		sk_ctl(w, t, sk, TH_ACK);
 	tl_add(w, sk, idx, TL_KA);
 }
 

@@ -59,7 +59,7 @@ sk_closed(struct worker *w, struct sock *sk)
 static inline void
 sk_ack_sent(struct sock *sk)
 {
-	sk->flags &= (uint8_t)~SKF_ACK_OWED;
+	sk->flags &= (uint8_t)~(SKF_ACK_OWED | SKF_ACK_QUEUED);
 	sk->ack_bytes = 0;
 }
 

@@ -29,7 +29,7 @@ tcp_dack_run(struct worker *w)
 		w->timer_fired = 1;
 		sk = &w->sk[e->idx];
 		/* Stale: the ACK rode on data, or the socket closed since. */
-		if (!(sk->flags & SKF_ACK_OWED) || sk->ack_due != e->due || sk->state == SK_CLOSED)
+		if (!(sk->flags & SKF_ACK_QUEUED) || sk->ack_due != e->due || sk->state == SK_CLOSED)
 			continue;
 		sk_tuple(w, e->idx, &t);
 		sk_ctl(w, &t, sk, TH_ACK);

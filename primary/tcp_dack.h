@@ -4,18 +4,22 @@
  * the socket sends (a request, a response, a FIN) if that leaves within
  * `delayed_ack`; otherwise a bare ACK goes when that time is up. An ACK
  * goes at once for out-of-order data and for a FIN (tcp_client.c,
- * tcp_server.c), when 2 * mss bytes are unacknowledged (every second
- * full-sized segment, and well before our advertised window could make
- * the peer wait), and for a short segment that leaves a message
+ * tcp_server.c), when more than mss bytes are unacknowledged (every
+ * second full-sized segment, and well before our advertised window could
+ * make the peer wait), and for a short segment that leaves a message
  * incomplete (sk_ack_partial: the peer's Nagle algorithm may be waiting).
+ * When our next segment is known to leave later than the delay (a
+ * keepalive client's interval is longer), the ACK goes at once: the same
+ * one packet, sooner, and no timer.
  *
  * The timer is one FIFO ring of (socket, due) per worker, not one of the
  * socket's timer lists: the socket stays on its own list (retransmit,
  * keepalive, idle) while it owes an ACK, and one delay for all makes the
  * ring ordered by due time. A socket that owes nothing costs nothing.
  * When the ACK has ridden on data first, the ring's entry is stale: the
- * socket's ack_due names its live entry, and a stale one is skipped. A
- * full ring means an ACK at once, never a lost one.
+ * socket's ack_due names its live entry (SKF_ACK_QUEUED says it has one),
+ * and a stale one is skipped. A full ring means an ACK at once, never a
+ * lost one.
  *
  * Where the socket's next segment is known to leave within the delay
  * (a keepalive client's next request, its interval at most delayed_ack)
@@ -50,14 +54,15 @@ dack_ring_bytes(uint32_t entries)
 }
 
 /* Adds dlen to what sk owes an ACK for. Returns nonzero when the ACK must
- * go now (2 * mss unacknowledged, or delayed ACKs off). */
+ * go now: more than one full-sized segment unacknowledged (as Linux does;
+ * a second segment of mss - 40 bytes counts), or delayed ACKs off. */
 static inline int
 sk_ack_count(const struct worker *w, struct sock *sk, uint32_t dlen)
 {
 	uint32_t owed = sk->ack_bytes + dlen;
 
 	sk->ack_bytes = (uint16_t)(owed > UINT16_MAX ? UINT16_MAX : owed);
-	return w->dack == NULL || owed >= 2u * w->mss;
+	return w->dack == NULL || owed > w->mss;
 }
 
 /* In-order data received whose ACK may wait for our next segment. */
@@ -70,9 +75,10 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 		sk_ctl(w, t, sk, TH_ACK);
 		return;
 	}
-	if (sk->flags & SKF_ACK_OWED)
-		return; /* its live entry is queued already */
 	sk->flags |= SKF_ACK_OWED;
+	if (sk->flags & SKF_ACK_QUEUED)
+		return; /* its live entry keeps the first data's deadline */
+	sk->flags |= SKF_ACK_QUEUED;
 	sk->ack_due = w->now_t + w->dack_t;
 	r->e[r->tail++ & r->mask] = (struct dack_ent){ .idx = idx, .due = sk->ack_due };
 }
@@ -82,8 +88,8 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
  * (RFC 896) lets out before our ACK: holding the ACK would hold the rest
  * of the message for the whole delay (seen: a Python server's head, then
  * its body 40 ms later, and a response time of 61 ms instead of 20). So
- * only full-sized segments wait; "full" leaves 40 bytes for the peer's TCP
- * options (a kernel with timestamps sends 1448 of 1460). */
+ * only full-sized segments wait; "full" leaves 40 bytes for a peer whose
+ * segments carry IP or TCP options, or whose MTU is a little smaller. */
 static inline void
 sk_ack_partial(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
@@ -104,8 +110,9 @@ sk_ack_with_next(struct worker *w, struct sock *sk, const struct tuple *t, uint3
 		sk_ctl(w, t, sk, TH_ACK);
 		return;
 	}
+	/* An entry queued for earlier data stays live: that data's ACK is
+	 * not held past its own delay. */
 	sk->flags |= SKF_ACK_OWED;
-	sk->ack_due = w->now_t - 1; /* matches no queued entry */
 }
 
 #endif

@@ -196,7 +196,10 @@ worker_loop(struct worker *w)
 	struct rte_mbuf *pkts[DP_RX_BURST];
 	uint64_t gen, prev = rte_rdtsc();
 	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
-	uint64_t next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
+	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
+	 * next_t computed from it would then always be in the past. */
+	uint64_t ticks = w->now_t; /* recomputed from the TSC at the first tick */
+	uint64_t next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 	int work = 0;
 
 	while (!dp_workers_quit) {
@@ -229,8 +232,9 @@ worker_loop(struct worker *w)
 		if (unlikely(gen != w->gen_seen))
 			apply_control(w, gen);
 		if (now >= next_t) {
-			w->now_t = (uint32_t)((now - w->start_tsc) / w->tsc_per_t);
-			next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
+			ticks = (now - w->start_tsc) / w->tsc_per_t;
+			w->now_t = (uint32_t)ticks;
+			next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 			if (now >= next_tick) {
 				w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
 				next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;

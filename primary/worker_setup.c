@@ -227,7 +227,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	/* Timer ticks of 1/64 ms: a keepalive interval of 1 ms sends each
 	 * connection's request 1 ms after its response, spread as the
 	 * responses came, not all at the next millisecond (a burst that
-	 * queued requests behind each other: p50 23 us against 3 in a CPS test). */
+	 * queued requests behind each other; docs/architecture.md). */
 	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
 	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
 	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;

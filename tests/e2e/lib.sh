@@ -96,12 +96,12 @@ jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]]
 
 ctl() { "$SECONDARY_BUILD/dperf-ctl" "$@"; }
 
-# make_ns NAME: a fresh network namespace, deleted at exit.
 # ns_retrans NS: the kernel's TcpRetransSegs inside namespace NS (its own
 # /proc/net/snmp): segments the kernel's TCP sent again.
 ns_retrans() {
 	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1 } else print $c }' /proc/net/snmp
 }
+# make_ns NAME: a fresh network namespace, deleted at exit.
 make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }
 
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif

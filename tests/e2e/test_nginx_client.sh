@@ -26,9 +26,14 @@ http {
     server {
         listen 80 reuseport backlog=4096;
         location / { return 200 "hello from nginx\n"; }
+        location = /big { root $T/www; }
     }
 }
 CONF
+mkdir -p "$T/www"
+head -c 20000 /dev/urandom >"$T/www/big"
+# nginx started as root serves files as nobody: let it through $T.
+chmod o+x "$T"; chmod o+rx "$T/www"; chmod o+r "$T/www/big"
 bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
 sleep 0.5
 kill -0 "$LAST_PID" || fail "nginx did not start: $(cat "$T/nginx/error.log")"
@@ -78,6 +83,27 @@ note "keepalive: httpGet $kget http2XX $kok nginx logged $klines, client pktTx $
 # One packet per request, plus each connection's SYN, FIN and last ACK.
 [ "$ktx" -le $((kget * 102 / 100 + 60)) ] || fail "keepalive: client sent $ktx packets for $kget requests (expected about one per request)"
 for x in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$k" $x)" = 0 ] || fail "keepalive: $x = $(total "$k" $x)"; done
+
+# Responses of 20,000 bytes (14 segments) on 10 keepalive connections,
+# a request every 100 ms: every second full-sized segment is ACKed, the
+# rest wait for the delay or the next segment; the kernel must never
+# need to retransmit.
+lines2=$(wc -l <"$T/nginx/access.log")
+sed -e 's/^cps 500$/cps 1k/' "$T/client.conf" >"$T/big.conf"
+printf 'cc 10\nkeepalive_request_interval 100ms\nhttp_path /big\n' >>"$T/big.conf"
+start_primary e2e-ngx-big "$T/big.conf" $NS
+ip -n $NS addr add 198.18.0.1/24 dev dptap1
+ip -n $NS link set dptap1 up
+wait_exit "$PID_e2e_ngx_big" 30 || fail "large-response client exit status"
+sleep 0.5
+b=$T/e2e-ngx-big.log
+bok=$(total "$b" http2XX) bget=$(total "$b" httpGet) blines=$(( $(wc -l <"$T/nginx/access.log") - lines2 ))
+bbytes=$(awk -v n="$lines2" 'NR > n && $9 == 200 { s += $10 } END { print s + 0 }' "$T/nginx/access.log")
+note "20 KB responses: httpGet $bget http2XX $bok nginx logged $blines ($bbytes body bytes), client pktTx $(total "$b" pktTx) pktRx $(total "$b" pktRx)"
+[ "$bok" -ge 200 ] || fail "only $bok 20 KB responses (10 connections, one every 100 ms, 3 s)"
+[ "$bok" = "$blines" ] || fail "20 KB: http2XX $bok != nginx access log lines $blines"
+[ "$bbytes" = $((bok * 20000)) ] || fail "nginx sent $bbytes body bytes for $bok responses of 20000"
+for x in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$b" $x)" = 0 ] || fail "20 KB: $x = $(total "$b" $x)"; done
 retrans=$(( $(ns_retrans $NS) - retrans0 ))
 [ "$retrans" = 0 ] || fail "nginx's kernel retransmitted $retrans segments (TcpRetransSegs)"
-pass "$ok requests, then $kok on 20 keepalive connections; nginx logged each; no retransmission"
+pass "$ok requests, then $kok on 20 keepalive connections, then $bok responses of 20 KB; nginx logged each; no retransmission"

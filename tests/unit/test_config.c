@@ -285,6 +285,15 @@ static const struct tcase table[] = {
 	C("retransmit_timeout 60s\n", NULL),
 	C("retransmit_timeout 9ms\n", "t.conf:7: retransmit_timeout: 9ms out of range (expected 10ms..60s)"),
 	C("retransmit_timeout 61s\n", "t.conf:7: retransmit_timeout: 61s out of range"),
+	/* delayed_ack: at most half of retransmit_timeout; the default yields */
+	C("delayed_ack 0\n", NULL),
+	C("delayed_ack 500ms\n", NULL),
+	C("delayed_ack 501ms\n", "t.conf:7: delayed_ack: 501ms out of range (expected 0..500ms)"),
+	C("retransmit_timeout 10ms\n", NULL),
+	C("retransmit_timeout 100ms\ndelayed_ack 50ms\n", NULL),
+	C("retransmit_timeout 100ms\ndelayed_ack 51ms\n",
+	  "t.conf:8: delayed_ack: 51000 us is more than half of retransmit_timeout (expected at most 50000 us"),
+	C("disable_ack\n", NULL),
 	/* log_level */
 	C("log_level debug\n", NULL),
 	C("log_level 0\n", NULL),

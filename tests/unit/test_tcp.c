@@ -1818,33 +1818,30 @@ dack_ka_1s(struct dp_config *c)
 	c->keepalive_request_interval_us = 1000 * 1000;
 }
 
-/* A request every second, delayed_ack 40 ms: the ACK cannot wait for the
- * request; it goes alone when the 40 ms are up, and only then. */
+/* A request every second, delayed_ack 40 ms: nothing we send within the
+ * delay could carry the ACK, so it goes at once, alone, with no timer. */
 static void
-test_dack_timer_expiry(void **state)
+test_dack_ka_longer_than_delay(void **state)
 {
 	struct node *c = new_client(dack_ka_1s), *s = new_server(dack_server);
 	struct sock *sk;
 
 	(void)state;
 	assert_int_equal(tcp_client_launch(&c->w), 0);
-	pump(c, s);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK: the request goes */
+	deliver(c, s);
+	deliver(s, c); /* the response */
 	sk = &c->w.sk[0];
 	assert_int_equal(C(c, HTTP_2XX), 1);
-	assert_int_equal(c->n_out, 0);
-	assert_int_equal(sk->list, TL_KA); /* still on its keepalive timer */
-	advance(c, 39);
-	run_timers(c);
-	assert_int_equal(c->n_out, 0);
-	advance(c, 1);
-	run_timers(c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
 	assert_int_equal(c->out[0].len, 0);
 	assert_int_equal(c->out[0].ack, sk->rcv_nxt);
+	assert_int_equal(c->w.dack->tail, 0);
 	assert_int_equal(sk->list, TL_KA);
 	pump(c, s);
-	advance(c, 959);
+	advance(c, 999);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
 	advance(c, 1);
@@ -1857,6 +1854,69 @@ test_dack_timer_expiry(void **state)
 	assert_clean(s);
 	assert_idle(c);
 	assert_idle(s);
+}
+
+/* The timer on the client: the first full-sized part of a response is
+ * held (an entry due 40 ms later); the rest comes 30 ms later and ends the
+ * response, and the next request is 40 ms away. The entry stays live: the
+ * ACK leaves at 40 ms, not with the request at 70. */
+static void
+dack_cli_mss536_ka40(struct dp_config *c)
+{
+	dack_ka_1ms(c);
+	c->mss = 536;
+	c->keepalive_request_interval_us = 40000;
+}
+
+static void
+dack_server_530(struct dp_config *c)
+{
+	dack_server(c);
+	c->payload_size = 530;
+}
+
+static void
+test_dack_client_partial(void **state)
+{
+	struct node *c = new_client(dack_cli_mss536_ka40), *s = new_server(dack_server_530);
+	struct sock *sk;
+	struct rec r;
+	struct tuple st;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s); /* the request */
+	assert_int_equal(s->n_out, 1);
+	r = s->out[0];
+	st = r.t;
+	assert_int_equal(r.len, 530);
+	s->out[0].data = NULL;
+	box_clear(s);
+	sk = &c->w.sk[0];
+	inject(c, &st, r.seq, r.ack, TH_ACK, r.data, 500);
+	assert_int_equal(c->n_out, 0); /* a full-sized part (mss - 36): held */
+	advance(c, 30);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	inject(c, &st, r.seq + 500, r.ack, TH_ACK | TH_PSH, r.data + 500, 30);
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 9);
+	run_timers(c);
+	assert_int_equal(c->n_out, 0);
+	advance(c, 1); /* 40 ms after the first part */
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK);
+	assert_int_equal(c->out[0].ack, sk->rcv_nxt);
+	box_clear(c);
+	advance(c, 30); /* 40 ms after the response: the request */
+	run_timers(c);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
+	free(r.data);
 }
 
 /* dperf's disable_ack: the response's ACK waits for the next request,
@@ -1938,27 +1998,28 @@ test_dack_server_segments(void **state)
 	iss = server_handshake(s, &t);
 	sk = server_sock(s, &t);
 
-	/* timer: one full-sized part, then 40 ms of silence */
+	/* timer: one full-sized part, then 40 ms of silence (not 39.99) */
 	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
 	seq += 536;
 	assert_int_equal(s->n_out, 0);
-	advance(s, 39);
+	advance_us(s, 39990);
 	run_timers(s);
 	assert_int_equal(s->n_out, 0);
-	advance(s, 1);
+	advance_us(s, 10);
 	run_timers(s);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].flags, TH_ACK);
 	assert_int_equal(s->out[0].ack, seq);
 	box_clear(s);
 
-	/* every second full-sized segment */
+	/* every second full-sized segment, also when "full" is a little
+	 * under mss (a peer's options or MTU) */
 	memset(seg, 'a', sizeof(seg));
-	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
-	seq += 536;
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 520);
+	seq += 520;
 	assert_int_equal(s->n_out, 0);
-	inject(s, &t, seq, iss + 1, TH_ACK, seg, 536);
-	seq += 536;
+	inject(s, &t, seq, iss + 1, TH_ACK, seg, 520);
+	seq += 520;
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].flags, TH_ACK);
 	assert_int_equal(s->out[0].ack, seq);
@@ -1999,35 +2060,39 @@ test_dack_server_segments(void **state)
 	assert_int_equal(s->out[0].ack, seq + 1);
 }
 
-/* The client's ACK of a response waits (the next request is 1 s away);
- * the test stops 10 ms later and the close's FIN carries the ACK: the
- * ring's entry, gone stale, sends nothing when it comes due. */
+/* The server holds the ACK of a request's full-sized first part; the
+ * rest comes 10 ms later and the response carries the ACK: the entry,
+ * stale when it comes due, sends nothing (the socket is still open). */
 static void
 test_dack_stale_entry(void **state)
 {
-	struct node *c = new_client(dack_ka_1s), *s = new_server(dack_server);
+	struct node *c = new_client(NULL), *s = new_server(dack_server_mss536);
+	static const char head[] = "GET / HTTP/1.1\r\nX-Pad: ";
+	static const uint8_t end[] = "a\r\n\r\n";
+	uint8_t part[536];
+	struct tuple t;
+	struct sock *sk;
+	uint32_t iss;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	pump(c, s);
-	assert_int_equal(C(c, HTTP_2XX), 1);
-	assert_int_equal(c->n_out, 0);
-	assert_int_equal(c->w.dack->tail, 1);
-	advance(c, 10);
-	tl_remove(&c->w, &c->w.sk[0]); /* as the stop does (worker_tick) */
-	tcp_client_close_idle(&c->w, 0);
-	assert_int_equal(c->n_out, 1);
-	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
-	assert_int_equal(c->out[0].ack, c->w.sk[0].rcv_nxt);
-	advance(c, 30);
-	run_timers(c); /* the entry is due, and stale: the socket is still open */
-	assert_int_equal(c->w.sk[0].state, SK_FIN_WAIT_1);
-	assert_int_equal(c->w.dack->head, 1);
-	assert_int_equal(c->n_out, 1); /* only the FIN */
-	pump(c, s);
-	assert_int_equal(bare(c, TH_ACK), 1); /* the ACK of the server's FIN */
-	assert_clean(c);
-	assert_idle(c);
+	memset(part, 'a', sizeof(part));
+	memcpy(part, head, sizeof(head) - 1);
+	client_tuple(c, 2, &t);
+	iss = server_handshake(s, &t);
+	sk = server_sock(s, &t);
+	inject(s, &t, 1001, iss + 1, TH_ACK, part, sizeof(part));
+	assert_int_equal(s->n_out, 0);
+	assert_int_equal(s->w.dack->tail, 1);
+	advance(s, 10);
+	inject(s, &t, 1001 + sizeof(part), iss + 1, TH_ACK | TH_PSH, end, sizeof(end) - 1);
+	assert_int_equal(s->n_out, 1); /* the response, carrying the ACK */
+	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH);
+	box_clear(s);
+	advance(s, 30);
+	run_timers(s); /* the entry is due, and stale */
+	assert_int_equal(s->w.dack->head, 1);
+	assert_int_equal(s->n_out, 0);
+	assert_int_equal(sk->state, SK_ESTABLISHED);
 }
 
 /* A keepalive request leaves one interval after its response, not at the
@@ -2123,7 +2188,8 @@ main(void)
 		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),
 		cmocka_unit_test_teardown(test_dack_piggyback, free_nodes),
-		cmocka_unit_test_teardown(test_dack_timer_expiry, free_nodes),
+		cmocka_unit_test_teardown(test_dack_ka_longer_than_delay, free_nodes),
+		cmocka_unit_test_teardown(test_dack_client_partial, free_nodes),
 		cmocka_unit_test_teardown(test_dack_disable_ack, free_nodes),
 		cmocka_unit_test_teardown(test_dack_server_segments, free_nodes),
 		cmocka_unit_test_teardown(test_dack_stale_entry, free_nodes),
