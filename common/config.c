@@ -10,6 +10,8 @@
  *
  * Our extensions to dperf's ranges: "slow_start 0" disables slow start and
  * "wait 0" skips the wait; dperf requires slow_start 10..600 and wait >= 1.
+ * Warnings (deprecated keywords, keywords without effect here) go to
+ * cfg->warnings in the same form, for the primary to print.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -59,6 +61,7 @@ struct pctx {
 	char *err;
 	size_t errlen;
 	uint32_t kw_line[MAX_KEYWORDS]; /* first line each keyword was given on */
+	uint32_t packet_size;           /* dperf's deprecated size: turned into payload_size */
 };
 
 /* ---- errors ---- */
@@ -84,6 +87,23 @@ err_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
 
 /* An error on the current line, about the current keyword. */
 #define kw_err(p, ...) err_at((p), (p)->line, (p)->kw->name, __VA_ARGS__)
+
+/* A warning on the current line: appended to cfg->warnings, one line each
+ * (a warning that does not fit is cut, never the ones before it). */
+static void __attribute__((format(printf, 2, 3)))
+kw_warn(struct pctx *p, const char *fmt, ...)
+{
+	char *w = p->cfg->warnings;
+	size_t used = strlen(w), room = sizeof(p->cfg->warnings) - used;
+	char msg[DP_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (room > 1)
+		snprintf(w + used, room, "%s:%u: %s: %s\n", p->name, p->line, p->kw->name, msg);
+}
 
 /* ---- argument helpers ---- */
 
@@ -319,13 +339,13 @@ last_byte(const struct dp_ip *ip)
 }
 
 static int
-parse_range(struct pctx *p, char **argv, struct dp_range *r, uint32_t n)
+parse_range(struct pctx *p, char **argv, struct dp_range *r, uint32_t n, uint32_t max)
 {
 	char buf[64];
 
-	if (n >= DP_MAX_PORTS)
-		return kw_err(p, "too many ranges (expected at most %d \"%s\" lines, one per port)",
-			      DP_MAX_PORTS, p->kw->name);
+	if (n >= max)
+		return kw_err(p, "too many ranges (expected at most %u \"%s\" lines)", max,
+			      p->kw->name);
 	memset(r, 0, sizeof(*r));
 	if (arg_ip(p, p->kw->name, argv[0], &r->start) < 0
 	    || arg_u32(p, "count", argv[1], 1, 254, &r->num) < 0)
@@ -346,7 +366,8 @@ h_client(struct pctx *p, int argc, char **argv)
 	struct dp_config *cfg = p->cfg;
 
 	(void)argc;
-	if (parse_range(p, argv, &cfg->clients[cfg->n_clients], cfg->n_clients) < 0)
+	if (parse_range(p, argv, &cfg->clients[cfg->n_clients], cfg->n_clients,
+			DP_MAX_CLIENT_RANGES) < 0)
 		return -1;
 	cfg->n_clients++;
 	return 0;
@@ -358,7 +379,7 @@ h_server(struct pctx *p, int argc, char **argv)
 	struct dp_config *cfg = p->cfg;
 
 	(void)argc;
-	if (parse_range(p, argv, &cfg->servers[cfg->n_servers], cfg->n_servers) < 0)
+	if (parse_range(p, argv, &cfg->servers[cfg->n_servers], cfg->n_servers, DP_MAX_PORTS) < 0)
 		return -1;
 	cfg->n_servers++;
 	return 0;
@@ -399,10 +420,7 @@ static int
 h_cc(struct pctx *p, int argc, char **argv)
 {
 	(void)argc;
-	if (arg_num(p, "", argv[0], 1, UINT32_MAX, &p->cfg->cc) < 0)
-		return -1;
-	p->cfg->keepalive = 1;
-	return 0;
+	return arg_num(p, "", argv[0], 1, UINT32_MAX, &p->cfg->cc);
 }
 
 static int
@@ -421,18 +439,15 @@ h_launch_num(struct pctx *p, int argc, char **argv)
 	return arg_u32(p, "", argv[0], 1, 1024, &p->cfg->launch_num);
 }
 
-static int
-h_payload_size(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 1, MSS_JUMBO, &p->cfg->payload_size);
-}
-
+/* dperf's older spelling of "keepalive INTERVAL": it turns keepalive on
+ * (dperf's test/performance/cc files give cc with this line only).
+ * 0 is dperf's "next request as soon as the response is in". */
 static int
 h_keepalive_interval(struct pctx *p, int argc, char **argv)
 {
 	(void)argc;
-	return arg_time(p, argv[0], 1, 3600 * US_PER_SEC, "1us..1h",
+	p->cfg->keepalive = 1;
+	return arg_time(p, argv[0], 0, 3600 * US_PER_SEC, "0..1h",
 			&p->cfg->keepalive_request_interval_us);
 }
 
@@ -609,17 +624,82 @@ h_http_method(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
+static uint32_t line_of(const struct pctx *p, const char *name);
+
+/* "client_port_range MIN [MAX]" (MAX defaults to 65535), and dperf's
+ * deprecated spelling "lport_range", with dperf's warning. */
 static int
-h_lport_range(struct pctx *p, int argc, char **argv)
+h_client_port_range(struct pctx *p, int argc, char **argv)
 {
-	(void)argc;
+	int old = strcmp(p->kw->name, "lport_range") == 0;
+	const char *other = old ? "client_port_range" : "lport_range";
+
+	if (line_of(p, other) != 0)
+		return kw_err(p, "given twice, first as \"%s\" on line %u (expected one client "
+			      "port range)", other, line_of(p, other));
+	if (old)
+		kw_warn(p, "deprecated, use \"client_port_range\"");
+	p->cfg->lport_max = 65535;
 	if (arg_u32(p, "min", argv[0], 1, 65535, &p->cfg->lport_min) < 0
-	    || arg_u32(p, "max", argv[1], 1, 65535, &p->cfg->lport_max) < 0)
+	    || (argc == 2 && arg_u32(p, "max", argv[1], 1, 65535, &p->cfg->lport_max) < 0))
 		return -1;
 	if (p->cfg->lport_min > p->cfg->lport_max)
 		return kw_err(p, "min %u above max %u (expected MIN <= MAX)", p->cfg->lport_min,
 			      p->cfg->lport_max);
 	return 0;
+}
+
+/* ---- dperf 1.9 keywords beyond the common core ---- */
+
+/* Messages larger than one segment: dperf's range; used once a message
+ * can span several segments (payload_size above mss is refused today). */
+static int
+h_send_window(struct pctx *p, int argc, char **argv)
+{
+	(void)argc;
+	return arg_u32(p, "", argv[0], 2, 16, &p->cfg->send_window);
+}
+
+static int
+h_jumbo(struct pctx *p, int argc, char **argv)
+{
+	p->cfg->jumbo = 1;
+	p->cfg->jumbo_mtu = DP_JUMBO_MTU_MIN;
+	if (argc == 1)
+		return arg_u32(p, "MTU", argv[0], DP_JUMBO_MTU_MIN, DP_JUMBO_MTU_MAX,
+			       &p->cfg->jumbo_mtu);
+	return 0;
+}
+
+/* Deprecated in dperf: the frame size, headers included. validate()
+ * turns it into payload_size once the address family and protocol are known. */
+static int
+h_packet_size(struct pctx *p, int argc, char **argv)
+{
+	(void)argc;
+	kw_warn(p, "deprecated, use \"payload_size\"");
+	return arg_u32(p, "", argv[0], 1, DP_JUMBO_MTU_MAX + 14, &p->packet_size);
+}
+
+static int
+h_simd512(struct pctx *p, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	p->cfg->simd512 = 1;
+	kw_warn(p, "no effect in dperf-live (packets are built from templates, not with AVX-512 copies)");
+	return 0;
+}
+
+/* The server answers with one payload size; one size per core is dperf
+ * 1.9's, not ours yet: refuse rather than answer every core with one size. */
+static int
+h_payload_size(struct pctx *p, int argc, char **argv)
+{
+	if (argc > 1)
+		return kw_err(p, "one size per core is not implemented in this version (expected "
+			      "one size)");
+	return arg_u32(p, "", argv[0], 1, MSS_JUMBO, &p->cfg->payload_size);
 }
 
 static int
@@ -642,7 +722,8 @@ static const struct {
 	const char *name;
 	uint8_t level;
 } log_levels[] = {
-	{ "debug", 8 }, { "info", 7 }, { "notice", 6 }, { "warning", 5 }, { "error", 4 },
+	{ "debug", 8 }, { "info", 7 }, { "notice", 6 }, { "warning", 5 }, { "warn", 5 },
+	{ "error", 4 },
 };
 
 static int
@@ -683,7 +764,7 @@ static const struct keyword keywords[] = {
 	KW_MULTI("client", h_client, 2, 2, "IP COUNT"),
 	KW_MULTI("server", h_server, 2, 2, "IP COUNT"),
 	KW("listen", h_listen, 1, 2, "PORT [COUNT]"),
-	KW("payload_size", h_payload_size, 1, 1, "NUMBER"),
+	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER"),
 	FLAG("payload_random", payload_random),
 	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]"),
 	KW("keepalive_request_interval", h_keepalive_interval, 1, 1, "TIME"),
@@ -697,7 +778,7 @@ static const struct keyword keywords[] = {
 	KW("mss", h_mss, 1, 1, "NUMBER"),
 	KW("tos", h_tos, 1, 1, "NUMBER"),
 	KW("vlan", h_vlan, 1, 1, "ID"),
-	FLAG("jumbo", jumbo),
+	KW("jumbo", h_jumbo, 0, 1, "[MTU]"),
 	FLAG("rss", rss),
 	FLAG("quiet", quiet),
 	FLAG("daemon", daemon),
@@ -706,7 +787,12 @@ static const struct keyword keywords[] = {
 	KW("http_host", h_http_host, 1, 1, "HOST"),
 	KW("http_path", h_http_path, 1, 1, "/PATH"),
 	KW("http_method", h_http_method, 1, 1, "GET|POST"),
-	KW("lport_range", h_lport_range, 2, 2, "MIN MAX"),
+	KW("client_port_range", h_client_port_range, 1, 2, "MIN [MAX]"),
+	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]"),
+	KW("send_window", h_send_window, 1, 1, "NUMBER"),
+	KW("packet_size", h_packet_size, 1, 1, "NUMBER"),
+	KW("simd512", h_simd512, 0, 0, ""),
+	FLAG("clear_screen", clear_screen),
 	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME"),
 	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME"),
 	FLAG("disable_ack", disable_ack),
@@ -716,10 +802,30 @@ static const struct keyword keywords[] = {
 #define N_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 _Static_assert(N_KEYWORDS <= MAX_KEYWORDS, "raise MAX_KEYWORDS");
 
-/* dperf keywords this version does not implement. */
-static const char *const unsupported[] = {
-	"vxlan", "kni", "change_dip", "synflood", "packet_size", "simd512",
-	"client_hop", "server_hop", "bond",
+/* dperf keywords this version refuses, each with its reason: accepting one
+ * and ignoring it would run a different test from the one the file asks for. */
+static const struct {
+	const char *name;
+	const char *why;
+} refused[] = {
+	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
+		 "with vhost-net, to reach the kernel: see conf/tap-server.conf)" },
+	{ "vxlan", "not supported by this version of dperf-live (VXLAN encapsulation is not "
+		   "implemented; expected no \"vxlan\" line)" },
+	{ "change_dip", "not supported by this version of dperf-live (flood destinations spread "
+			"over several addresses are not implemented; expected no \"change_dip\" line)" },
+	{ "client_hop", "not supported by this version of dperf-live (connections hopping over "
+			"client addresses are not implemented; expected no \"client_hop\" line)" },
+	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
+			  "implemented; expected payload_size)" },
+	{ "neigh_ignore", "not supported by this version of dperf-live (expected no "
+			  "\"neigh_ignore\" line: ARP and NDP requests are always answered)" },
+	{ "flow_isolate", "not supported by this version of dperf-live (rte_flow isolation is not "
+			  "implemented; expected no \"flow_isolate\" line)" },
+	{ "synflood", "not supported by this version of dperf-live" },
+	{ "server_hop", "not supported by this version of dperf-live" },
+	{ "bond", "bonded ports are not supported by this version of dperf-live (expected one "
+		  "PCI address or vdev per \"port\" line)" },
 };
 
 static const struct keyword *
@@ -764,10 +870,9 @@ parse_tokens(struct pctx *p, int n, char **tok)
 	const struct keyword *kw = find_keyword(tok[0]);
 	int argc = n - 1;
 
-	for (size_t i = 0; kw == NULL && i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
-		if (strcmp(tok[0], unsupported[i]) == 0)
-			return err_at(p, p->line, tok[0],
-				      "not supported by this version of dperf-live");
+	for (size_t i = 0; kw == NULL && i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (strcmp(tok[0], refused[i].name) == 0)
+			return err_at(p, p->line, tok[0], "%s", refused[i].why);
 	if (kw == NULL)
 		return err_at(p, p->line, tok[0], "unknown keyword");
 	p->kw = kw;
@@ -855,6 +960,8 @@ v_range_count(struct pctx *p, const char *kw, uint32_t n, const struct dp_range 
 			      "accepts)");
 	if (n == 0)
 		return err_at(p, 0, kw, "missing (expected one \"%s\" line per \"port\" line)", kw);
+	if (strcmp(kw, "client") == 0 && cfg->mode == DP_MODE_SERVER)
+		return 0; /* a server accepts any number of client ranges */
 	if (n != cfg->n_ports)
 		return err_at(p, r[n - 1].line, kw, "%u \"%s\" lines for %u \"port\" lines "
 			      "(expected one \"%s\" line per \"port\" line)", n, kw, cfg->n_ports, kw);
@@ -891,21 +998,103 @@ v_client_only(struct pctx *p, const char *kw)
 	return 0;
 }
 
+/* ---- dperf's rules ---- */
+
+/* The line of "keepalive", or of its older spelling. */
+static uint32_t
+keepalive_line(const struct pctx *p)
+{
+	uint32_t a = line_of(p, "keepalive"), b = line_of(p, "keepalive_request_interval");
+
+	return a != 0 ? a : b;
+}
+
+/* A client's targets, as dperf: cc needs keepalive; cps defaults to 1000
+ * when only cc is given; flood with keepalive needs an interval above 0. */
 static int
-v_mode(struct pctx *p)
+v_targets(struct pctx *p)
+{
+	struct dp_config *cfg = p->cfg;
+
+	if (cfg->mode != DP_MODE_CLIENT)
+		return 0;
+	if (cfg->cc != 0 && !cfg->keepalive)
+		return err_at(p, line_of(p, "cc"), "cc", "needs keepalive (expected a line like "
+			      "\"keepalive 1s\": connections are kept open and send a request per "
+			      "interval)");
+	if (cfg->cps == 0 && cfg->cc != 0)
+		cfg->cps = DP_DEFAULT_CPS;
+	if (cfg->cps == 0 && !cfg->flood)
+		return err_at(p, 0, "cps", "missing (expected \"cps NUMBER\" in mode client, "
+			      "\"cc NUMBER\" with keepalive, or \"flood\")");
+	if (cfg->flood && cfg->keepalive && cfg->keepalive_request_interval_us == 0)
+		return err_at(p, keepalive_line(p), "keepalive", "interval 0 with flood (expected "
+			      "a positive interval: flood sends one packet per connection per interval)");
+	if (cfg->protocol == DP_PROTO_UDP && cfg->cc != 0)
+		return err_at(p, line_of(p, "cc"), "cc", "with protocol udp (dperf's "
+			      "packets-per-second mode) is not implemented in this version (expected "
+			      "cps without cc for udp)");
+	return 0;
+}
+
+/* Client ranges must not overlap: a server finds a connection's socket
+ * from the client address, and an address in two ranges has two. */
+static int
+ranges_overlap(const struct dp_range *a, const struct dp_range *b)
+{
+	uint32_t la = last_byte(&a->start), lb = last_byte(&b->start);
+
+	if (a->start.family != b->start.family)
+		return 0;
+	if (a->start.family == 4 ? (ntohl(a->start.v4) >> 8) != (ntohl(b->start.v4) >> 8)
+				 : memcmp(a->start.v6, b->start.v6, 15) != 0)
+		return 0;
+	return la < lb + b->num && lb < la + a->num;
+}
+
+static int
+v_client_ranges(struct pctx *p)
 {
 	const struct dp_config *cfg = p->cfg;
 
+	for (uint32_t i = 1; i < cfg->n_clients; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (ranges_overlap(&cfg->clients[i], &cfg->clients[j]))
+				return err_at(p, cfg->clients[i].line, "client", "overlaps the range "
+					      "on line %u (expected each client address in one range)",
+					      cfg->clients[j].line);
+	return 0;
+}
+
+/* dperf's deprecated packet_size: the frame without CRC; the payload is
+ * what is left after Ethernet, IP and TCP/UDP headers. */
+static int
+v_packet_size(struct pctx *p)
+{
+	struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "packet_size"), hdrs;
+
+	if (p->packet_size == 0)
+		return 0;
+	if (cfg->payload_size != 0)
+		return err_at(p, line, "packet_size", "given with payload_size on line %u (expected "
+			      "one of them)", line_of(p, "payload_size"));
+	hdrs = 14 + (cfg->ports[0].local.family == 6 ? 40 : 20)
+	       + (cfg->protocol == DP_PROTO_UDP ? 8 : 20);
+	if (p->packet_size <= hdrs)
+		return err_at(p, line, "packet_size", "%u leaves no payload (expected more than "
+			      "the %u bytes of headers)", p->packet_size, hdrs);
+	cfg->payload_size = p->packet_size - hdrs;
+	return 0;
+}
+
+static int
+v_mode(struct pctx *p)
+{
 	if (v_client_only(p, "cps") < 0 || v_client_only(p, "cc") < 0
 	    || v_client_only(p, "flood") < 0)
 		return -1;
-	if (cfg->mode == DP_MODE_CLIENT && cfg->cps == 0 && !cfg->flood)
-		return err_at(p, 0, "cps", "missing (expected \"cps NUMBER\" in mode client, or "
-			      "\"flood\")");
-	if (cfg->protocol == DP_PROTO_UDP && cfg->cc != 0)
-		return err_at(p, line_of(p, "cc"), "cc", "not with protocol udp (expected no "
-			      "\"cc\" line, or protocol tcp/http)");
-	return 0;
+	return v_targets(p);
 }
 
 static int
@@ -963,6 +1152,8 @@ validate(struct pctx *p)
 	if (v_range_count(p, "server", cfg->n_servers, cfg->servers) < 0
 	    || v_range_count(p, "client", cfg->n_clients, cfg->clients) < 0)
 		return -1;
+	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0)
+		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0)
 		return -1;
 	return 0;
@@ -976,7 +1167,7 @@ dp_config_defaults(struct dp_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->listen_port = 80;
 	cfg->listen_num = 1;
-	cfg->duration_us = 100 * US_PER_SEC;
+	cfg->duration_us = 60 * US_PER_SEC; /* dperf's DEFAULT_DURATION */
 	cfg->tcp_rst = 1;
 	cfg->log_level = 7; /* RTE_LOG_INFO */
 	cfg->protocol = DP_PROTO_TCP;
@@ -1204,9 +1395,14 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	put(o, "protocol %s\n", protos[cfg->protocol]);
 	if (cfg->payload_size != 0)
 		put(o, "payload_size %u\n", cfg->payload_size);
-	put(o, "keepalive_request_interval %s\n",
-	    fmt_time(cfg->keepalive_request_interval_us, t, sizeof(t)));
+	if (cfg->keepalive) /* the interval line turns keepalive on */
+		put(o, "keepalive_request_interval %s\n",
+		    fmt_time(cfg->keepalive_request_interval_us, t, sizeof(t)));
 	put(o, "keepalive_request_num %u\n", cfg->keepalive_request_num);
+	if (cfg->send_window != 0)
+		put(o, "send_window %u\n", cfg->send_window);
+	if (cfg->jumbo)
+		put(o, "jumbo %u\n", cfg->jumbo_mtu);
 	put(o, "pipeline %u\n", cfg->pipeline);
 	put(o, "tx_burst %u\n", cfg->tx_burst);
 	if (cfg->tx_hold_us)
@@ -1218,7 +1414,7 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	if (cfg->vlan != 0)
 		put(o, "vlan %u\n", cfg->vlan);
 	put(o, "tcp_rst %u\n", cfg->tcp_rst);
-	put(o, "lport_range %u %u\n", cfg->lport_min, cfg->lport_max);
+	put(o, "client_port_range %u %u\n", cfg->lport_min, cfg->lport_max);
 	put(o, "retransmit_timeout %s\n", fmt_time(cfg->retransmit_timeout_us, t, sizeof(t)));
 	put(o, "delayed_ack %s\n", fmt_time(cfg->delayed_ack_us, t, sizeof(t)));
 	if (cfg->disable_ack)
@@ -1244,6 +1440,8 @@ dump_flags(struct out *o, const struct dp_config *cfg)
 			put(o, "%s\n", keywords[i].name);
 	if (cfg->keepalive)
 		put(o, "keepalive\n");
+	if (cfg->simd512)
+		put(o, "simd512\n");
 }
 
 size_t

@@ -15,6 +15,16 @@
 #define DP_MAX_CPUS 16
 #define DP_DEV_LEN 256
 #define DP_ERR_LEN 512
+/* A server accepts any number of client ranges (dperf: server-cps.conf
+ * lists the addresses around its own as two ranges); a client has one
+ * range per port. */
+#define DP_MAX_CLIENT_RANGES 16
+/* Warnings of the parse (deprecated keywords, keywords without effect
+ * here), one per line, for the primary to print. */
+#define DP_WARN_LEN 512
+#define DP_DEFAULT_CPS 1000   /* dperf: a client given cc but no cps */
+#define DP_JUMBO_MTU_MIN 9000 /* dperf's range for "jumbo MTU" */
+#define DP_JUMBO_MTU_MAX 9710
 
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
@@ -60,16 +70,16 @@ struct dp_config {
 
 	struct dp_port_cfg ports[DP_MAX_PORTS];
 	uint32_t n_ports;
-	struct dp_range clients[DP_MAX_PORTS];
+	struct dp_range clients[DP_MAX_CLIENT_RANGES];
 	uint32_t n_clients;
 	struct dp_range servers[DP_MAX_PORTS];
 	uint32_t n_servers;
 	uint16_t listen_port; /* default 80 */
 	uint16_t listen_num;  /* default 1 */
 
-	uint64_t duration_us;  /* default 100s */
-	uint64_t cps;          /* client: required unless flood */
-	uint64_t cc;           /* 0 = not set; setting it enables keepalive */
+	uint64_t duration_us;  /* at full rate, after wait and slow start; default 60s */
+	uint64_t cps;          /* client: default 1000 when only cc is given */
+	uint64_t cc;           /* 0 = not set; needs keepalive */
 	uint8_t flood;
 	uint8_t payload_random;
 	uint8_t keepalive;     /* client: keep connections for several requests */
@@ -94,6 +104,8 @@ struct dp_config {
 	uint32_t wait;         /* seconds before slow start, default 3 */
 	uint32_t mss;          /* default 1460 */
 	uint32_t vlan;         /* 0 = no tag, else 1..4094 */
+	uint32_t send_window;  /* 0 = not set, else 2..16 (messages over several segments) */
+	uint32_t jumbo_mtu;    /* with jumbo: 9000..9710, default 9000 */
 	uint32_t lport_min;    /* default 1 */
 	uint32_t lport_max;    /* default 65535 */
 	uint64_t retransmit_timeout_us; /* default 2s */
@@ -101,6 +113,10 @@ struct dp_config {
 	uint8_t disable_ack;     /* dperf: a response's ACK always waits for the next request */
 	char http_host[128];   /* default: the server address */
 	char http_path[256];   /* default "/" */
+	uint8_t clear_screen;  /* clear the terminal before each second's figures */
+	uint8_t simd512;       /* accepted for dperf's files; no effect here */
+	uint8_t pad_flags[2];
+	char warnings[DP_WARN_LEN]; /* "FILE:LINE: keyword: ..." lines, or "" */
 };
 
 /* Fill with dperf's defaults. */

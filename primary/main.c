@@ -297,6 +297,7 @@ main(int argc, char **argv)
 		print_err(NULL, err);
 		return EXIT_CONFIG;
 	}
+	fputs(a.cfg.warnings, stderr); /* dperf prints them, -t included */
 	if (name != NULL)
 		snprintf(a.name, sizeof(a.name), "%s", name);
 	else

@@ -143,7 +143,7 @@ struct worker {
 	uint32_t n_cip;
 	uint32_t lport_min, n_lport;
 	uint32_t sport_min, n_sport;
-	struct client_range cr[DP_MAX_PORTS]; /* server mode: accepted clients */
+	struct client_range cr[DP_MAX_CLIENT_RANGES]; /* server mode: accepted clients */
 	uint32_t n_cr;
 	uint32_t n_cip_total;
 	/* sk_tuple divides by these with a multiply and shifts (no DIV) */
