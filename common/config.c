@@ -1475,3 +1475,9 @@ dp_config_tuple_space(const struct dp_config *cfg)
 	return (uint64_t)cfg->clients[0].num * (cfg->lport_max - cfg->lport_min + 1)
 	       * cfg->listen_num;
 }
+
+uint32_t
+dp_config_lead_s(const struct dp_config *cfg)
+{
+	return cfg->mode == DP_MODE_CLIENT ? cfg->wait + cfg->slow_start : 0;
+}

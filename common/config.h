@@ -152,6 +152,10 @@ const char *dp_ip_str(const struct dp_ip *ip, char *buf, size_t len);
 /* Helpers for the engine: the i-th address of a range (last bytes incremented). */
 struct dp_ip dp_range_addr(const struct dp_range *r, uint32_t i);
 
+/* Seconds before the full rate: a client's wait + slow_start (dperf's
+ * run is wait, slow start, then duration); 0 on a server. */
+uint32_t dp_config_lead_s(const struct dp_config *cfg);
+
 /* Total number of client connection slots per worker (tuples). */
 uint64_t dp_config_tuple_space(const struct dp_config *cfg);
 

@@ -14,12 +14,15 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 	const struct dp_control *c = &s->ctl;
 	double el = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
 	uint32_t nc = c->n_changes;
+	double end = (double)dp_run_end_us(c) / 1e6;
 
 	fprintf(f, "name: %s\npid: %d\nmode: %s\nstate: %s\n", s->hdr.name, s->hdr.pid,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
-	fprintf(f, "elapsed: %.1f s\nduration: %.1f s\nremaining: %.1f s\n", el,
-		(double)c->duration_us / 1e6,
-		(double)c->duration_us / 1e6 > el ? (double)c->duration_us / 1e6 - el : 0.0);
+	/* One clock, from the start: "duration" (dperf's, what "set duration"
+	 * sets) begins after "lead" (a client's wait + slow start). */
+	fprintf(f, "elapsed: %.1f s\nlead: %u s (wait and slow start; duration counts from here)\n"
+		"duration: %.1f s\nend: %.1f s\nremaining: %.1f s\n", el, c->lead_s,
+		(double)c->duration_us / 1e6, end, end > el ? end - el : 0.0);
 	fprintf(f, "target_cps: %" PRIu64 "\ntarget_cc: %" PRIu64 "\npaused: %u\ngeneration: %" PRIu64 "\n",
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, "workers: %u\nports: %u\n", s->hdr.n_workers, s->hdr.n_ports);

@@ -358,6 +358,32 @@ test_duration(void **state)
 	assert_int_equal(s->ctl.duration_us, 1);
 }
 
+/* dperf's clock: duration counts from the end of the lead (a client's
+ * wait + slow start), so the run ends at lead + duration. */
+static void
+test_duration_after_lead(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	s->ctl.lead_s = 11; /* wait 1 + slow_start 10 */
+	assert_int_equal(dp_run_end_us(&s->ctl), US(111));
+	/* At 14 s, "set duration 5s" ends at 16 s: in the future. */
+	rep = req(f, DP_OP_SET_DURATION, US(5), START + SEC(14));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, US(5));
+	assert_int_equal(dp_run_end_us(&s->ctl), US(16));
+	assert_non_null(strstr(rep.msg, "after 11 s of wait and slow start (2.0 s left)"));
+	/* At 14 s, 2 s after the lead ends at 13 s: in the past. */
+	assert_refused(req(f, DP_OP_SET_DURATION, US(2), START + SEC(14)), "ends in the past");
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(3), START + SEC(14)), "ends in the past");
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(2), START + SEC(14)), "ends in the past");
+	rep = req(f, DP_OP_ADD_DURATION, -US(1), START + SEC(14));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(dp_run_end_us(&s->ctl), US(15));
+}
+
 static void
 test_stop(void **state)
 {
@@ -521,6 +547,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_set_cc, setup_client_cc, teardown),
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
