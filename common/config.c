@@ -88,10 +88,10 @@ err_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
 /* An error on the current line, about the current keyword. */
 #define kw_err(p, ...) err_at((p), (p)->line, (p)->kw->name, __VA_ARGS__)
 
-/* A warning on the current line: appended to cfg->warnings, one line each
- * (a warning that does not fit is cut, never the ones before it). */
-static void __attribute__((format(printf, 2, 3)))
-kw_warn(struct pctx *p, const char *fmt, ...)
+/* A warning: appended to cfg->warnings, one line each (a warning that
+ * does not fit is cut, never the ones before it). */
+static void __attribute__((format(printf, 4, 5)))
+warn_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
 {
 	char *w = p->cfg->warnings;
 	size_t used = strlen(w), room = sizeof(p->cfg->warnings) - used;
@@ -102,8 +102,11 @@ kw_warn(struct pctx *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (room > 1)
-		snprintf(w + used, room, "%s:%u: %s: %s\n", p->name, p->line, p->kw->name, msg);
+		snprintf(w + used, room, "%s:%u: %s: %s\n", p->name, line, kw, msg);
 }
+
+/* A warning on the current line, about the current keyword. */
+#define kw_warn(p, ...) warn_at((p), (p)->line, (p)->kw->name, __VA_ARGS__)
 
 /* ---- argument helpers ---- */
 
@@ -1009,6 +1012,26 @@ keepalive_line(const struct pctx *p)
 	return a != 0 ? a : b;
 }
 
+/* dperf's UDP packets-per-second mode (cc + keepalive): each of cc
+ * connections sends one datagram per interval. Here the rate is cc /
+ * interval from the start (ramped by slow start); dperf opens the cc
+ * connections at cps first, so cps has no effect here and says so. */
+static int
+v_pps(struct pctx *p)
+{
+	const struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "cps");
+
+	if (cfg->keepalive_request_interval_us == 0)
+		return err_at(p, keepalive_line(p), "keepalive", "interval 0 with protocol udp and "
+			      "cc (expected a positive interval: each connection sends one datagram "
+			      "per interval)");
+	if (line != 0)
+		warn_at(p, line, "cps", "no effect with protocol udp, cc and keepalive "
+			"(packets-per-second mode: the rate is cc / interval)");
+	return 0;
+}
+
 /* A client's targets, as dperf: cc needs keepalive; cps defaults to 1000
  * when only cc is given; flood with keepalive needs an interval above 0. */
 static int
@@ -1031,9 +1054,7 @@ v_targets(struct pctx *p)
 		return err_at(p, keepalive_line(p), "keepalive", "interval 0 with flood (expected "
 			      "a positive interval: flood sends one packet per connection per interval)");
 	if (cfg->protocol == DP_PROTO_UDP && cfg->cc != 0)
-		return err_at(p, line_of(p, "cc"), "cc", "with protocol udp (dperf's "
-			      "packets-per-second mode) is not implemented in this version (expected "
-			      "cps without cc for udp)");
+		return v_pps(p);
 	return 0;
 }
 

@@ -75,6 +75,8 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	case DP_OP_SET_CPS:
 		if (!client)
 			REFUSE("set cps: this primary is a server; only a client launches connections");
+		if (shm->cfg.protocol == DP_PROTO_UDP && shm->cfg.cc != 0)
+			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
 		if ((uint64_t)v > lim->max_cps)

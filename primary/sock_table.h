@@ -66,11 +66,17 @@ sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
  * so a launch needs no division (sk_tuple's order: listen port fastest,
  * then client address, then local port). */
 static inline void
+sk_cursor_rewind(struct worker *w)
+{
+	w->cursor = 0;
+	w->cur_sport = w->cur_cip = w->cur_lport = 0;
+}
+
+static inline void
 sk_cursor_step(struct worker *w)
 {
 	if (++w->cursor == w->n_sk) {
-		w->cursor = 0;
-		w->cur_sport = w->cur_cip = w->cur_lport = 0;
+		sk_cursor_rewind(w);
 		return;
 	}
 	if (++w->cur_sport < w->n_sport)

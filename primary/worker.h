@@ -181,6 +181,7 @@ struct worker {
 	uint64_t interval;   /* TSC between launches, 0 = none */
 	uint64_t cps_w;      /* this worker's share of the target */
 	uint64_t cc_w;
+	uint64_t pps_interval_us; /* UDP client with cc: dperf's packets-per-second mode, else 0 */
 	uint64_t gen_seen;
 	uint32_t launch_num;
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */

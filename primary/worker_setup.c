@@ -211,6 +211,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->queue = wp->queue;
 	w->is_client = cfg->mode == DP_MODE_CLIENT;
 	w->is_udp = cfg->protocol == DP_PROTO_UDP;
+	w->pps_interval_us = w->is_client && w->is_udp && cfg->cc ? cfg->keepalive_request_interval_us : 0;
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
 	w->fast_close = cfg->fast_close;
 	w->flood = cfg->flood;

@@ -48,10 +48,6 @@ refused() {
 	grep -Eq "$pat" <<<"$out" || fail "$f: reason does not match /$pat/: $out"
 }
 
-# pps NAME: dperf's UDP packets-per-second mode (cc + keepalive): not in
-# this version yet, refused with that reason.
-pps() { refused "$1" 'cc: with protocol udp .*packets-per-second mode.* not implemented'; }
-
 # ---- test/http
 conf http-client-cps <<'EOF'
 mode        client
@@ -252,7 +248,7 @@ for n in 1 2 4 6 8; do
 		printf 'client          6.6.234.4       1\nserver          6.6.213.4       %d\n' $n
 		printf 'listen          80              1\n'
 	} | conf "flood-$n"
-	pps "flood-$n"
+	passes "flood-$n"
 done
 
 # ---- test/udp
@@ -317,8 +313,7 @@ client      2001:6:6:241::10    50
 server      2001:6:6:241::27    1
 listen      80                  1
 EOF
-pps udp-client
-passes udp-server udp-server-ipv6
+passes udp-client udp-server udp-server-ipv6
 
 # ---- test/vxlan (ipv4 and ipv6 inner addresses over an IPv4 underlay) and
 # test/bond: not in this version; each refusal names what is missing.

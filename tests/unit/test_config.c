@@ -159,8 +159,10 @@ static const struct tcase table[] = {
 	C("cc 1k\nkeepalive_request_interval 10ms\n", NULL), /* dperf's cc files */
 	C("cc 0\n", "t.conf:7: cc: 0 out of range"),
 	S("cc 10\n", "t.conf:7: cc: only for mode client"),
-	C("protocol udp\ncc 10\nkeepalive\n", "t.conf:8: cc: with protocol udp (dperf's "
-	  "packets-per-second mode) is not implemented in this version"),
+	C("protocol udp\ncc 10\nkeepalive\n", NULL), /* dperf's packets-per-second mode */
+	C("protocol udp\ncc 10\nkeepalive 0\n", "t.conf:9: keepalive: interval 0 with protocol udp "
+	  "and cc (expected a positive interval"),
+	C("protocol udp\ncc 10\n", "t.conf:8: cc: needs keepalive"),
 	/* flood */
 	S("flood\n", "t.conf:7: flood: only for mode client"),
 	C("flood 1\n", "t.conf:7: flood: wrong number of arguments (expected \"flood\")"),
@@ -482,6 +484,12 @@ test_values(void **state)
 	cfg = parse_client_plus("packet_size 64\nprotocol udp\n");
 	assert_int_equal(cfg.payload_size, 64 - 14 - 20 - 8);
 	assert_string_equal(cfg.warnings, "t.conf:7: packet_size: deprecated, use \"payload_size\"\n");
+
+	/* packets-per-second mode: cps (base line 6) has no effect, and says so */
+	cfg = parse_client_plus("protocol udp\ncc 10\nkeepalive 1ms\n");
+	assert_int_equal(cfg.cc, 10);
+	assert_string_equal(cfg.warnings, "t.conf:6: cps: no effect with protocol udp, cc and "
+			    "keepalive (packets-per-second mode: the rate is cc / interval)\n");
 
 	/* dperf's warnings, one line each, FILE:LINE form */
 	cfg = parse_client_plus("lport_range 1000 2000\nsimd512\n");

@@ -384,6 +384,21 @@ test_duration_after_lead(void **state)
 	assert_int_equal(dp_run_end_us(&s->ctl), US(15));
 }
 
+/* UDP with cc: dperf's packets-per-second mode, where the rate is cc /
+ * interval: set cps would change nothing, so it is refused; set cc works. */
+static void
+test_pps_mode(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+
+	s->cfg.protocol = DP_PROTO_UDP;
+	assert_refused(req(f, DP_OP_SET_CPS, 2000, START + SEC(1)), "packets-per-second mode");
+	assert_unchanged(s, 0, 0);
+	assert_int_equal(req(f, DP_OP_SET_CC, 2000, START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.target_cc, 2000);
+}
+
 static void
 test_stop(void **state)
 {
@@ -545,6 +560,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_changes_ring, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_set_cc_without_cc, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_set_cc, setup_client_cc, teardown),
+		cmocka_unit_test_setup_teardown(test_pps_mode, setup_client_cc, teardown),
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
