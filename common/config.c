@@ -51,6 +51,7 @@ struct keyword {
 	uint8_t multi;      /* may be given on several lines */
 	size_t flag_off;    /* for flags: offset of the uint8_t field */
 	const char *syntax; /* the arguments, shown in "(expected ...)" */
+	const char *help;   /* range and default, for dperf -k */
 };
 
 struct pctx {
@@ -654,6 +655,21 @@ h_client_port_range(struct pctx *p, int argc, char **argv)
 
 /* ---- dperf 1.9 keywords beyond the common core ---- */
 
+/* dperf: "rss [l3|l3l4|auto [mq_rx_none|mq_rx_rss|l3|l3l4]]". Our RSS
+ * hashes IP addresses only, which is dperf's l3 with mq_rx_rss. */
+static int
+h_rss(struct pctx *p, int argc, char **argv)
+{
+	if (argc >= 1 && strcmp(argv[0], "l3") != 0)
+		return kw_err(p, "\"%s\" is not supported by this version of dperf-live (expected "
+			      "rss or rss l3: the hash covers IP addresses only)", argv[0]);
+	if (argc == 2 && strcmp(argv[1], "mq_rx_rss") != 0)
+		return kw_err(p, "\"%s\" is not supported by this version of dperf-live (expected "
+			      "mq_rx_rss)", argv[1]);
+	p->cfg->rss = 1;
+	return 0;
+}
+
 /* Messages larger than one segment: dperf's range; used once a message
  * can span several segments (payload_size above mss is refused today). */
 static int
@@ -750,56 +766,73 @@ h_log_level(struct pctx *p, int argc, char **argv)
 
 /* ---- the keyword table ---- */
 
-#define FLAG(n, field) { n, h_flag, 0, 0, 0, offsetof(struct dp_config, field), "" }
-#define KW(n, fn, lo, hi, syntax) { n, fn, lo, hi, 0, 0, syntax }
-#define KW_MULTI(n, fn, lo, hi, syntax) { n, fn, lo, hi, 1, 0, syntax }
+#define FLAG(n, field, help) { n, h_flag, 0, 0, 0, offsetof(struct dp_config, field), "", help }
+#define KW(n, fn, lo, hi, syntax, help) { n, fn, lo, hi, 0, 0, syntax, help }
+#define KW_MULTI(n, fn, lo, hi, syntax, help) { n, fn, lo, hi, 1, 0, syntax, help }
 
+/* Numbers take dperf's syntax (100, 2k, 1.5m), times 100s, 3.5m, 10ms, 100us. */
 static const struct keyword keywords[] = {
-	KW("mode", h_mode, 1, 1, "client|server"),
-	KW("cpu", h_cpu, 1, MAX_TOKENS, "N [N|N-M ...]"),
-	KW("socket_mem", h_socket_mem, 1, 1, "MB[,MB...]"),
-	KW_MULTI("port", h_port, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]"),
-	KW("duration", h_duration, 1, 1, "TIME"),
-	KW("cps", h_cps, 1, 1, "NUMBER"),
-	KW("cc", h_cc, 1, 1, "NUMBER"),
-	FLAG("flood", flood),
-	KW("launch_num", h_launch_num, 1, 1, "NUMBER"),
-	KW_MULTI("client", h_client, 2, 2, "IP COUNT"),
-	KW_MULTI("server", h_server, 2, 2, "IP COUNT"),
-	KW("listen", h_listen, 1, 2, "PORT [COUNT]"),
-	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER"),
-	FLAG("payload_random", payload_random),
-	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]"),
-	KW("keepalive_request_interval", h_keepalive_interval, 1, 1, "TIME"),
-	KW("keepalive_request_num", h_keepalive_num, 1, 1, "NUMBER"),
-	KW("pipeline", h_pipeline, 1, 1, "NUMBER"),
-	KW("protocol", h_protocol, 1, 1, "tcp|http|udp"),
-	KW("tx_burst", h_tx_burst, 1, 1, "NUMBER"),
-	KW("tx_hold", h_tx_hold, 1, 1, "TIME"),
-	KW("slow_start", h_slow_start, 1, 1, "SECONDS"),
-	KW("wait", h_wait, 1, 1, "SECONDS"),
-	KW("mss", h_mss, 1, 1, "NUMBER"),
-	KW("tos", h_tos, 1, 1, "NUMBER"),
-	KW("vlan", h_vlan, 1, 1, "ID"),
-	KW("jumbo", h_jumbo, 0, 1, "[MTU]"),
-	FLAG("rss", rss),
-	FLAG("quiet", quiet),
-	FLAG("daemon", daemon),
-	FLAG("fast_close", fast_close),
-	KW("tcp_rst", h_tcp_rst, 1, 1, "0|1"),
-	KW("http_host", h_http_host, 1, 1, "HOST"),
-	KW("http_path", h_http_path, 1, 1, "/PATH"),
-	KW("http_method", h_http_method, 1, 1, "GET|POST"),
-	KW("client_port_range", h_client_port_range, 1, 2, "MIN [MAX]"),
-	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]"),
-	KW("send_window", h_send_window, 1, 1, "NUMBER"),
-	KW("packet_size", h_packet_size, 1, 1, "NUMBER"),
-	KW("simd512", h_simd512, 0, 0, ""),
-	FLAG("clear_screen", clear_screen),
-	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME"),
-	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME"),
-	FLAG("disable_ack", disable_ack),
-	KW("log_level", h_log_level, 1, 1, "debug|info|notice|warning|error|0..8"),
+	KW("mode", h_mode, 1, 1, "client|server", "required"),
+	KW("cpu", h_cpu, 1, MAX_TOKENS, "N [N|N-M ...]", "required; cores 0..1023, at most 16, "
+	   "a multiple of the number of ports"),
+	KW("socket_mem", h_socket_mem, 1, 1, "MB[,MB...]", "EAL --socket-mem; default: EAL's"),
+	KW_MULTI("port", h_port, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]", "1..4 lines; DEV a PCI "
+		 "address or a vdev (net_memif0,..., net_tap0,...)"),
+	KW("duration", h_duration, 1, 1, "TIME", "at full rate, after wait and slow_start; "
+	   "default 60s"),
+	KW("cps", h_cps, 1, 1, "NUMBER", "client; 1..4294967295; default 1000 when cc is given"),
+	KW("cc", h_cc, 1, 1, "NUMBER", "client, with keepalive; 1..4294967295; default none"),
+	FLAG("flood", flood, "client: packets without connections"),
+	KW("launch_num", h_launch_num, 1, 1, "NUMBER", "1..1024; default 4"),
+	KW_MULTI("client", h_client, 2, 2, "IP COUNT", "COUNT 1..254, last byte varies; one "
+		 "line per port on a client, any number (up to 16) on a server"),
+	KW_MULTI("server", h_server, 2, 2, "IP COUNT", "COUNT 1..254; one line per port, one "
+		 "address per core unless rss"),
+	KW("listen", h_listen, 1, 2, "PORT [COUNT]", "PORT 1..65535, COUNT 1..65535; default 80 1"),
+	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER", "1..mss; below 85 raw "
+	   "bytes with protocol tcp; default: short HTTP messages"),
+	FLAG("payload_random", payload_random, "random letters in payloads"),
+	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]", "INTERVAL 0..1h, default 1s; "
+	   "NUM 0..1000000000 requests per connection, default 0 (no limit)"),
+	KW("keepalive_request_interval", h_keepalive_interval, 1, 1, "TIME", "turns keepalive "
+	   "on; 0..1h; default 1s"),
+	KW("keepalive_request_num", h_keepalive_num, 1, 1, "NUMBER", "0..1000000000; default 0"),
+	KW("pipeline", h_pipeline, 1, 1, "NUMBER", "requests in flight per connection, 1..64; "
+	   "default 1"),
+	KW("protocol", h_protocol, 1, 1, "tcp|http|udp", "default tcp; udp with cc and keepalive: "
+	   "cc / interval datagrams per second"),
+	KW("tx_burst", h_tx_burst, 1, 1, "NUMBER", "1..1024; default 8"),
+	KW("tx_hold", h_tx_hold, 1, 1, "TIME", "dperf-live: 0..1ms; default 0"),
+	KW("slow_start", h_slow_start, 1, 1, "SECONDS", "client; 10..600, or 0 (dperf-live) for "
+	   "none; default 30"),
+	KW("wait", h_wait, 1, 1, "SECONDS", "client; 0..60; default 3"),
+	KW("mss", h_mss, 1, 1, "NUMBER", "536..1460, or up to 9000 with jumbo; default 1460"),
+	KW("tos", h_tos, 1, 1, "NUMBER", "0..255 or 0x00..0xff; default 0"),
+	KW("vlan", h_vlan, 1, 1, "ID", "1..4094; default none"),
+	KW("jumbo", h_jumbo, 0, 1, "[MTU]", "MTU 9000..9710; default 9000"),
+	KW("rss", h_rss, 0, 2, "[l3 [mq_rx_rss]]", "spread flows over a port's cores by an IP "
+	   "address hash (dperf's l3); l3l4 and auto are refused"),
+	FLAG("quiet", quiet, "no per-second output"),
+	FLAG("daemon", daemon, "run in the background, output in /var/log/dperf"),
+	FLAG("fast_close", fast_close, "client: close with RST after the response"),
+	KW("tcp_rst", h_tcp_rst, 1, 1, "0|1", "answer unknown segments with RST; default 1"),
+	KW("http_host", h_http_host, 1, 1, "HOST", "default: the server address"),
+	KW("http_path", h_http_path, 1, 1, "/PATH", "default /"),
+	KW("http_method", h_http_method, 1, 1, "GET|POST", "default GET"),
+	KW("client_port_range", h_client_port_range, 1, 2, "MIN [MAX]", "1..65535; default 1 "
+	   "65535"),
+	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]", "deprecated: client_port_range"),
+	KW("send_window", h_send_window, 1, 1, "NUMBER", "2..16; for messages over several "
+	   "segments; default 0 (unused)"),
+	KW("packet_size", h_packet_size, 1, 1, "NUMBER", "deprecated: the frame size, headers "
+	   "included; becomes payload_size"),
+	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),
+	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
+	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME", "10ms..60s; default 2s"),
+	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME", "dperf-live: 0..500ms, below "
+	   "retransmit_timeout; default 40ms"),
+	FLAG("disable_ack", disable_ack, "a response's ACK always waits for the next request"),
+	KW("log_level", h_log_level, 1, 1, "debug|info|notice|warning|error|0..8", "default info"),
 };
 
 #define N_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
@@ -1463,6 +1496,8 @@ dump_flags(struct out *o, const struct dp_config *cfg)
 		put(o, "keepalive\n");
 	if (cfg->simd512)
 		put(o, "simd512\n");
+	if (cfg->rss)
+		put(o, "rss\n");
 }
 
 size_t
@@ -1501,4 +1536,21 @@ uint32_t
 dp_config_lead_s(const struct dp_config *cfg)
 {
 	return cfg->mode == DP_MODE_CLIENT ? cfg->wait + cfg->slow_start : 0;
+}
+
+size_t
+dp_config_keywords(char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+
+	if (len > 0)
+		buf[0] = '\0';
+	for (size_t i = 0; i < N_KEYWORDS; i++)
+		put(&o, "%s%s%s\n    %s\n", keywords[i].name, keywords[i].syntax[0] ? " " : "",
+		    keywords[i].syntax, keywords[i].help);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		put(&o, "%s\n    refused: %s\n", refused[i].name, refused[i].why);
+	if (len == 0)
+		return 0;
+	return o.pos < len ? o.pos : len - 1;
 }

@@ -135,6 +135,11 @@ int dp_config_parse(const char *name, const char *text, struct dp_config *cfg,
  * dp_config_parse accepts. Returns the length written (truncated at len-1). */
 size_t dp_config_dump(const struct dp_config *cfg, char *buf, size_t len);
 
+/* Every keyword with its arguments, range and default, then the dperf
+ * keywords this version refuses and why: one entry per keyword, for
+ * "dperf -k". Returns the length written (truncated at len-1). */
+size_t dp_config_keywords(char *buf, size_t len);
+
 /* dperf's number syntax: "100", "2k", "1.5m", "1g" (decimal multipliers
  * 1e3, 1e6, 1e9; case-insensitive). Returns 0 or -1. */
 int dp_parse_number(const char *s, uint64_t *out);

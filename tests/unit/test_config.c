@@ -320,6 +320,12 @@ static const struct tcase table[] = {
 	C("packet_size 100\npayload_size 10\n", "t.conf:7: packet_size: given with payload_size on "
 	  "line 8 (expected one of them)"),
 	C("simd512\n", NULL),
+	C("rss l3\n", NULL),
+	C("rss l3 mq_rx_rss\n", NULL),
+	C("rss l3l4\n", "t.conf:7: rss: \"l3l4\" is not supported by this version of dperf-live "
+	  "(expected rss or rss l3"),
+	C("rss auto mq_rx_none\n", "t.conf:7: rss: \"auto\" is not supported"),
+	C("rss l3 mq_rx_none\n", "t.conf:7: rss: \"mq_rx_none\" is not supported"),
 	C("simd512 1\n", "t.conf:7: simd512: wrong number of arguments"),
 	C("clear_screen\n", NULL),
 	S("payload_size 100 200\n", "t.conf:7: payload_size: one size per core is not implemented "
@@ -802,6 +808,51 @@ test_dump_round_trip(void **state)
 		   "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\nprotocol udp\nkeepalive\n");
 }
 
+/* dperf -k lists every keyword of dperf 1.9.0 (src/config.c at 271ebe5,
+ * plus those its 1.9 notes add): each supported with its range and
+ * default, or refused with its reason. */
+static void
+test_keywords_listing(void **state)
+{
+	static const char *const dperf_19[] = {
+		"daemon", "keepalive", "pipeline", "mode", "cpu", "socket_mem", "port", "duration",
+		"cps", "cc", "flood", "launch_num", "client", "server", "change_dip", "listen",
+		"payload_random", "payload_size", "send_window", "packet_size", "mss", "protocol",
+		"tx_burst", "slow_start", "wait", "vxlan", "vlan", "kni", "tos", "jumbo", "rss",
+		"quiet", "tcp_rst", "http_host", "http_path", "http_method", "lport_range",
+		"client_port_range", "client_hop", "simd512", "fast_close", "clear_screen",
+		"log_level", "disable_ack", "retransmit_timeout", "payload_file", "neigh_ignore",
+		"flow_isolate",
+	};
+	static char buf[16384];
+	size_t n;
+
+	(void)state;
+	buf[0] = '\n'; /* so the first entry too starts after a newline */
+	n = dp_config_keywords(buf + 1, sizeof(buf) - 1);
+	assert_true(n > 0 && n < sizeof(buf) - 2);
+	for (size_t i = 0; i < sizeof(dperf_19) / sizeof(dperf_19[0]); i++) {
+		char head[64];
+		const char *at, *help;
+		size_t l = (size_t)snprintf(head, sizeof(head), "\n%s", dperf_19[i]);
+
+		/* the entry: at the start of a line, then arguments or the end of the line */
+		at = strstr(buf, head);
+		while (at != NULL && at[l] != ' ' && at[l] != '\n')
+			at = strstr(at + 1, head);
+		if (at == NULL)
+			fail_msg("dperf keyword \"%s\" missing from dperf -k", dperf_19[i]);
+		help = strchr(at + l, '\n');
+		assert_non_null(help);
+		if (strncmp(help, "\n    ", 5) != 0 || help[5] == '\n')
+			fail_msg("\"%s\" has no help line", dperf_19[i]);
+	}
+	/* every numeric keyword says its default or range */
+	assert_non_null(strstr(buf, "send_window NUMBER\n    2..16;"));
+	assert_non_null(strstr(buf, "jumbo [MTU]\n    MTU 9000..9710; default 9000"));
+	assert_non_null(strstr(buf, "kni\n    refused: KNI was removed from DPDK in 23.11"));
+}
+
 static void
 test_dump_truncates(void **state)
 {
@@ -896,6 +947,7 @@ main(void)
 		cmocka_unit_test(test_ip),
 		cmocka_unit_test(test_tuple_space),
 		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_keywords_listing),
 		cmocka_unit_test(test_dump_truncates),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_shipped_configs),
