@@ -655,6 +655,32 @@ h_client_port_range(struct pctx *p, int argc, char **argv)
 
 /* ---- dperf 1.9 keywords beyond the common core ---- */
 
+/* "change_dip IP STEP NUM": a flooding client sends to NUM destinations,
+ * IP + k * STEP (the address's last 32 bits count). */
+static int
+h_change_dip(struct pctx *p, int argc, char **argv)
+{
+	struct dp_config *cfg = p->cfg;
+	uint32_t low;
+	uint64_t last;
+
+	(void)argc;
+	if (arg_ip(p, "destination", argv[0], &cfg->change_dip) < 0
+	    || arg_u32(p, "step", argv[1], 1, 65535, &cfg->change_dip_step) < 0
+	    || arg_u32(p, "count", argv[2], 1, 65535, &cfg->change_dip_num) < 0)
+		return -1;
+	if (cfg->change_dip.family == 4)
+		low = cfg->change_dip.v4;
+	else
+		memcpy(&low, cfg->change_dip.v6 + 12, 4);
+	last = (uint64_t)ntohl(low) + (uint64_t)cfg->change_dip_step * (cfg->change_dip_num - 1);
+	if (last > UINT32_MAX)
+		return kw_err(p, "%s + %u x %u passes the end of the address space (expected a "
+			      "smaller step or count)", argv[0], cfg->change_dip_step,
+			      cfg->change_dip_num - 1);
+	return 0;
+}
+
 /* dperf: "rss [l3|l3l4|auto [mq_rx_none|mq_rx_rss|l3|l3l4]]". Our RSS
  * hashes IP addresses only, which is dperf's l3 with mq_rx_rss. */
 static int
@@ -827,6 +853,8 @@ static const struct keyword keywords[] = {
 	KW("packet_size", h_packet_size, 1, 1, "NUMBER", "deprecated: the frame size, headers "
 	   "included; becomes payload_size"),
 	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),
+	KW("change_dip", h_change_dip, 3, 3, "IP STEP NUM", "client with flood: destinations IP + "
+	   "k x STEP, k < NUM; STEP 1..65535, NUM 1..65535, at least one per core"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME", "10ms..60s; default 2s"),
 	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME", "dperf-live: 0..500ms, below "
@@ -848,8 +876,6 @@ static const struct {
 		 "with vhost-net, to reach the kernel: see conf/tap-server.conf)" },
 	{ "vxlan", "not supported by this version of dperf-live (VXLAN encapsulation is not "
 		   "implemented; expected no \"vxlan\" line)" },
-	{ "change_dip", "not supported by this version of dperf-live (flood destinations spread "
-			"over several addresses are not implemented; expected no \"change_dip\" line)" },
 	{ "client_hop", "not supported by this version of dperf-live (connections hopping over "
 			"client addresses are not implemented; expected no \"client_hop\" line)" },
 	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
@@ -1120,6 +1146,34 @@ v_client_ranges(struct pctx *p)
 	return 0;
 }
 
+/* dperf's change_dip: a flooding client only, destinations of the ports'
+ * family (IPv6: in the server range's /96, as the tuples carry the last 32
+ * bits), at least one per core. */
+static int
+v_change_dip(struct pctx *p)
+{
+	const struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "change_dip");
+
+	if (cfg->change_dip_num == 0)
+		return 0;
+	if (cfg->mode != DP_MODE_CLIENT || !cfg->flood)
+		return err_at(p, line, "change_dip", "only for a flooding client (expected mode "
+			      "client and \"flood\")");
+	if (cfg->change_dip.family != cfg->ports[0].local.family)
+		return err_at(p, line, "change_dip", "IPv%d address on IPv%d ports (expected "
+			      "addresses of the ports' family)", cfg->change_dip.family,
+			      cfg->ports[0].local.family);
+	if (cfg->change_dip.family == 6
+	    && memcmp(cfg->change_dip.v6, cfg->servers[0].start.v6, 12) != 0)
+		return err_at(p, line, "change_dip", "outside the server range's /96 (expected the "
+			      "first 12 bytes of line %u's address)", cfg->servers[0].line);
+	if (cfg->change_dip_num < cfg->n_cpus)
+		return err_at(p, line, "change_dip", "%u addresses for %u cores (expected at least "
+			      "one per core)", cfg->change_dip_num, cfg->n_cpus);
+	return 0;
+}
+
 /* dperf's deprecated packet_size: the frame without CRC; the payload is
  * what is left after Ethernet, IP and TCP/UDP headers. */
 static int
@@ -1208,7 +1262,8 @@ validate(struct pctx *p)
 		return -1;
 	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0)
 		return -1;
-	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0)
+	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0
+	    || v_change_dip(p) < 0)
 		return -1;
 	return 0;
 }
@@ -1498,6 +1553,11 @@ dump_flags(struct out *o, const struct dp_config *cfg)
 		put(o, "simd512\n");
 	if (cfg->rss)
 		put(o, "rss\n");
+	if (cfg->change_dip_num != 0) {
+		char a[64];
+		put(o, "change_dip %s %u %u\n", dp_ip_str(&cfg->change_dip, a, sizeof(a)),
+		    cfg->change_dip_step, cfg->change_dip_num);
+	}
 }
 
 size_t

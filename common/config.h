@@ -113,6 +113,9 @@ struct dp_config {
 	uint8_t disable_ack;     /* dperf: a response's ACK always waits for the next request */
 	char http_host[128];   /* default: the server address */
 	char http_path[256];   /* default "/" */
+	struct dp_ip change_dip; /* flood: destinations change_dip + k * step, k < num */
+	uint32_t change_dip_step;
+	uint32_t change_dip_num;  /* 0 = not set */
 	uint8_t clear_screen;  /* clear the terminal before each second's figures */
 	uint8_t simd512;       /* accepted for dperf's files; no effect here */
 	uint8_t pad_flags[2];

@@ -97,6 +97,17 @@ sk_cursor_tuple(const struct worker *w, struct tuple *t)
 	t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + w->cur_sport));
 }
 
+/* change_dip: the next destination, in turn over the worker's share of
+ * the list (indices dip_first, dip_first + dip_every, ...). */
+static inline void
+sk_cursor_dip(struct worker *w, struct tuple *t)
+{
+	t->rip = rte_cpu_to_be_32(w->dip_h + w->dip_next * w->dip_step);
+	w->dip_next += w->dip_every;
+	if (w->dip_next >= w->dip_num)
+		w->dip_next = w->dip_first;
+}
+
 /* Client: the socket a packet to (our lip, our lport) from rport belongs to. */
 static inline uint64_t
 sk_index_client(const struct worker *w, uint32_t lip_be, uint16_t lport_be, uint16_t rport_be)

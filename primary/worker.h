@@ -182,6 +182,8 @@ struct worker {
 	uint64_t cps_w;      /* this worker's share of the target */
 	uint64_t cc_w;
 	uint64_t pps_interval_us; /* UDP client with cc: dperf's packets-per-second mode, else 0 */
+	/* change_dip: this worker floods to dip_h + (dip_first + k * dip_every) * dip_step */
+	uint32_t dip_h, dip_step, dip_num, dip_first, dip_every, dip_next;
 	uint64_t gen_seen;
 	uint32_t launch_num;
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */

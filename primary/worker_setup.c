@@ -212,6 +212,13 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->is_client = cfg->mode == DP_MODE_CLIENT;
 	w->is_udp = cfg->protocol == DP_PROTO_UDP;
 	w->pps_interval_us = w->is_client && w->is_udp && cfg->cc ? cfg->keepalive_request_interval_us : 0;
+	if (cfg->change_dip_num) { /* worker i of n takes entries i, i + n, ... (num >= n) */
+		w->dip_h = dp_ip_low32(&cfg->change_dip);
+		w->dip_step = cfg->change_dip_step;
+		w->dip_num = cfg->change_dip_num;
+		w->dip_first = w->dip_next = wp->id;
+		w->dip_every = cfg->n_cpus;
+	}
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
 	w->fast_close = cfg->fast_close;
 	w->flood = cfg->flood;

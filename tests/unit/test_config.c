@@ -91,7 +91,7 @@ static const struct tcase table[] = {
 	C("kni\n", "t.conf:7: kni: KNI was removed from DPDK in 23.11 (expected a net_tap port, or "
 	   "net_virtio_user with vhost-net"),
 	C("kni vEth\n", "t.conf:7: kni: KNI was removed from DPDK in 23.11"),
-	C("change_dip 1.1.1.1 1.1.1.2 1\n", "t.conf:7: change_dip: not supported"),
+	C("change_dip 1.1.1.1 1.1.1.2 1\n", "t.conf:7: change_dip: bad number \"1.1.1.2\""),
 	C("synflood\n", "t.conf:7: synflood: not supported"),
 	C("packet_size 64\n", NULL),
 	C("mode client\n", "t.conf:7: mode: given twice, first on line 1 (expected one \"mode\" line)"),
@@ -330,8 +330,18 @@ static const struct tcase table[] = {
 	C("clear_screen\n", NULL),
 	S("payload_size 100 200\n", "t.conf:7: payload_size: one size per core is not implemented "
 	  "in this version (expected one size)"),
-	C("change_dip 198.18.2.1 1 4\n", "t.conf:7: change_dip: not supported by this version of "
-	  "dperf-live (flood destinations"),
+	C("flood\nchange_dip 198.18.2.1 1 4\n", NULL),
+	C("flood\nchange_dip 198.18.2.1 2 2\n", NULL), /* as many as the 2 cores */
+	C("change_dip 198.18.2.1 1 4\n", "t.conf:7: change_dip: only for a flooding client "
+	  "(expected mode client and \"flood\")"),
+	S("change_dip 198.18.2.1 1 4\n", "t.conf:7: change_dip: only for a flooding client"),
+	C("flood\nchange_dip 198.18.2.1 1 1\n", "t.conf:8: change_dip: 1 addresses for 2 cores "
+	  "(expected at least one per core)"),
+	C("flood\nchange_dip 2001:db8::1 1 4\n", "t.conf:8: change_dip: IPv6 address on IPv4 ports"),
+	C("flood\nchange_dip 198.18.2.1 0 4\n", "t.conf:8: change_dip: step 0 out of range "
+	  "(expected 1..65535)"),
+	C("flood\nchange_dip 255.255.255.250 2 4\n", "t.conf:8: change_dip: 255.255.255.250 + 2 x 3 "
+	  "passes the end of the address space"),
 	C("client_hop\n", "t.conf:7: client_hop: not supported"),
 	C("payload_file /tmp/x\n", "t.conf:7: payload_file: not supported"),
 	C("neigh_ignore\n", "t.conf:7: neigh_ignore: not supported"),
@@ -799,6 +809,7 @@ test_dump_round_trip(void **state)
 		   "client 198.18.1.2 4\nclient 198.18.11.2 200\n"
 		   "server 198.18.2.1 2\nserver 198.18.12.1 2\n"
 		   "listen 8080 3\nduration 1.5s\ncps 1.5m\ncc 10k\nflood\nlaunch_num 7\n"
+		   "change_dip 198.18.3.1 3 4\n"
 		   "payload_size 700\npayload_random\nkeepalive 1500us 10\npipeline 3\ntx_hold 5us\n"
 		   "protocol http\ntx_burst 32\nslow_start 0\nwait 0\nmss 1000\ntos 0xa\nvlan 7\n"
 		   "jumbo\nrss\nquiet\ndaemon\nfast_close\ntcp_rst 0\nhttp_host example.com\n"
