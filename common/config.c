@@ -873,7 +873,7 @@ static const struct {
 	const char *why;
 } refused[] = {
 	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
-		 "with vhost-net, to reach the kernel: see conf/tap-server.conf)" },
+		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
 	{ "vxlan", "not supported by this version of dperf-live (VXLAN encapsulation is not "
 		   "implemented; expected no \"vxlan\" line)" },
 	{ "client_hop", "not supported by this version of dperf-live (connections hopping over "
