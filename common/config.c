@@ -736,15 +736,23 @@ h_simd512(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
-/* The server answers with one payload size; one size per core is dperf
- * 1.9's, not ours yet: refuse rather than answer every core with one size. */
+/* "payload_size N", or on a server dperf 1.9's "payload_size N0 N1 ...",
+ * one size per worker core (checked against the cores in validate()). */
 static int
 h_payload_size(struct pctx *p, int argc, char **argv)
 {
-	if (argc > 1)
-		return kw_err(p, "one size per core is not implemented in this version (expected "
-			      "one size)");
-	return arg_u32(p, "", argv[0], 1, MSS_JUMBO, &p->cfg->payload_size);
+	struct dp_config *cfg = p->cfg;
+
+	for (int i = 0; i < argc; i++) {
+		if (arg_u32(p, "", argv[i], 1, MSS_JUMBO, &cfg->payload_sizes[i]) < 0)
+			return -1;
+		if (cfg->payload_sizes[i] > cfg->payload_size)
+			cfg->payload_size = cfg->payload_sizes[i];
+	}
+	cfg->n_payload_sizes = argc > 1 ? (uint32_t)argc : 0;
+	if (argc == 1)
+		cfg->payload_sizes[0] = 0;
+	return 0;
 }
 
 static int
@@ -815,8 +823,9 @@ static const struct keyword keywords[] = {
 	KW_MULTI("server", h_server, 2, 2, "IP COUNT", "COUNT 1..254; one line per port, one "
 		 "address per core unless rss"),
 	KW("listen", h_listen, 1, 2, "PORT [COUNT]", "PORT 1..65535, COUNT 1..65535; default 80 1"),
-	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER", "1..mss; below 85 raw "
-	   "bytes with protocol tcp; default: short HTTP messages"),
+	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..mss; below "
+	   "85 raw bytes with protocol tcp; a server may give one per core; default: short "
+	   "HTTP messages"),
 	FLAG("payload_random", payload_random, "random letters in payloads"),
 	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]", "INTERVAL 0..1h, default 1s; "
 	   "NUM 0..1000000000 requests per connection, default 0 (no limit)"),
@@ -1174,6 +1183,28 @@ v_change_dip(struct pctx *p)
 	return 0;
 }
 
+/* One payload size per core: a server's, one for each core of the cpu line. */
+static int
+v_payload_sizes(struct pctx *p)
+{
+	const struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "payload_size");
+
+	if (cfg->n_payload_sizes == 0)
+		return 0;
+	if (cfg->mode != DP_MODE_SERVER)
+		return err_at(p, line, "payload_size", "%u sizes on a client (expected one size; "
+			      "one per core is for a server)", cfg->n_payload_sizes);
+	if (cfg->n_payload_sizes != cfg->n_cpus)
+		return err_at(p, line, "payload_size", "%u sizes for %u cores (expected one size, "
+			      "or one per core of the cpu line)", cfg->n_payload_sizes, cfg->n_cpus);
+	for (uint32_t i = 0; i < cfg->n_payload_sizes; i++)
+		if (cfg->protocol == DP_PROTO_HTTP && cfg->payload_sizes[i] < DP_HTTP_MIN_SIZE)
+			return err_at(p, line, "payload_size", "%u too small for protocol http "
+				      "(expected >= %d)", cfg->payload_sizes[i], DP_HTTP_MIN_SIZE);
+	return 0;
+}
+
 /* dperf's deprecated packet_size: the frame without CRC; the payload is
  * what is left after Ethernet, IP and TCP/UDP headers. */
 static int
@@ -1260,7 +1291,7 @@ validate(struct pctx *p)
 	if (v_range_count(p, "server", cfg->n_servers, cfg->servers) < 0
 	    || v_range_count(p, "client", cfg->n_clients, cfg->clients) < 0)
 		return -1;
-	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0)
+	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0)
 		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0
 	    || v_change_dip(p) < 0)
@@ -1502,8 +1533,14 @@ dump_load(struct out *o, const struct dp_config *cfg)
 		put(o, "cc %llu\n", (unsigned long long)cfg->cc);
 	put(o, "launch_num %u\n", cfg->launch_num);
 	put(o, "protocol %s\n", protos[cfg->protocol]);
-	if (cfg->payload_size != 0)
+	if (cfg->n_payload_sizes != 0) {
+		put(o, "payload_size");
+		for (uint32_t i = 0; i < cfg->n_payload_sizes; i++)
+			put(o, " %u", cfg->payload_sizes[i]);
+		put(o, "\n");
+	} else if (cfg->payload_size != 0) {
 		put(o, "payload_size %u\n", cfg->payload_size);
+	}
 	if (cfg->keepalive) /* the interval line turns keepalive on */
 		put(o, "keepalive_request_interval %s\n",
 		    fmt_time(cfg->keepalive_request_interval_us, t, sizeof(t)));

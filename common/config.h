@@ -95,6 +95,11 @@ struct dp_config {
 	enum dp_http_method http_method;
 	uint32_t launch_num;   /* default 4 */
 	uint32_t payload_size; /* 0 = not set (short default messages) */
+	/* dperf 1.9: a server may answer with one size per worker core, in the
+	 * order of the cpu line; 0 = one size (payload_size) for all. The
+	 * largest is in payload_size, for the size checks. */
+	uint32_t n_payload_sizes;
+	uint32_t payload_sizes[DP_MAX_CPUS];
 	uint64_t keepalive_request_interval_us; /* default 1s */
 	uint32_t keepalive_request_num;         /* 0 = unlimited */
 	uint32_t pipeline;     /* requests in flight per connection, default 1 */

@@ -29,9 +29,11 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 	for (uint32_t w = 0; w < s->hdr.n_workers && w < DP_MAX_WORKERS; w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "worker %u: lcore %u port %u applied_generation %" PRIu64 " cps_now %" PRIu64
-			" connections %" PRIu64 "\n",
+			" connections %" PRIu64 " pkt_tx %" PRIu64 " bits_tx %" PRIu64 " udp_tx %" PRIu64
+			"\n",
 			w, ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
-			(uint64_t)ws->sk_cur);
+			(uint64_t)ws->sk_cur, (uint64_t)ws->c[DP_C_PKT_TX], (uint64_t)ws->c[DP_C_BITS_TX],
+			(uint64_t)ws->c[DP_C_UDP_TX]);
 	}
 	for (uint32_t i = nc > DP_CHANGES_LEN ? nc - DP_CHANGES_LEN : 0; i < nc; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];

@@ -328,8 +328,13 @@ static const struct tcase table[] = {
 	C("rss l3 mq_rx_none\n", "t.conf:7: rss: \"mq_rx_none\" is not supported"),
 	C("simd512 1\n", "t.conf:7: simd512: wrong number of arguments"),
 	C("clear_screen\n", NULL),
-	S("payload_size 100 200\n", "t.conf:7: payload_size: one size per core is not implemented "
-	  "in this version (expected one size)"),
+	S("payload_size 100 200\n", NULL), /* dperf 1.9: one per server core */
+	S("payload_size 100 200 300\n", "t.conf:7: payload_size: 3 sizes for 2 cores (expected one "
+	  "size, or one per core of the cpu line)"),
+	C("payload_size 100 200\n", "t.conf:7: payload_size: 2 sizes on a client (expected one size"),
+	S("payload_size 100 2000\n", "t.conf:7: payload_size: 2000 needs jumbo frames"),
+	S("protocol http\npayload_size 100 20\n", "t.conf:8: payload_size: 20 too small for protocol "
+	  "http"),
 	C("flood\nchange_dip 198.18.2.1 1 4\n", NULL),
 	C("flood\nchange_dip 198.18.2.1 2 2\n", NULL), /* as many as the 2 cores */
 	C("change_dip 198.18.2.1 1 4\n", "t.conf:7: change_dip: only for a flooding client "
@@ -493,6 +498,17 @@ test_values(void **state)
 	assert_string_equal(cfg.warnings, "");
 	cfg = parse_client_plus("jumbo 9500\n");
 	assert_int_equal(cfg.jumbo_mtu, 9500);
+
+	/* one payload size per server core; the largest is payload_size */
+	cfg = parse_ok("mode server\ncpu 0 1\nport 0000:01:00.0 198.18.0.1 198.18.0.2\n"
+		       "client 198.18.1.2 10\nserver 198.18.2.1 2\npayload_size 300 100\n");
+	assert_int_equal(cfg.n_payload_sizes, 2);
+	assert_int_equal(cfg.payload_sizes[0], 300);
+	assert_int_equal(cfg.payload_sizes[1], 100);
+	assert_int_equal(cfg.payload_size, 300);
+	cfg = parse_client_plus("payload_size 64\n");
+	assert_int_equal(cfg.n_payload_sizes, 0);
+	assert_int_equal(cfg.payload_size, 64);
 
 	/* packet_size: the frame less Ethernet, IP and TCP or UDP headers */
 	cfg = parse_client_plus("packet_size 64\n");
