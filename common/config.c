@@ -1563,8 +1563,7 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	put(o, "client_port_range %u %u\n", cfg->lport_min, cfg->lport_max);
 	put(o, "retransmit_timeout %s\n", fmt_time(cfg->retransmit_timeout_us, t, sizeof(t)));
 	put(o, "delayed_ack %s\n", fmt_time(cfg->delayed_ack_us, t, sizeof(t)));
-	if (cfg->disable_ack)
-		put(o, "disable_ack\n");
+	/* disable_ack is a FLAG: dump_flags() writes it */
 	put(o, "log_level %u\n", cfg->log_level);
 }
 
