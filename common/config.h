@@ -15,6 +15,16 @@
 #define DP_MAX_CPUS 16
 #define DP_DEV_LEN 256
 #define DP_ERR_LEN 512
+/* A server accepts any number of client ranges (dperf: server-cps.conf
+ * lists the addresses around its own as two ranges); a client has one
+ * range per port. */
+#define DP_MAX_CLIENT_RANGES 16
+/* Warnings of the parse (deprecated keywords, keywords without effect
+ * here), one per line, for the primary to print. */
+#define DP_WARN_LEN 512
+#define DP_DEFAULT_CPS 1000   /* dperf: a client given cc but no cps */
+#define DP_JUMBO_MTU_MIN 9000 /* dperf's range for "jumbo MTU" */
+#define DP_JUMBO_MTU_MAX 9710
 
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
@@ -60,16 +70,16 @@ struct dp_config {
 
 	struct dp_port_cfg ports[DP_MAX_PORTS];
 	uint32_t n_ports;
-	struct dp_range clients[DP_MAX_PORTS];
+	struct dp_range clients[DP_MAX_CLIENT_RANGES];
 	uint32_t n_clients;
 	struct dp_range servers[DP_MAX_PORTS];
 	uint32_t n_servers;
 	uint16_t listen_port; /* default 80 */
 	uint16_t listen_num;  /* default 1 */
 
-	uint64_t duration_us;  /* default 100s */
-	uint64_t cps;          /* client: required unless flood */
-	uint64_t cc;           /* 0 = not set; setting it enables keepalive */
+	uint64_t duration_us;  /* at full rate, after wait and slow start; default 60s */
+	uint64_t cps;          /* client: default 1000 when only cc is given */
+	uint64_t cc;           /* 0 = not set; needs keepalive */
 	uint8_t flood;
 	uint8_t payload_random;
 	uint8_t keepalive;     /* client: keep connections for several requests */
@@ -85,6 +95,11 @@ struct dp_config {
 	enum dp_http_method http_method;
 	uint32_t launch_num;   /* default 4 */
 	uint32_t payload_size; /* 0 = not set (short default messages) */
+	/* dperf 1.9: a server may answer with one size per worker core, in the
+	 * order of the cpu line; 0 = one size (payload_size) for all. The
+	 * largest is in payload_size, for the size checks. */
+	uint32_t n_payload_sizes;
+	uint32_t payload_sizes[DP_MAX_CPUS];
 	uint64_t keepalive_request_interval_us; /* default 1s */
 	uint32_t keepalive_request_num;         /* 0 = unlimited */
 	uint32_t pipeline;     /* requests in flight per connection, default 1 */
@@ -94,6 +109,8 @@ struct dp_config {
 	uint32_t wait;         /* seconds before slow start, default 3 */
 	uint32_t mss;          /* default 1460 */
 	uint32_t vlan;         /* 0 = no tag, else 1..4094 */
+	uint32_t send_window;  /* 0 = not set, else 2..16 (messages over several segments) */
+	uint32_t jumbo_mtu;    /* with jumbo: 9000..9710, default 9000 */
 	uint32_t lport_min;    /* default 1 */
 	uint32_t lport_max;    /* default 65535 */
 	uint64_t retransmit_timeout_us; /* default 2s */
@@ -101,6 +118,13 @@ struct dp_config {
 	uint8_t disable_ack;     /* dperf: a response's ACK always waits for the next request */
 	char http_host[128];   /* default: the server address */
 	char http_path[256];   /* default "/" */
+	struct dp_ip change_dip; /* flood: destinations change_dip + k * step, k < num */
+	uint32_t change_dip_step;
+	uint32_t change_dip_num;  /* 0 = not set */
+	uint8_t clear_screen;  /* clear the terminal before each second's figures */
+	uint8_t simd512;       /* accepted for dperf's files; no effect here */
+	uint8_t pad_flags[2];
+	char warnings[DP_WARN_LEN]; /* "FILE:LINE: keyword: ..." lines, or "" */
 };
 
 /* Fill with dperf's defaults. */
@@ -119,6 +143,11 @@ int dp_config_parse(const char *name, const char *text, struct dp_config *cfg,
  * dp_config_parse accepts. Returns the length written (truncated at len-1). */
 size_t dp_config_dump(const struct dp_config *cfg, char *buf, size_t len);
 
+/* Every keyword with its arguments, range and default, then the dperf
+ * keywords this version refuses and why: one entry per keyword, for
+ * "dperf -k". Returns the length written (truncated at len-1). */
+size_t dp_config_keywords(char *buf, size_t len);
+
 /* dperf's number syntax: "100", "2k", "1.5m", "1g" (decimal multipliers
  * 1e3, 1e6, 1e9; case-insensitive). Returns 0 or -1. */
 int dp_parse_number(const char *s, uint64_t *out);
@@ -135,6 +164,10 @@ const char *dp_ip_str(const struct dp_ip *ip, char *buf, size_t len);
 
 /* Helpers for the engine: the i-th address of a range (last bytes incremented). */
 struct dp_ip dp_range_addr(const struct dp_range *r, uint32_t i);
+
+/* Seconds before the full rate: a client's wait + slow_start (dperf's
+ * run is wait, slow start, then duration); 0 on a server. */
+uint32_t dp_config_lead_s(const struct dp_config *cfg);
 
 /* Total number of client connection slots per worker (tuples). */
 uint64_t dp_config_tuple_space(const struct dp_config *cfg);

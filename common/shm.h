@@ -20,7 +20,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 6
+#define DP_SHM_ABI 7
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -69,14 +69,23 @@ struct dp_control {
 	volatile uint64_t generation;  /* bumped after each applied change */
 	volatile uint64_t target_cps;  /* total over all workers */
 	volatile uint64_t target_cc;
-	volatile uint64_t duration_us; /* from start_tsc */
+	volatile uint64_t duration_us; /* at full rate: from start_tsc + lead_s (dperf's) */
 	volatile uint32_t paused;
 	volatile uint32_t stop;        /* graceful stop requested */
 	volatile uint64_t request_tsc; /* when the last change was accepted */
 	volatile uint32_t n_changes;   /* total; entries kept modulo DP_CHANGES_LEN */
-	uint32_t pad;
+	uint32_t lead_s;               /* fixed: a client's wait + slow_start, 0 on a server */
 	struct dp_change changes[DP_CHANGES_LEN];
 } __attribute__((aligned(DP_CACHE_LINE)));
+
+/* dperf's clock, the one every reader and "set duration" speaks of: a
+ * client waits, ramps up for slow_start, then runs `duration` at full
+ * rate; the run ends lead + duration after start_tsc. */
+static inline uint64_t
+dp_run_end_us(const struct dp_control *c)
+{
+	return (uint64_t)c->lead_s * 1000000 + c->duration_us;
+}
 
 struct dp_worker_stats {
 	volatile uint64_t c[DP_C__COUNT];

@@ -100,6 +100,7 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 	dp_headline(s, a, b, &h);
 	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc));
+	fprintf(f, "\"end\":%.3f,", (double)dp_run_end_us(&s->ctl) / 1e6);
 	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
 		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
 		(uint64_t)s->ctl.generation);

@@ -54,7 +54,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
-	int64_t v = req->value, target;
+	int64_t v = req->value, target, lead_us;
 
 	elapsed_us = now > shm->hdr.start_tsc && hz
 			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
@@ -75,6 +75,8 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	case DP_OP_SET_CPS:
 		if (!client)
 			REFUSE("set cps: this primary is a server; only a client launches connections");
+		if (shm->cfg.protocol == DP_PROTO_UDP && shm->cfg.cc != 0)
+			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
 		if ((uint64_t)v > lim->max_cps)
@@ -101,17 +103,20 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		break;
 	case DP_OP_SET_DURATION:
 	case DP_OP_ADD_DURATION:
-		/* +T / -T move the end of the test by T. */
-		if (req->op == DP_OP_ADD_DURATION && v > INT64_MAX - (int64_t)c->duration_us)
-			REFUSE("set duration: +%ld us is too long", (long)v);
+		/* T is dperf's duration: the time at full rate, counted from the
+		 * end of the lead (a client's wait + slow start). +T / -T move the
+		 * end of the test by T. */
+		lead_us = (int64_t)c->lead_s * 1000000;
+		if (v > INT64_MAX - lead_us - (int64_t)c->duration_us)
+			REFUSE("set duration: %ld us is too long", (long)v);
 		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
-		if (target <= (int64_t)elapsed_us)
-			REFUSE("set duration: %.1f s ends in the past (%.1f s have run)",
-			       (double)target / 1e6, (double)elapsed_us / 1e6);
+		if (lead_us + target <= (int64_t)elapsed_us)
+			REFUSE("set duration: %.1f s after the %u s of wait and slow start ends in the past (%.1f s have run)",
+			       (double)target / 1e6, c->lead_s, (double)elapsed_us / 1e6);
 		record(c, DP_OP_SET_DURATION, (int64_t)c->duration_us, target, now);
 		c->duration_us = (uint64_t)target;
-		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s (%.1f s left)",
-			 (double)target / 1e6, (double)(target - (int64_t)elapsed_us) / 1e6);
+		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s at full rate, after %u s of wait and slow start (%.1f s left)",
+			 (double)target / 1e6, c->lead_s, (double)(lead_us + target - (int64_t)elapsed_us) / 1e6);
 		v = target;
 		break;
 	case DP_OP_PAUSE:

@@ -164,7 +164,7 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 		elapsed_us = (now - start) / (hz / 1000000);
 		if (signals_seen >= 2)
 			break;
-		if ((signals_seen || elapsed_us >= shm->ctl.duration_us) && !shm->ctl.stop)
+		if ((signals_seen || elapsed_us >= dp_run_end_us(&shm->ctl)) && !shm->ctl.stop)
 			ctl_server_local(DP_OP_STOP, 0);
 		ports_watch_links(ps);
 		shm->hdr.state = state_now(shm, ps, elapsed_us);

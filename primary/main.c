@@ -62,11 +62,12 @@ static void
 usage(FILE *f)
 {
 	fputs("usage: dperf -c FILE [-p NAME] [-o JSON] [-t] [-- EAL-ARGS...]\n"
-	      "       dperf -h | --help | --version\n"
+	      "       dperf -h | --help | --version | -k | --keywords\n"
 	      "  -c FILE     configuration (dperf's format, see dperf.conf(5))\n"
 	      "  -p NAME     instance name (EAL file prefix; default: FILE's base name)\n"
 	      "  -o JSON     write the final summary there as one JSON object\n"
 	      "  -t          check the configuration and exit (0 valid, 2 invalid)\n"
+	      "  -k, --keywords  every configuration keyword with its range and default\n"
 	      "  -h, --help  this help\n"
 	      "  --version   the version\n",
 	      f);
@@ -252,17 +253,28 @@ reclaim_at_start(const char *prog)
 		       prog, r.hugepage_mb, r.dirs, r.dirs == 1 ? "y" : "ies");
 }
 
+/* dperf -k: the keyword table's own listing (one source for parse and help). */
+static void
+print_keywords(void)
+{
+	static char buf[16384];
+
+	dp_config_keywords(buf, sizeof(buf));
+	fputs(buf, stdout);
+}
+
 static int
 parse_args(int argc, char **argv, const char **file, const char **name, const char **out, int *check)
 {
 	static const struct option longs[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "keywords", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "c:p:o:th", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:p:o:thk", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'c': *file = optarg; break;
 		case 'p': *name = optarg; break;
@@ -270,6 +282,7 @@ parse_args(int argc, char **argv, const char **file, const char **name, const ch
 		case 't': *check = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("%s\n", dp_version()); exit(0);
+		case 'k': print_keywords(); exit(0);
 		default: usage(stderr); return -1;
 		}
 	}
@@ -297,6 +310,7 @@ main(int argc, char **argv)
 		print_err(NULL, err);
 		return EXIT_CONFIG;
 	}
+	fputs(a.cfg.warnings, stderr); /* dperf prints them, -t included */
 	if (name != NULL)
 		snprintf(a.name, sizeof(a.name), "%s", name);
 	else

@@ -75,7 +75,7 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
 	}
 	if (cfg->jumbo)
-		conf.rxmode.mtu = RTE_MIN(9000u, info.max_mtu);
+		conf.rxmode.mtu = RTE_MIN(cfg->jumbo_mtu, info.max_mtu);
 	rc = rte_eth_dev_configure(pid, (uint16_t)nq, (uint16_t)nq, &conf);
 	if (rc != 0) {
 		snprintf(err, errlen, "%s:%u: port: cannot configure %s: %s", cfg->file, pc->line,
@@ -89,7 +89,7 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	nb_mbufs = nq * (nrx + ntx + 4096) + 4096;
 	snprintf(pool, sizeof(pool), "dp_mbuf_%u", i);
 	ps->mp[i] = rte_pktmbuf_pool_create(pool, nb_mbufs, MBUF_CACHE, 0,
-					    cfg->jumbo ? 9216 + RTE_PKTMBUF_HEADROOM : RTE_MBUF_DEFAULT_BUF_SIZE,
+					    cfg->jumbo ? RTE_MAX(9216u, cfg->jumbo_mtu + 32) + RTE_PKTMBUF_HEADROOM : RTE_MBUF_DEFAULT_BUF_SIZE,
 					    socket);
 	if (ps->mp[i] == NULL) {
 		snprintf(err, errlen, "cannot create a pool of %u mbufs for %s: %s (too few hugepages?)",

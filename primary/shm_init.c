@@ -41,6 +41,7 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 	s->ctl.target_cps = cfg->cps;
 	s->ctl.target_cc = cfg->cc;
 	s->ctl.duration_us = cfg->duration_us;
+	s->ctl.lead_s = dp_config_lead_s(cfg);
 	for (uint32_t i = 0; i < cfg->n_ports; i++)
 		snprintf(s->ports[i].name, sizeof(s->ports[i].name), "%.*s",
 			 (int)strcspn(cfg->ports[i].dev, ","), cfg->ports[i].dev);

@@ -66,11 +66,17 @@ sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
  * so a launch needs no division (sk_tuple's order: listen port fastest,
  * then client address, then local port). */
 static inline void
+sk_cursor_rewind(struct worker *w)
+{
+	w->cursor = 0;
+	w->cur_sport = w->cur_cip = w->cur_lport = 0;
+}
+
+static inline void
 sk_cursor_step(struct worker *w)
 {
 	if (++w->cursor == w->n_sk) {
-		w->cursor = 0;
-		w->cur_sport = w->cur_cip = w->cur_lport = 0;
+		sk_cursor_rewind(w);
 		return;
 	}
 	if (++w->cur_sport < w->n_sport)
@@ -89,6 +95,17 @@ sk_cursor_tuple(const struct worker *w, struct tuple *t)
 	t->rip = w->srv_ip;
 	t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + w->cur_lport));
 	t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + w->cur_sport));
+}
+
+/* change_dip: the next destination, in turn over the worker's share of
+ * the list (indices dip_first, dip_first + dip_every, ...). */
+static inline void
+sk_cursor_dip(struct worker *w, struct tuple *t)
+{
+	t->rip = rte_cpu_to_be_32(w->dip_h + w->dip_next * w->dip_step);
+	w->dip_next += w->dip_every;
+	if (w->dip_next >= w->dip_num)
+		w->dip_next = w->dip_first;
 }
 
 /* Client: the socket a packet to (our lip, our lport) from rport belongs to. */

@@ -273,6 +273,8 @@ tcp_client_launch(struct worker *w)
 	sk_cursor_step(w);
 	CNT(w, SYN_TX);
 	if (w->flood) {
+		if (w->dip_num)
+			sk_cursor_dip(w, &t);
 		pkt_flood_syn(w, &t, tcp_iss(w, idx));
 		return 0;
 	}

@@ -46,6 +46,8 @@ cmd_state(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "target_cps", s->ctl.target_cps);
 	rte_tel_data_add_dict_u64(d, "target_cc", s->ctl.target_cc);
 	rte_tel_data_add_dict_u64(d, "duration_us", s->ctl.duration_us);
+	rte_tel_data_add_dict_u64(d, "lead_us", (uint64_t)s->ctl.lead_s * 1000000);
+	rte_tel_data_add_dict_u64(d, "end_us", dp_run_end_us(&s->ctl));
 	rte_tel_data_add_dict_u64(d, "paused", s->ctl.paused);
 	rte_tel_data_add_dict_u64(d, "generation", s->ctl.generation);
 	rte_tel_data_add_dict_u64(d, "skCon", sk);

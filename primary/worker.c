@@ -67,6 +67,10 @@ apply_control(struct worker *w, uint64_t gen)
 
 	w->cps_w = share(w, c->target_cps, nw);
 	w->cc_w = c->target_cc ? share(w, c->target_cc, nw) : 0;
+	/* dperf's UDP packets-per-second mode: each of cc connections sends
+	 * one datagram per keepalive interval, so the rate is cc / interval. */
+	if (w->pps_interval_us)
+		w->cps_w = RTE_MAX(1ULL, w->cc_w * 1000000 / w->pps_interval_us);
 	w->paused = (uint8_t)c->paused;
 	w->stopping = (uint8_t)c->stop;
 	w->gen_seen = gen;

@@ -143,7 +143,7 @@ struct worker {
 	uint32_t n_cip;
 	uint32_t lport_min, n_lport;
 	uint32_t sport_min, n_sport;
-	struct client_range cr[DP_MAX_PORTS]; /* server mode: accepted clients */
+	struct client_range cr[DP_MAX_CLIENT_RANGES]; /* server mode: accepted clients */
 	uint32_t n_cr;
 	uint32_t n_cip_total;
 	/* sk_tuple divides by these with a multiply and shifts (no DIV) */
@@ -181,6 +181,9 @@ struct worker {
 	uint64_t interval;   /* TSC between launches, 0 = none */
 	uint64_t cps_w;      /* this worker's share of the target */
 	uint64_t cc_w;
+	uint64_t pps_interval_us; /* UDP client with cc: dperf's packets-per-second mode, else 0 */
+	/* change_dip: this worker floods to dip_h + (dip_first + k * dip_every) * dip_step */
+	uint32_t dip_h, dip_step, dip_num, dip_first, dip_every, dip_next;
 	uint64_t gen_seen;
 	uint32_t launch_num;
 	uint32_t ka_num;     /* requests per connection, 0 = unlimited */

@@ -30,8 +30,19 @@ make_msg(struct msg *m, uint32_t len, uint8_t *buf)
 static int
 build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 {
+	struct dp_config own;
 	const struct dp_config *cfg = w->cfg;
-	uint32_t pipe = cfg->pipeline ? cfg->pipeline : 1, one, size = cfg->payload_size;
+	uint32_t pipe, one, size;
+
+	/* dperf 1.9: a server with one payload size per core answers from
+	 * this core with its own size (the order of the cpu line). */
+	if (cfg->n_payload_sizes != 0) {
+		own = *cfg;
+		own.payload_size = cfg->payload_sizes[w->id];
+		cfg = &own;
+	}
+	pipe = cfg->pipeline ? cfg->pipeline : 1;
+	size = cfg->payload_size;
 	uint8_t *req = rte_zmalloc("dp_msg", DP_MSG_MAX * 3, 64);
 	uint8_t *ka = req + DP_MSG_MAX, *cl = req + 2 * DP_MSG_MAX;
 	char host[64];
@@ -211,6 +222,14 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->queue = wp->queue;
 	w->is_client = cfg->mode == DP_MODE_CLIENT;
 	w->is_udp = cfg->protocol == DP_PROTO_UDP;
+	w->pps_interval_us = w->is_client && w->is_udp && cfg->cc ? cfg->keepalive_request_interval_us : 0;
+	if (cfg->change_dip_num) { /* worker i of n takes entries i, i + n, ... (num >= n) */
+		w->dip_h = dp_ip_low32(&cfg->change_dip);
+		w->dip_step = cfg->change_dip_step;
+		w->dip_num = cfg->change_dip_num;
+		w->dip_first = w->dip_next = wp->id;
+		w->dip_every = cfg->n_cpus;
+	}
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
 	w->fast_close = cfg->fast_close;
 	w->flood = cfg->flood;

@@ -14,21 +14,26 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 	const struct dp_control *c = &s->ctl;
 	double el = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
 	uint32_t nc = c->n_changes;
+	double end = (double)dp_run_end_us(c) / 1e6;
 
 	fprintf(f, "name: %s\npid: %d\nmode: %s\nstate: %s\n", s->hdr.name, s->hdr.pid,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
-	fprintf(f, "elapsed: %.1f s\nduration: %.1f s\nremaining: %.1f s\n", el,
-		(double)c->duration_us / 1e6,
-		(double)c->duration_us / 1e6 > el ? (double)c->duration_us / 1e6 - el : 0.0);
+	/* One clock, from the start: "duration" (dperf's, what "set duration"
+	 * sets) begins after "lead" (a client's wait + slow start). */
+	fprintf(f, "elapsed: %.1f s\nlead: %u s (wait and slow start; duration counts from here)\n"
+		"duration: %.1f s\nend: %.1f s\nremaining: %.1f s\n", el, c->lead_s,
+		(double)c->duration_us / 1e6, end, end > el ? end - el : 0.0);
 	fprintf(f, "target_cps: %" PRIu64 "\ntarget_cc: %" PRIu64 "\npaused: %u\ngeneration: %" PRIu64 "\n",
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, "workers: %u\nports: %u\n", s->hdr.n_workers, s->hdr.n_ports);
 	for (uint32_t w = 0; w < s->hdr.n_workers && w < DP_MAX_WORKERS; w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "worker %u: lcore %u port %u applied_generation %" PRIu64 " cps_now %" PRIu64
-			" connections %" PRIu64 "\n",
+			" connections %" PRIu64 " pkt_tx %" PRIu64 " bits_tx %" PRIu64 " udp_tx %" PRIu64
+			"\n",
 			w, ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
-			(uint64_t)ws->sk_cur);
+			(uint64_t)ws->sk_cur, (uint64_t)ws->c[DP_C_PKT_TX], (uint64_t)ws->c[DP_C_BITS_TX],
+			(uint64_t)ws->c[DP_C_UDP_TX]);
 	}
 	for (uint32_t i = nc > DP_CHANGES_LEN ? nc - DP_CHANGES_LEN : 0; i < nc; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];

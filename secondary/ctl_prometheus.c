@@ -22,6 +22,7 @@
 #include "attach.h"
 #include "ctl_prometheus.h"
 #include "rates.h"
+#include "stats_out.h"
 
 /* "pktRx" -> "pkt_rx", "http2XX" -> "http_2xx". */
 static void
@@ -102,6 +103,13 @@ exposition(FILE *f, const struct dp_shm *s)
 		   "dperf_target_cps{instance=\"%s\"} %" PRIu64 "\n", inst, (uint64_t)s->ctl.target_cps);
 	fprintf(f, "# HELP dperf_paused 1 while paused\n# TYPE dperf_paused gauge\n"
 		   "dperf_paused{instance=\"%s\"} %u\n", inst, s->ctl.paused);
+	/* The run's clock (dp_run_end_us): elapsed and end from the start. */
+	fprintf(f, "# HELP dperf_elapsed_seconds Time since the start, wait and slow start included\n"
+		   "# TYPE dperf_elapsed_seconds gauge\ndperf_elapsed_seconds{instance=\"%s\"} %.3f\n",
+		inst, dp_elapsed_s(s, snap.tsc));
+	fprintf(f, "# HELP dperf_end_seconds When the run ends, from the start: wait + slow start + duration\n"
+		   "# TYPE dperf_end_seconds gauge\ndperf_end_seconds{instance=\"%s\"} %.3f\n",
+		inst, (double)dp_run_end_us(&s->ctl) / 1e6);
 	summary(f, "connect_seconds", "SYN sent to SYN+ACK received", &snap.lat_connect, s->hdr.tsc_hz, inst);
 	summary(f, "response_seconds", "request sent to the end of its response", &snap.lat_response,
 		s->hdr.tsc_hz, inst);

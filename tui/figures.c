@@ -41,7 +41,7 @@ top_figures(const struct top *t, struct top_figs *f)
 	end = stop != 0 ? stop : b->tsc;
 	if (start != 0 && end > start && hz != 0)
 		f->elapsed_s = (double)(end - start) / (double)hz;
-	f->duration_s = (double)s->ctl.duration_us / 1e6;
+	f->duration_s = (double)dp_run_end_us(&s->ctl) / 1e6; /* the whole run: lead included */
 	f->target_cps = s->ctl.target_cps;
 	f->target_cc = s->ctl.target_cc;
 	f->paused = s->ctl.paused;

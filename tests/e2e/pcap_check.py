@@ -10,6 +10,7 @@ one more than the previous frame's), proto (the L4 protocols seen).
 usage: pcap_check.py FILE
 """
 import json
+import socket
 import struct
 import sys
 
@@ -32,7 +33,7 @@ def main(path):
     off = 24
     r = {"frames": 0, "bad_ip": 0, "bad_l4": 0, "bad_len": 0, "vlan": 0, "syn": 0,
          "ip_id_gaps": 0, "proto": []}
-    tuples, payloads, protos = set(), set(), set()
+    tuples, payloads, protos, dsts = set(), set(), set(), {}
     last_id = None
     while off + 16 <= len(buf):
         incl = struct.unpack("<I", buf[off + 8:off + 12])[0]
@@ -82,9 +83,12 @@ def main(path):
         if proto in (6, 17) and csum(phdr + l4) != 0xFFFF:
             r["bad_l4"] += 1
         tuples.add((src, l4[0:2]))
+        d = socket.inet_ntop(socket.AF_INET if len(dst) == 4 else socket.AF_INET6, dst)
+        dsts[d] = dsts.get(d, 0) + 1
     r["tuples"] = len(tuples)
     r["payloads"] = len(payloads)
     r["proto"] = sorted(protos)
+    r["dsts"] = dsts
     print(json.dumps(r))
 
 

@@ -51,11 +51,11 @@ expect_error vxlan "vxlan: not supported"
 "$BUILD/dperf" -c "$T/missing.conf" >/dev/null 2>&1 && fail "a missing file was accepted"
 
 # A cc that cannot fit: refused before EAL starts, saying why.
-{ good; echo "cc 2m"; } >"$T/cc_tuples.conf"
+{ good; echo "cc 2m"; echo keepalive; } >"$T/cc_tuples.conf"
 rc=0; out=$("$BUILD/dperf" -c "$T/cc_tuples.conf" -p e2e-bad 2>&1) || rc=$?
 [ $rc = 2 ] && grep -q "cc 2000000 exceeds the 262140 client tuples" <<<"$out" || fail "cc beyond tuples: $rc $out"
 note "cc beyond tuples: $out"
-{ good | sed 's/^client 198.18.1.2 4/client 198.18.1.2 250/'; echo "listen 80 250"; echo "cc 4000m"; } | grep -v "^listen 80 1$" >"$T/cc_mem.conf"
+{ good | sed 's/^client 198.18.1.2 4/client 198.18.1.2 250/'; echo "listen 80 250"; echo "cc 4000m"; echo keepalive; } | grep -v "^listen 80 1$" >"$T/cc_mem.conf"
 rc=0; out=$("$BUILD/dperf" -c "$T/cc_mem.conf" -p e2e-bad 2>&1) || rc=$?
 [ $rc = 2 ] && grep -q "cc 4000000000 needs about [0-9]* MB for connection state" <<<"$out" || fail "cc beyond memory: $rc $out"
 note "cc beyond memory: $out"

@@ -7,7 +7,7 @@
 # payload, IPv4 ids one apart. The frame count equals the client's pktTx.
 . "$(dirname "$0")/lib.sh"
 
-# flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s into $T/NAME.pcap,
+# flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s (after wait 1) into $T/NAME.pcap,
 # then checks; sets R (the checker's JSON) and N (the client's pktTx).
 flood_run() {
 	local name=$1 extra=$3 lip=198.18.1.2 rip=198.18.2.1 me=198.18.0.2 gw=198.18.0.1
@@ -15,7 +15,7 @@ flood_run() {
 	cat >"$T/$name.conf" <<CONF
 mode client
 cpu 1
-duration 2s
+duration 1s
 cps 150k
 port net_pcap0,tx_pcap=$T/$name.pcap $me $gw 02:00:00:00:00:01
 client $lip 4
@@ -55,4 +55,19 @@ flood_run syn 4 ""
 [ "$(jget "$R" syn)" = "$N" ] && [ "$(jget "$R" ip_id_gaps)" = 0 ] || fail "syn: $R"
 flood_run udp6 6 "protocol udp"
 [ "$(jget "$R" payloads)" = 1 ] && [ "$(jget "$R" proto)" = "['udp']" ] || fail "udp6: $R"
-pass "UDP, UDP with VLAN, SYN and UDP over IPv6: every frame correct"
+# dperf's change_dip: the destinations go in turn over the 4 listed
+# (198.18.3.1 + k x 2), as many frames to each (one core: one list).
+flood_run dip 4 "protocol udp
+change_dip 198.18.3.1 2 4"
+/usr/bin/python3 - "$R" "$N" <<'PY' || fail "dip: destinations not spread over the change_dip list: $R"
+import json, sys
+r, n = json.loads(sys.argv[1]), int(sys.argv[2])
+want = ["198.18.3.1", "198.18.3.3", "198.18.3.5", "198.18.3.7"]
+assert sorted(r["dsts"]) == want, r["dsts"]
+assert all(abs(c - n / 4) <= 1 for c in r["dsts"].values()), r["dsts"]
+PY
+flood_run dip-syn 4 "change_dip 198.18.3.1 1 2"
+[ "$(jget "$R" syn)" = "$N" ] || fail "dip-syn: $R"
+/usr/bin/python3 -c 'import json, sys; d = json.loads(sys.argv[1])["dsts"]; sys.exit(sorted(d) != ["198.18.3.1", "198.18.3.2"] or abs(d["198.18.3.1"] - d["198.18.3.2"]) > 1)' "$R" ||
+	fail "dip-syn: destinations $R"
+pass "UDP, UDP with VLAN, SYN and UDP over IPv6: every frame correct; change_dip spreads UDP and SYN floods"

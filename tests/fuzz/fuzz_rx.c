@@ -51,11 +51,11 @@
 #define T0 (1ULL << 40) /* fixed clock: sequence numbers repeat per input */
 
 static const char *const cfg_text[N_PAIRS][2] = {
-	{ "mode client\ncpu 0\ncps 1k\ncc 16\nport net_null0 198.18.0.2 198.18.0.1\n"
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nkeepalive\nport net_null0 198.18.0.2 198.18.0.1\n"
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\nlport_range 1000 1003\n",
 	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\n" },
-	{ "mode client\ncpu 0\ncps 1k\ncc 16\nport net_null0 2001:db8::2 2001:db8::1\n"
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nkeepalive\nport net_null0 2001:db8::2 2001:db8::1\n"
 	  "client 2001:db8:1::2 2\nserver 2001:db8:2::1 1\nlisten 80 1\nlport_range 1000 1003\n",
 	  "mode server\ncpu 0\nkeepalive\nport net_null1 2001:db8::1 2001:db8::2\n"
 	  "client 2001:db8:1::2 2\nserver 2001:db8:2::1 1\nlisten 80 1\n" },

@@ -49,7 +49,8 @@ new_shm(enum dp_mode mode)
 	s->cfg.n_servers = 1;
 	s->cfg.servers[0].num = 1;
 	s->ctl.target_cps = s->cfg.cps;
-	s->ctl.duration_us = s->cfg.duration_us; /* 100 s */
+	s->cfg.duration_us = 100000000; /* not the default: the tests below count from 100 s */
+	s->ctl.duration_us = s->cfg.duration_us;
 	return s;
 }
 
@@ -357,6 +358,47 @@ test_duration(void **state)
 	assert_int_equal(s->ctl.duration_us, 1);
 }
 
+/* dperf's clock: duration counts from the end of the lead (a client's
+ * wait + slow start), so the run ends at lead + duration. */
+static void
+test_duration_after_lead(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	s->ctl.lead_s = 11; /* wait 1 + slow_start 10 */
+	assert_int_equal(dp_run_end_us(&s->ctl), US(111));
+	/* At 14 s, "set duration 5s" ends at 16 s: in the future. */
+	rep = req(f, DP_OP_SET_DURATION, US(5), START + SEC(14));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(s->ctl.duration_us, US(5));
+	assert_int_equal(dp_run_end_us(&s->ctl), US(16));
+	assert_non_null(strstr(rep.msg, "after 11 s of wait and slow start (2.0 s left)"));
+	/* At 14 s, 2 s after the lead ends at 13 s: in the past. */
+	assert_refused(req(f, DP_OP_SET_DURATION, US(2), START + SEC(14)), "ends in the past");
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(3), START + SEC(14)), "ends in the past");
+	assert_refused(req(f, DP_OP_ADD_DURATION, -US(2), START + SEC(14)), "ends in the past");
+	rep = req(f, DP_OP_ADD_DURATION, -US(1), START + SEC(14));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(dp_run_end_us(&s->ctl), US(15));
+}
+
+/* UDP with cc: dperf's packets-per-second mode, where the rate is cc /
+ * interval: set cps would change nothing, so it is refused; set cc works. */
+static void
+test_pps_mode(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+
+	s->cfg.protocol = DP_PROTO_UDP;
+	assert_refused(req(f, DP_OP_SET_CPS, 2000, START + SEC(1)), "packets-per-second mode");
+	assert_unchanged(s, 0, 0);
+	assert_int_equal(req(f, DP_OP_SET_CC, 2000, START + SEC(1)).status, DP_CTL_OK);
+	assert_int_equal(s->ctl.target_cc, 2000);
+}
+
 static void
 test_stop(void **state)
 {
@@ -518,8 +560,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_changes_ring, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_set_cc_without_cc, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_set_cc, setup_client_cc, teardown),
+		cmocka_unit_test_setup_teardown(test_pps_mode, setup_client_cc, teardown),
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
