@@ -866,8 +866,8 @@ static const struct keyword keywords[] = {
 	   "k x STEP, k < NUM; STEP 1..65535, NUM 1..65535, at least one per core"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME", "10ms..60s; default 2s"),
-	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME", "dperf-live: 0..500ms, below "
-	   "retransmit_timeout; default 40ms"),
+	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME", "dperf-live: 0..500ms, at most "
+	   "half of retransmit_timeout; default 40ms (or that half)"),
 	FLAG("disable_ack", disable_ack, "a response's ACK always waits for the next request"),
 	KW("log_level", h_log_level, 1, 1, "debug|info|notice|warning|error|0..8", "default info"),
 };
