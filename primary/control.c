@@ -26,6 +26,8 @@ control_limits_init(struct control_limits *lim, const struct dp_config *cfg)
 	lim->max_cc = lim->tuples;
 }
 
+/* Called after the new value is stored: the generation, bumped last with
+ * release order, publishes it (control_read is the other half). */
 static void
 record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
 {
@@ -54,7 +56,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
-	int64_t v = req->value, target;
+	int64_t v = req->value, target, old;
 
 	elapsed_us = now > shm->hdr.start_tsc && hz
 			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
@@ -81,8 +83,9 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("set cps %ld: beyond what %u worker cores and %lu client tuples sustain (max %lu: a tuple must stay unused for %d s)",
 			       (long)v, lim->n_workers, (unsigned long)lim->tuples,
 			       (unsigned long)lim->max_cps, DP_TUPLE_REUSE_S);
-		record(c, req->op, (int64_t)c->target_cps, v, now);
+		old = (int64_t)c->target_cps;
 		c->target_cps = (uint64_t)v;
+		record(c, req->op, old, v, now);
 		snprintf(rep->msg, sizeof(rep->msg), "cps %ld", (long)v);
 		break;
 	case DP_OP_SET_CC:
@@ -95,8 +98,9 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		if ((uint64_t)v > lim->max_cc)
 			REFUSE("set cc %ld: beyond the %lu client tuples configured", (long)v,
 			       (unsigned long)lim->max_cc);
-		record(c, req->op, (int64_t)c->target_cc, v, now);
+		old = (int64_t)c->target_cc;
 		c->target_cc = (uint64_t)v;
+		record(c, req->op, old, v, now);
 		snprintf(rep->msg, sizeof(rep->msg), "cc %ld", (long)v);
 		break;
 	case DP_OP_SET_DURATION:
@@ -108,8 +112,9 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		if (target <= (int64_t)elapsed_us)
 			REFUSE("set duration: %.1f s ends in the past (%.1f s have run)",
 			       (double)target / 1e6, (double)elapsed_us / 1e6);
-		record(c, DP_OP_SET_DURATION, (int64_t)c->duration_us, target, now);
+		old = (int64_t)c->duration_us;
 		c->duration_us = (uint64_t)target;
+		record(c, DP_OP_SET_DURATION, old, target, now);
 		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s (%.1f s left)",
 			 (double)target / 1e6, (double)(target - (int64_t)elapsed_us) / 1e6);
 		v = target;
@@ -119,22 +124,22 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("pause: this primary is a server; it launches nothing");
 		if (c->paused)
 			REFUSE("pause: already paused");
-		record(c, req->op, 0, 1, now);
 		c->paused = 1;
+		record(c, req->op, 0, 1, now);
 		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
 		break;
 	case DP_OP_RESUME:
 		if (!c->paused)
 			REFUSE("resume: not paused");
-		record(c, req->op, 1, 0, now);
 		c->paused = 0;
+		record(c, req->op, 1, 0, now);
 		v = 0;
 		snprintf(rep->msg, sizeof(rep->msg), "resumed");
 		break;
 	case DP_OP_STOP:
-		record(c, req->op, 0, 1, now);
 		c->stop = 1;
+		record(c, req->op, 0, 1, now);
 		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "stopping");
 		break;

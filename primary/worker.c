@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 
+#include "control.h"
 #include "dev_fault.h"
 #include "pkt.h"
 #include "rx.h"
@@ -60,15 +61,16 @@ set_rate(struct worker *w)
 }
 
 static void
-apply_control(struct worker *w, uint64_t gen)
+apply_control(struct worker *w)
 {
-	const struct dp_control *c = w->ctl;
+	struct control_view c;
 	uint32_t nw = w->np->n_workers * w->cfg->n_ports;
+	uint64_t gen = control_read(w->ctl, &c);
 
-	w->cps_w = share(w, c->target_cps, nw);
-	w->cc_w = c->target_cc ? share(w, c->target_cc, nw) : 0;
-	w->paused = (uint8_t)c->paused;
-	w->stopping = (uint8_t)c->stop;
+	w->cps_w = share(w, c.target_cps, nw);
+	w->cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
+	w->paused = (uint8_t)c.paused;
+	w->stopping = (uint8_t)c.stop;
 	w->gen_seen = gen;
 	set_rate(w);
 	w->st->applied_gen = gen;
@@ -194,7 +196,7 @@ static __rte_noinline void
 worker_loop(struct worker *w)
 {
 	struct rte_mbuf *pkts[DP_RX_BURST];
-	uint64_t gen, prev = rte_rdtsc();
+	uint64_t prev = rte_rdtsc();
 	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
 	uint64_t next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
 	int work = 0;
@@ -225,9 +227,8 @@ worker_loop(struct worker *w)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 			rx_packet(w, pkts[i]);
 		}
-		gen = w->ctl->generation;
-		if (unlikely(gen != w->gen_seen))
-			apply_control(w, gen);
+		if (unlikely(w->ctl->generation != w->gen_seen))
+			apply_control(w);
 		if (now >= next_t) {
 			w->now_t = (uint32_t)((now - w->start_tsc) / w->tsc_per_t);
 			next_t = w->start_tsc + (uint64_t)(w->now_t + 1) * w->tsc_per_t;
