@@ -45,7 +45,7 @@ usage(FILE *f)
 {
 	fputs("usage: dperf-ctl [-p NAME] COMMAND\n"
 	      "       dperf-ctl -h | --help | --version\n"
-	      "  status                         state, targets, workers, applied changes\n"
+	      "  status [--json]                state, targets, workers, applied changes\n"
 	      "  stats [--json|--csv] [--watch [S]]  counters and rates (every S seconds, default 1)\n"
 	      "  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
 	      "  set duration T | +T | -T       end the test T after its start, or move its end by T\n"
@@ -207,12 +207,12 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 /* status reads the memzone, which a stopped primary still shows: a ping
  * tells whether the figures are live. */
 static int
-cmd_status(const struct dp_shm *s)
+cmd_status(const struct dp_shm *s, int json)
 {
 	struct dp_ctl_rep rep;
 	int alive = dp_ctl_send(DP_OP_PING, 0, &rep, STATUS_PING_MS) == 0;
 
-	ctl_print_status(stdout, s, rte_rdtsc());
+	ctl_print_status(stdout, s, rte_rdtsc(), json);
 	if (alive)
 		return DP_EXIT_OK;
 	fflush(stdout);
@@ -316,7 +316,16 @@ main(int argc, char **argv)
 		if (argc < 2 || argc > 3 || strcmp(argv[1], "--prometheus") != 0)
 			return usage_error("export: expected 'export --prometheus [ADDR:PORT]'%s", "");
 		export_addr = argc == 3 ? argv[2] : NULL;
-	} else if ((strcmp(cmd, "status") != 0 && strcmp(cmd, "config") != 0) || argc != 1) {
+	} else if (strcmp(cmd, "status") == 0) {
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--json") != 0)
+				return usage_error("status: unknown option \"%s\" (expected --json)", argv[i]);
+			json = FMT_JSON;
+		}
+	} else if (strcmp(cmd, "config") == 0) {
+		if (argc != 1)
+			return usage_error("config: unexpected argument \"%s\"", argv[1]);
+	} else {
 		return usage_error("unknown command \"%s\"", cmd);
 	}
 	signal(SIGINT, on_signal);
@@ -329,7 +338,7 @@ main(int argc, char **argv)
 	if (op != DP_OP_NONE)
 		rc = send_op(s, op, value);
 	else if (strcmp(cmd, "status") == 0)
-		rc = cmd_status(s);
+		rc = cmd_status(s, json == FMT_JSON);
 	else if (strcmp(cmd, "config") == 0)
 		fputs(s->config_text, stdout);
 	else if (strcmp(cmd, "export") == 0) {

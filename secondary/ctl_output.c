@@ -8,33 +8,98 @@
 #include "ctl_output.h"
 #include "stats_out.h"
 
-void
-ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
+/* The figures status prints, computed once for both formats. */
+struct status_fig {
+	double elapsed, duration, remaining;
+	uint32_t first_change, n_changes;
+};
+
+static void
+status_figures(const struct dp_shm *s, uint64_t now, struct status_fig *g)
 {
 	const struct dp_control *c = &s->ctl;
-	double el = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
-	uint32_t nc = c->n_changes;
+
+	g->elapsed = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
+	g->duration = (double)c->duration_us / 1e6;
+	g->remaining = g->duration > g->elapsed ? g->duration - g->elapsed : 0.0;
+	g->n_changes = c->n_changes;
+	g->first_change = g->n_changes > DP_CHANGES_LEN ? g->n_changes - DP_CHANGES_LEN : 0;
+}
+
+static uint32_t
+status_workers(const struct dp_shm *s)
+{
+	return s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
+}
+
+static void
+print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
+{
+	const struct dp_control *c = &s->ctl;
 
 	fprintf(f, "name: %s\npid: %d\nmode: %s\nstate: %s\n", s->hdr.name, s->hdr.pid,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
-	fprintf(f, "elapsed: %.1f s\nduration: %.1f s\nremaining: %.1f s\n", el,
-		(double)c->duration_us / 1e6,
-		(double)c->duration_us / 1e6 > el ? (double)c->duration_us / 1e6 - el : 0.0);
+	fprintf(f, "elapsed: %.1f s\nduration: %.1f s\nremaining: %.1f s\n", g->elapsed, g->duration,
+		g->remaining);
 	fprintf(f, "target_cps: %" PRIu64 "\ntarget_cc: %" PRIu64 "\npaused: %u\ngeneration: %" PRIu64 "\n",
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, "workers: %u\nports: %u\n", s->hdr.n_workers, s->hdr.n_ports);
-	for (uint32_t w = 0; w < s->hdr.n_workers && w < DP_MAX_WORKERS; w++) {
+	for (uint32_t w = 0; w < status_workers(s); w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "worker %u: lcore %u port %u applied_generation %" PRIu64 " cps_now %" PRIu64
 			" connections %" PRIu64 "\n",
 			w, ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
 			(uint64_t)ws->sk_cur);
 	}
-	for (uint32_t i = nc > DP_CHANGES_LEN ? nc - DP_CHANGES_LEN : 0; i < nc; i++) {
+	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
 		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", dp_elapsed_s(s, ch->tsc),
 			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
 	}
+}
+
+/* The same fields as the text, with the same names; one line. The name is
+ * an instance name (letters, digits, '-', '_': checked at start), so it
+ * needs no escaping. */
+static void
+print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
+{
+	const struct dp_control *c = &s->ctl;
+
+	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,\"mode\":\"%s\",\"state\":\"%s\"", s->hdr.name,
+		s->hdr.pid, dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
+	fprintf(f, ",\"elapsed_s\":%.3f,\"duration_s\":%.3f,\"remaining_s\":%.3f", g->elapsed,
+		g->duration, g->remaining);
+	fprintf(f, ",\"target_cps\":%" PRIu64 ",\"target_cc\":%" PRIu64 ",\"paused\":%u,\"generation\":%" PRIu64,
+		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
+	fprintf(f, ",\"ports\":%u,\"workers\":[", s->hdr.n_ports);
+	for (uint32_t w = 0; w < status_workers(s); w++) {
+		const struct dp_worker_stats *ws = &s->workers[w];
+		fprintf(f, "%s{\"lcore\":%u,\"port\":%u,\"applied_generation\":%" PRIu64
+			",\"cps_now\":%" PRIu64 ",\"connections\":%" PRIu64 "}",
+			w ? "," : "", ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
+			(uint64_t)ws->sk_cur);
+	}
+	fprintf(f, "],\"changes\":[");
+	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
+		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
+		fprintf(f, "%s{\"t_s\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
+			i > g->first_change ? "," : "", dp_elapsed_s(s, ch->tsc), dp_ctl_op_name(ch->what),
+			ch->old_value, ch->new_value);
+	}
+	fprintf(f, "]}\n");
+}
+
+void
+ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now, int json)
+{
+	struct status_fig g;
+
+	status_figures(s, now, &g);
+	if (json)
+		print_status_json(f, s, &g);
+	else
+		print_status_text(f, s, &g);
 }
 
 void
