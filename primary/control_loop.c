@@ -146,6 +146,12 @@ grace_us(const struct dp_shm *shm)
 }
 
 void
+control_loop_begin(struct dp_shm *shm)
+{
+	dp_snapshot_take(shm, shm->hdr.start_tsc, &first);
+}
+
+void
 control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 {
 	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
@@ -154,7 +160,6 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 	FILE *out = stdout;
 	int print = !shm->cfg.quiet;
 
-	dp_snapshot_take(shm, start, &first);
 	prev = first;
 	for (;;) {
 		uint64_t now, elapsed_us;

@@ -117,6 +117,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 	for (uint32_t i = 0; i < a->n_workers; i++)
 		dev_fault_find_pmd(a->workers[i]);
 	a->shm->hdr.start_tsc = rte_rdtsc();
+	control_loop_begin(a->shm);
 	lcore = 0;
 	for (uint32_t i = 0; i < a->n_workers; i++) {
 		a->workers[i]->start_tsc = a->shm->hdr.start_tsc;
