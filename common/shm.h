@@ -20,7 +20,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 6
+#define DP_SHM_ABI 7
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -122,6 +122,9 @@ struct dp_history_entry {
 	uint64_t c[DP_C__COUNT]; /* cumulative totals at that second */
 	uint64_t sk_cur;
 	uint64_t target_cps;
+	/* Latency over that second (connect, response, server): a
+	 * histogram per entry would not fit 600 of them, percentiles do. */
+	struct dp_lat lat[3];
 };
 
 struct dp_shm {

@@ -121,7 +121,8 @@ state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_
 }
 
 static void
-history_push(struct dp_shm *shm, const struct dp_snapshot *s, uint64_t sec)
+history_push(struct dp_shm *shm, const struct dp_snapshot *prev, const struct dp_snapshot *s,
+	     uint64_t sec)
 {
 	uint64_t head = shm->history_head;
 	struct dp_history_entry *e = &shm->history[head % DP_HISTORY_LEN];
@@ -131,6 +132,8 @@ history_push(struct dp_shm *shm, const struct dp_snapshot *s, uint64_t sec)
 	memcpy(e->c, s->c, sizeof(e->c));
 	e->sk_cur = s->sk_cur;
 	e->target_cps = shm->ctl.target_cps;
+	for (int k = 0; k < 3; k++)
+		dp_lat_between(prev, s, k, shm->hdr.tsc_hz, &e->lat[k]);
 	__atomic_store_n(&shm->history_head, head + 1, __ATOMIC_RELEASE);
 }
 
@@ -190,7 +193,7 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 			sec = elapsed_us / 1000000;
 			ports_read_stats(ps, shm);
 			dp_snapshot_take(shm, now, &cur);
-			history_push(shm, &cur, sec);
+			history_push(shm, &prev, &cur, sec);
 			if (print) {
 				report_second(out, shm, &prev, &cur, sec);
 				print = output_ok(out);

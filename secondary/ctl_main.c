@@ -100,17 +100,10 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 {
 	struct dp_snapshot a, b;
 	uint64_t hz = s->hdr.tsc_hz;
-	uint64_t head = __atomic_load_n(&s->history_head, __ATOMIC_ACQUIRE);
 
-	if (!watch && head >= 2 && s->hdr.state != DP_ST_DONE) {
-		/* The last complete second, as the primary recorded it. */
-		const struct dp_history_entry *e0 = &s->history[(head - 2) % DP_HISTORY_LEN];
-		const struct dp_history_entry *e1 = &s->history[(head - 1) % DP_HISTORY_LEN];
-		dp_snapshot_take(s, rte_rdtsc(), &b);
-		a = b;
-		a.tsc = b.tsc - (e1->tsc - e0->tsc);
-		for (int c = 0; c < DP_C__COUNT; c++)
-			a.c[c] = b.c[c] - (e1->c[c] - e0->c[c]);
+	/* One shot: the last second the primary completed, counters and
+	 * latency as it recorded them. */
+	if (!watch && s->hdr.state != DP_ST_DONE && dp_snapshot_last_second(s, rte_rdtsc(), &a, &b) == 0) {
 		print_stats(json, s, &a, &b);
 		return output_failed() ? DP_EXIT_OUTPUT : 0;
 	}
