@@ -29,7 +29,7 @@
 
 #define LINE_MAX_LEN 1024
 #define MAX_TOKENS 40
-#define MAX_KEYWORDS 64
+#define MAX_KEYWORDS DP_CFG_MAX_KEYWORDS
 #define MAX_CPU_ID 1023
 #define MSS_STD 1460
 #define MSS_JUMBO 9000
@@ -1026,6 +1026,7 @@ dp_config_parse(const char *name, const char *text, struct dp_config *cfg, char 
 	}
 	if (validate(&p) < 0)
 		return -1;
+	memcpy(tmp.kw_line, p.kw_line, sizeof(tmp.kw_line));
 	*cfg = tmp;
 	return 0;
 }
@@ -1276,4 +1277,12 @@ dp_config_tuple_space(const struct dp_config *cfg)
 		return 0;
 	return (uint64_t)cfg->clients[0].num * (cfg->lport_max - cfg->lport_min + 1)
 	       * cfg->listen_num;
+}
+
+uint32_t
+dp_config_line(const struct dp_config *cfg, const char *keyword)
+{
+	const struct keyword *kw = find_keyword(keyword);
+
+	return kw ? cfg->kw_line[kw - keywords] : 0;
 }

@@ -22,6 +22,12 @@ struct control_limits {
 /* Compute the limits for a configuration. */
 void control_limits_init(struct control_limits *lim, const struct dp_config *cfg);
 
+/* Whether v is within what lim sustains for op (DP_OP_SET_CPS or
+ * DP_OP_SET_CC): 0, or -1 with why = "V: reason (expected ...)". The one
+ * rule for both the config check (config_rules.c) and dperf-ctl's set. */
+int control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, char *why,
+			size_t len);
+
 /* Validate and apply req. Fills rep (status, message, generation). */
 void control_apply(struct dp_shm *shm, const struct control_limits *lim,
 		   const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now_tsc);

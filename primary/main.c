@@ -26,6 +26,7 @@
 #include <rte_memzone.h>
 
 #include "config.h"
+#include "config_rules.h"
 #include "control_loop.h"
 #include "ctl_server.h"
 #include "dev_fault.h"
@@ -294,7 +295,8 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &file, &name, &out, &check) != 0)
 		return EXIT_CONFIG;
-	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0) {
+	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0 ||
+	    config_rules_check(&a.cfg, err, sizeof(err)) != 0) {
 		print_err(NULL, err);
 		return EXIT_CONFIG;
 	}

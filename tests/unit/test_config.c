@@ -654,6 +654,7 @@ static void
 normalize(struct dp_config *cfg)
 {
 	memset(cfg->file, 0, sizeof(cfg->file));
+	memset(cfg->kw_line, 0, sizeof(cfg->kw_line));
 	for (int i = 0; i < DP_MAX_PORTS; i++) {
 		cfg->ports[i].line = 0;
 		cfg->clients[i].line = 0;

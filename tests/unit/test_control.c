@@ -154,11 +154,14 @@ test_limits(void **state)
 	c.n_cpus = 2;
 	control_limits_init(&lim, &c);
 	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
-	/* Flood and UDP: no tuple reuse bound. */
+	/* UDP: no tuple reuse bound; flood: no bound at all but the device's. */
 	c.clients[0].num = 1;
-	c.flood = 1;
+	c.protocol = DP_PROTO_UDP;
 	control_limits_init(&lim, &c);
 	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
+	c.flood = 1;
+	control_limits_init(&lim, &c);
+	assert_true(lim.max_cps == UINT64_MAX);
 	/* Server: no client limits. */
 	c.mode = DP_MODE_SERVER;
 	control_limits_init(&lim, &c);
@@ -273,7 +276,7 @@ test_set_cc(void **state)
 	struct dp_ctl_rep rep;
 
 	assert_refused(req(f, DP_OP_SET_CC, 0, START + SEC(1)), "at least 1");
-	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "beyond");
+	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "exceeds the");
 	assert_unchanged(s, 0, 0);
 	rep = req(f, DP_OP_SET_CC, 5000, START + SEC(1));
 	assert_int_equal(rep.status, DP_CTL_OK);
