@@ -1,8 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 
 #include "messages.h"
+
+const char msg_bad_request[] =
+	"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+_Static_assert(sizeof(msg_bad_request) - 1 == MSG_BAD_REQUEST_LEN, "MSG_BAD_REQUEST_LEN");
+
+/* The length of a response's head, its blank line included. */
+static uint32_t
+head_len(const uint8_t *p, uint32_t len)
+{
+	const uint8_t *e = memmem(p, len, "\r\n\r\n", 4);
+
+	return e ? (uint32_t)(e + 4 - p) : len;
+}
 
 /* The keyword a message that does not fit is blamed on: pipeline when
  * given (its copies are what overflow), else the size, else mss. */
@@ -31,6 +45,8 @@ msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		out->one = dp_http_request(cfg, cfg->http_host[0] ? NULL : host, req, DP_MSG_MAX);
 		out->rsp_ka = dp_http_response(cfg, 1, ka, DP_MSG_MAX);
 		out->rsp_close = dp_http_response(cfg, 0, cl, DP_MSG_MAX);
+		out->head_ka = head_len(ka, out->rsp_ka);
+		out->head_close = head_len(cl, out->rsp_close);
 	} else {
 		out->one = dp_raw_message(size, cfg->payload_random, req, DP_MSG_MAX);
 		out->rsp_ka = dp_raw_message(size, cfg->payload_random, ka, DP_MSG_MAX);

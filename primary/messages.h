@@ -22,8 +22,14 @@ struct msg_lens {
 	uint32_t req;       /* the pipelined requests, as sent */
 	uint32_t rsp_ka;    /* response on a kept-alive connection */
 	uint32_t rsp_close; /* response that closes (HTTP only; raw: rsp_ka) */
+	uint32_t head_ka;   /* HTTP: the head of rsp_ka (a HEAD's answer) */
+	uint32_t head_close;
 	uint8_t is_http;
 };
+
+/* The answer to a request that is not HTTP (or not GET, HEAD, POST). */
+extern const char msg_bad_request[];
+#define MSG_BAD_REQUEST_LEN 66
 
 /* Compose, for the server address srv (an HTTP request names it as Host
  * unless http_host is set), into buf (MSG_BUF_LEN bytes): the request at

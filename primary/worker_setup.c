@@ -14,47 +14,26 @@
 #include "http.h"
 #include "meminfo.h"
 #include "messages.h"
+#include "worker_msgs.h"
 #include "pkt.h"
 #include "sock_table.h"
 #include "tcp_dack.h"
 #include "worker_setup.h"
-
-static void
-make_msg(struct msg *m, uint32_t len, const uint8_t *buf)
-{
-	m->data = buf;
-	m->len = len;
-	m->sum = pkt_sum(buf, len);
-}
 
 /* The messages were checked with the configuration (config_rules.c);
  * composing them again here cannot fail unless the rules changed. */
 static int
 build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 {
-	const struct dp_config *cfg = w->cfg;
 	uint8_t *buf = rte_zmalloc("dp_msg", MSG_BUF_LEN, 64);
-	struct dp_ip srv = dp_range_addr(&cfg->servers[port_idx], w->queue);
-	struct msg_lens ml;
-	const char *kw;
-	char why[DP_ERR_LEN];
+	struct dp_ip srv = dp_range_addr(&w->cfg->servers[port_idx], w->queue);
 
 	if (buf == NULL) {
 		snprintf(err, errlen, "out of hugepage memory for messages");
 		return -1;
 	}
 	w->req.data = buf; /* freed by worker_teardown */
-	if (msg_compose(cfg, &srv, buf, &ml, &kw, why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "%s: %s", kw, why);
-		return -1;
-	}
-	w->is_http = ml.is_http;
-	make_msg(&w->req, ml.req, buf);
-	make_msg(&w->rsp_ka, ml.rsp_ka, buf + DP_MSG_MAX);
-	make_msg(&w->rsp_close, ml.rsp_close, ml.is_http ? buf + 2 * DP_MSG_MAX : buf + DP_MSG_MAX);
-	if (!ml.is_http)
-		w->req_size = w->rsp_size = cfg->payload_size;
-	return 0;
+	return worker_msgs(w, &srv, buf, err, errlen);
 }
 
 static void
