@@ -29,7 +29,9 @@ import json, sys
 # The tool prints a banner, then one JSON object per command.
 objs = [json.loads(l) for l in sys.argv[1].splitlines() if l.startswith("{")]
 st = [o["/dperf/stats"] for o in objs if "/dperf/stats" in o][0]
-assert st["http2XX"] > 0 and st["httpGet"] == st["http2XX"] or st["httpGet"] - st["http2XX"] < 100, st
+# Traffic flows (answers counted), and at most the requests in flight are
+# unanswered. (Was "A and B or C": it passed with no traffic at all.)
+assert st["http2XX"] > 0 and 0 <= st["httpGet"] - st["http2XX"] < 100, st
 PY
 out=$(tel /dperf/state) || fail "dpdk-telemetry.py: $out"
 grep -q '"state": "running"' <<<"$out" || grep -q '"state":"running"' <<<"$out" || fail "telemetry /dperf/state: $out"

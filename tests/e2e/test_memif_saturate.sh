@@ -18,7 +18,10 @@ open=$(total "$c" skOpen) skip=$(total "$c" launchSkip) ok=$(total "$c" http2XX)
 rt=$(( $(total "$c" synRt) + $(total "$c" pushRt) + $(total "$c" finRt) + $(total "$s" synRt) ))
 note "client skOpen=$open launchSkip=$skip http2XX=$ok retransmissions=$rt stallUs=$(total "$c" stallUs)/$(total "$s" stallUs)"
 [ "$skip" -gt 0 ] || fail "launchSkip is 0 at a 2M target"
-[ "$open" -lt 60000000 ] || fail "skOpen $open: more than 20M per second?"
+# The client did real work while saturated (a launcher that skipped
+# every slot would pass the accounting below with nothing opened; one
+# core opens over 500k/s here).
+[ "$open" -ge 300000 ] || fail "skOpen $open in 3 s: the client barely launched"
 for k in skErr httpErr badRx; do
 	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"
 	[ "$(total "$s" $k)" = 0 ] || fail "server $k = $(total "$s" $k)"
