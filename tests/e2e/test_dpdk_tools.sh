@@ -9,7 +9,8 @@ for t in dpdk-telemetry.py dpdk-dumpcap dpdk-proc-info; do command -v $t >/dev/n
 CPS=2k CLIENT_DURATION=30s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
-sleep 3
+answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
+wait_until 15 answered || fail "no answer counted 15 s after the start"
 
 # DPDK's telemetry socket listens with a backlog of 1: a connection made
 # while the previous one is still being torn down can be refused; retry.

@@ -88,7 +88,8 @@ in_ns ab -q -n 20000 -c 50 http://198.18.0.1/ >"$T/ab.log" 2>&1 || fail "ab: $(t
 done_n=$(awk '/^Complete requests:/{print $3}' "$T/ab.log")
 failed=$(awk '/^Failed requests:/{print $3}' "$T/ab.log")
 [ "$done_n" = 20000 ] && [ "$failed" = 0 ] || fail "ab: complete $done_n failed $failed"
-sleep 0.5
+grown_to() { [ "$(st http2XX)" -ge "$1" ]; }
+wait_until 5 grown_to $((base + 20000)) || true # (then exactly, below)
 [ "$(st http2XX)" = $((base + 20000)) ] || fail "http2XX grew by $(( $(st http2XX) - base )), ab completed 20000"
 note "ab ok: 20000 requests, 0 failed"
 
@@ -97,7 +98,7 @@ in_ns wrk -t 1 -c 100 -d 5s http://198.18.0.1/ >"$T/wrk.log" 2>&1 || fail "wrk: 
 reqs=$(awk '/requests in/{print $1}' "$T/wrk.log")
 grep -q "Socket errors" "$T/wrk.log" && fail "wrk: $(grep 'Socket errors' "$T/wrk.log")"
 grep -q "Non-2xx" "$T/wrk.log" && fail "wrk: $(grep 'Non-2xx' "$T/wrk.log")"
-sleep 0.5
+wait_until 5 grown_to $((base + reqs)) || true # (then within bounds, below)
 got=$(( $(st http2XX) - base ))
 # wrk stops counting at 5 s: up to one answer per connection may be in flight then.
 [ "$got" -ge "$reqs" ] && [ "$got" -le $((reqs + 100)) ] || fail "http2XX grew by $got, wrk completed $reqs"
