@@ -13,6 +13,7 @@
 
 #include "control.h"
 #include "dev_fault.h"
+#include "timers.h"
 #include "pkt.h"
 #include "rx.h"
 #include "tcp.h"
@@ -77,44 +78,6 @@ apply_control(struct worker *w)
 	w->st->applied_tsc = rte_rdtsc();
 }
 
-/* Expires what is due on one list, at most DP_TIMER_BUDGET at a time.
- * Returns nonzero when due entries are left (budget spent, or the device
- * is full). */
-static int
-run_list(struct worker *w, int which)
-{
-	struct tlist *l = &w->tl[which];
-
-	for (int n = 0; n < DP_TIMER_BUDGET; n++) {
-		uint32_t idx;
-		struct sock *sk;
-
-		if (!l->head)
-			return 0;
-		idx = l->head - 1;
-		sk = &w->sk[idx];
-		if (!tl_due(sk->t_expire, w->now_t))
-			return 0;
-		if (tx_congested(w))
-			return 1;
-		tl_remove(w, sk);
-		w->timer_fired = 1;
-		if (w->is_client)
-			tcp_client_timer(w, idx, which);
-		else
-			tcp_server_timer(w, idx, which);
-	}
-	return l->head && tl_due(w->sk[l->head - 1].t_expire, w->now_t);
-}
-
-/* The timer lists. Returns nonzero when due entries are left for the
- * next loop iteration. */
-static int
-run_timers(struct worker *w)
-{
-	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(w);
-}
-
 /* Once per millisecond. */
 void
 worker_tick(struct worker *w)
@@ -132,7 +95,7 @@ worker_tick(struct worker *w)
 		set_rate(w);
 	if (w->is_udp)
 		return;
-	w->timers_behind = (uint8_t)run_timers(w);
+	w->timers_behind = (uint8_t)timers_run(w);
 	/* At a stop, the client closes its idle connections, a tick's
 	 * budget at a time (512k/s): closing millions at once would flood
 	 * the peer with FINs. */
@@ -241,14 +204,14 @@ worker_loop(struct worker *w)
 				/* Between milliseconds, the timers alone: busy
 				 * time only when one fired. */
 				w->timer_fired = 0;
-				w->timers_behind = (uint8_t)run_timers(w);
+				w->timers_behind = (uint8_t)timers_run(w);
 				work |= w->timer_fired;
 			}
 		} else if (unlikely(w->timers_behind)) {
 			/* More expired in this millisecond than one tick's
 			 * budget (a keepalive test's requests): go on between
 			 * RX bursts rather than wait for the next tick. */
-			w->timers_behind = (uint8_t)run_timers(w);
+			w->timers_behind = (uint8_t)timers_run(w);
 			work = 1;
 		}
 		if (w->interval && w->next_launch <= now && launch(w))

@@ -4,7 +4,7 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c primary/messages.c primary/worker_msgs.c
+// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c primary/messages.c primary/worker_msgs.c primary/timers.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +21,7 @@
 #include "../../primary/tcp.h"
 #include "../../primary/tcp_common.h"
 #include "../../primary/tcp_dack.h"
+#include "../../primary/timers.h"
 #include "../../primary/worker_msgs.h"
 
 /* ------------------------------------------------------------------ */
@@ -388,34 +389,11 @@ advance_us(struct node *n, uint32_t us)
 	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
 }
 
-/* primary/worker.c run_list */
-static void
-expire_list(struct node *n, int which)
-{
-	struct worker *w = &n->w;
-	struct tlist *l = &w->tl[which];
-
-	for (int k = 0; k < DP_TIMER_BUDGET && l->head; k++) {
-		uint32_t idx = l->head - 1;
-		struct sock *sk = &w->sk[idx];
-
-		if (!tl_due(sk->t_expire, w->now_t))
-			break;
-		tl_remove(w, sk);
-		if (w->is_client)
-			tcp_client_timer(w, idx, which);
-		else
-			tcp_server_timer(w, idx, which);
-	}
-}
-
+/* The worker's own timer code (primary/timers.c). */
 static void
 run_timers(struct node *n)
 {
-	expire_list(n, TL_RT);
-	expire_list(n, TL_KA);
-	expire_list(n, TL_IDLE);
-	tcp_dack_run(&n->w);
+	(void)timers_run(&n->w);
 }
 
 /* Let the RT timeout pass on n and run its timers. */
@@ -869,6 +847,28 @@ test_lost_syn(void **state)
 	assert_clean(s);
 	assert_idle(c);
 	assert_idle(s);
+}
+
+/* A congested device holds the timers back (they would only add to the
+ * queue): the worker's timers_run, not a copy without that check. */
+static void
+test_timers_wait_for_congestion(void **state)
+{
+	struct node *c = new_client(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	box_clear(c);
+	advance(c, c->w.tl[TL_RT].timeout / TL_PER_MS);
+	c->w.n_tx = DP_TX_CONGESTED; /* queued, as if the device took nothing */
+	c->w.tx_head = 0;
+	assert_int_not_equal(timers_run(&c->w), 0);
+	assert_int_equal(c->n_out, 0);
+	assert_int_equal(C(c, SYN_RT), 0);
+	c->w.n_tx = 0;
+	assert_int_equal(timers_run(&c->w), 0);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(C(c, SYN_RT), 1);
 }
 
 static void
@@ -2142,6 +2142,7 @@ main(void)
 		cmocka_unit_test_teardown(test_pipeline, free_nodes),
 		cmocka_unit_test_teardown(test_fast_close, free_nodes),
 		cmocka_unit_test_teardown(test_lost_syn, free_nodes),
+		cmocka_unit_test_teardown(test_timers_wait_for_congestion, free_nodes),
 		cmocka_unit_test_teardown(test_lost_synack, free_nodes),
 		cmocka_unit_test_teardown(test_lost_request, free_nodes),
 		cmocka_unit_test_teardown(test_lost_request_server_rt_first, free_nodes),
