@@ -95,7 +95,7 @@ links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 $(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -o $@ $< $(COMMON_OBJ) $(call links,$<) \
+	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
 
 unit: $(UNIT_BIN)
@@ -131,7 +131,7 @@ build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
 FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
                 primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c \
-                primary/pkt_flood.c primary/tcp_dack.c $(COMMON_SRC)
+                primary/pkt_flood.c primary/tcp_dack.c primary/messages.c primary/worker_msgs.c primary/timers.c $(COMMON_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

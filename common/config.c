@@ -31,7 +31,7 @@
 
 #define LINE_MAX_LEN 1024
 #define MAX_TOKENS 40
-#define MAX_KEYWORDS 64
+#define MAX_KEYWORDS DP_CFG_MAX_KEYWORDS
 #define MAX_CPU_ID 1023
 #define MSS_STD 1460
 #define MSS_JUMBO 9000
@@ -1358,6 +1358,7 @@ dp_config_parse(const char *name, const char *text, struct dp_config *cfg, char 
 	}
 	if (validate(&p) < 0)
 		return -1;
+	memcpy(tmp.kw_line, p.kw_line, sizeof(tmp.kw_line));
 	*cfg = tmp;
 	return 0;
 }
@@ -1650,4 +1651,12 @@ dp_config_keywords(char *buf, size_t len)
 	if (len == 0)
 		return 0;
 	return o.pos < len ? o.pos : len - 1;
+}
+
+uint32_t
+dp_config_line(const struct dp_config *cfg, const char *keyword)
+{
+	const struct keyword *kw = find_keyword(keyword);
+
+	return kw ? cfg->kw_line[kw - keywords] : 0;
 }

@@ -60,8 +60,14 @@ struct dp_port_cfg {
 	uint32_t line;
 };
 
+/* Keywords a configuration may hold (the parser's table). */
+#define DP_CFG_MAX_KEYWORDS 64
+
 struct dp_config {
 	char file[DP_DEV_LEN];
+	/* The first line each keyword was given on (0: not given), for the
+	 * rules checked after parsing: see dp_config_line. */
+	uint32_t kw_line[DP_CFG_MAX_KEYWORDS];
 	enum dp_mode mode;
 	uint16_t cpus[DP_MAX_CPUS];
 	uint32_t n_cpus;
@@ -168,6 +174,9 @@ struct dp_ip dp_range_addr(const struct dp_range *r, uint32_t i);
 /* Seconds before the full rate: a client's wait + slow_start (dperf's
  * run is wait, slow start, then duration); 0 on a server. */
 uint32_t dp_config_lead_s(const struct dp_config *cfg);
+
+/* The line keyword was first given on in cfg's file, 0 when it was not. */
+uint32_t dp_config_line(const struct dp_config *cfg, const char *keyword);
 
 /* Total number of client connection slots per worker (tuples). */
 uint64_t dp_config_tuple_space(const struct dp_config *cfg);

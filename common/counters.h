@@ -39,6 +39,7 @@
 	X(SK_CLOSE, "skClose", CK_EVENT)   \
 	X(SK_ERR, "skErr", CK_EVENT)       \
 	X(HTTP_GET, "httpGet", CK_EVENT)   \
+	X(HTTP_POST, "httpPost", CK_EVENT) \
 	X(HTTP_2XX, "http2XX", CK_EVENT)   \
 	X(HTTP_ERR, "httpErr", CK_EVENT)   \
 	X(TCP_REQ, "tcpReq", CK_EVENT)     \

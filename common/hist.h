@@ -24,6 +24,12 @@ struct dp_hist {
 	uint64_t b[DP_HIST_BUCKETS];
 };
 
+/* Percentiles of a histogram, in microseconds (rates.h computes them). */
+struct dp_lat {
+	double p50, p90, p99, p999, max;
+	uint64_t count;
+};
+
 static inline uint32_t
 dp_hist_index(uint64_t v)
 {

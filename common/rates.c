@@ -118,6 +118,10 @@ dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kin
 {
 	static struct dp_hist d; /* large: not on the stack */
 
+	if (b->lat_recorded) {
+		*out = b->lat_interval[kind < 0 || kind > 2 ? 2 : kind];
+		return;
+	}
 	if (kind == 0)
 		dp_hist_delta(&d, &a->lat_connect, &b->lat_connect);
 	else if (kind == 1)
@@ -125,4 +129,29 @@ dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kin
 	else
 		dp_hist_delta(&d, &a->lat_server, &b->lat_server);
 	dp_lat_from_hist(&d, hz, out);
+}
+
+int
+dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *a,
+			struct dp_snapshot *b)
+{
+	uint64_t head = __atomic_load_n(&s->history_head, __ATOMIC_ACQUIRE);
+	const struct dp_history_entry *e1, *e0;
+
+	if (head == 0)
+		return -1;
+	e1 = &s->history[(head - 1) % DP_HISTORY_LEN];
+	e0 = head >= 2 ? &s->history[(head - 2) % DP_HISTORY_LEN] : NULL;
+	/* b is now (the totals a reader expects); a is b less that second,
+	 * so that every difference and rate between them is that second's.
+	 * The first second starts at the test's start, every counter zero. */
+	dp_snapshot_take(s, now_tsc, b);
+	b->lat_recorded = 1;
+	memcpy(b->lat_interval, e1->lat, sizeof(b->lat_interval));
+	*a = *b;
+	a->lat_recorded = 0;
+	a->tsc = b->tsc - (e1->tsc - (e0 ? e0->tsc : s->hdr.start_tsc));
+	for (int c = 0; c < DP_C__COUNT; c++)
+		a->c[c] = b->c[c] - (e1->c[c] - (e0 ? e0->c[c] : 0));
+	return 0;
 }

@@ -24,10 +24,23 @@ struct dp_snapshot {
 	struct dp_hist lat_server;
 	uint32_t n_workers;
 	uint32_t n_ports;
+	/* Set by dp_snapshot_last_second: the latency over the interval that
+	 * ends at this snapshot, as the primary recorded it (the histograms
+	 * above are then the totals now, not at tsc). */
+	int lat_recorded;
+	struct dp_lat lat_interval[3];
 };
 
 /* Copy the counters of s at time now_tsc. */
 void dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *out);
+
+/* For a one-shot reader: b is now, a is b less the last second the
+ * primary completed (from its history), so that the rates and the latency
+ * between a and b are exactly that second's, and b's totals are current.
+ * (Per-worker and port rates between them are zero.) Returns -1 when no
+ * second has completed yet. */
+int dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *a,
+			    struct dp_snapshot *b);
 
 /* Per-second rate of a summed counter between a (older) and b (newer);
  * 0 when the interval is empty. Counters never decrease; a decrease
@@ -48,11 +61,7 @@ dp_delta(uint64_t older, uint64_t newer)
 	return newer >= older ? newer - older : 0;
 }
 
-/* Percentiles of a histogram in microseconds. */
-struct dp_lat {
-	double p50, p90, p99, p999, max;
-	uint64_t count;
-};
+/* Percentiles of a histogram in microseconds (struct dp_lat: hist.h). */
 void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *out);
 /* Latency between two snapshots (kind 0 connect, 1 response, 2 server). */
 void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,

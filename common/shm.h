@@ -131,6 +131,9 @@ struct dp_history_entry {
 	uint64_t c[DP_C__COUNT]; /* cumulative totals at that second */
 	uint64_t sk_cur;
 	uint64_t target_cps;
+	/* Latency over that second (connect, response, server): a
+	 * histogram per entry would not fit 600 of them, percentiles do. */
+	struct dp_lat lat[3];
 };
 
 struct dp_shm {

@@ -18,14 +18,42 @@ control_limits_init(struct control_limits *lim, const struct dp_config *cfg)
 	if (cfg->mode != DP_MODE_CLIENT)
 		return;
 	lim->tuples = dp_config_tuple_space(cfg) * cfg->n_cpus;
-	by_tuples = cfg->flood || cfg->protocol == DP_PROTO_UDP ? UINT64_MAX
-								 : lim->tuples / DP_TUPLE_REUSE_S;
-	lim->max_cps = DP_MAX_CPS_PER_CORE * cfg->n_cpus;
+	/* Closed connections' tuples rest DP_TUPLE_REUSE_S before reuse; a
+	 * flood, UDP, or a cc test (connections held, cc <= tuples) reuses
+	 * none at the launch rate. */
+	by_tuples = cfg->flood || cfg->protocol == DP_PROTO_UDP || cfg->cc
+			    ? UINT64_MAX
+			    : lim->tuples / DP_TUPLE_REUSE_S;
+	/* A flood is bounded by the device alone (the bench's flood sends
+	 * over 40M frames a second from one core). */
+	lim->max_cps = cfg->flood ? UINT64_MAX : DP_MAX_CPS_PER_CORE * cfg->n_cpus;
 	if (by_tuples < lim->max_cps)
 		lim->max_cps = by_tuples;
 	lim->max_cc = lim->tuples;
 }
 
+int
+control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, char *why,
+		    size_t len)
+{
+	if (op == DP_OP_SET_CPS && v > lim->max_cps) {
+		snprintf(why, len,
+			 "%lu: beyond what %u cores and %lu client tuples sustain (expected at most %lu: a tuple rests %d s; add addresses, ports or cores)",
+			 (unsigned long)v, lim->n_workers, (unsigned long)lim->tuples,
+			 (unsigned long)lim->max_cps, DP_TUPLE_REUSE_S);
+		return -1;
+	}
+	if (op == DP_OP_SET_CC && v > lim->max_cc) {
+		snprintf(why, len,
+			 "%lu exceeds the %lu client tuples (addresses x ports x listen ports x cores; add addresses or ports)",
+			 (unsigned long)v, (unsigned long)lim->max_cc);
+		return -1;
+	}
+	return 0;
+}
+
+/* Called after the new value is stored: the generation, bumped last with
+ * release order, publishes it (control_read is the other half). */
 static void
 record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
 {
@@ -54,7 +82,8 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
-	int64_t v = req->value, target, lead_us;
+	int64_t v = req->value, target, old, lead_us;
+	char why[sizeof(rep->msg) - 16];
 
 	elapsed_us = now > shm->hdr.start_tsc && hz
 			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
@@ -79,12 +108,11 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
-		if ((uint64_t)v > lim->max_cps)
-			REFUSE("set cps %ld: beyond what %u worker cores and %lu client tuples sustain (max %lu: a tuple must stay unused for %d s)",
-			       (long)v, lim->n_workers, (unsigned long)lim->tuples,
-			       (unsigned long)lim->max_cps, DP_TUPLE_REUSE_S);
-		record(c, req->op, (int64_t)c->target_cps, v, now);
+		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
+			REFUSE("set cps %s", why);
+		old = (int64_t)c->target_cps;
 		c->target_cps = (uint64_t)v;
+		record(c, req->op, old, v, now);
 		snprintf(rep->msg, sizeof(rep->msg), "cps %ld", (long)v);
 		break;
 	case DP_OP_SET_CC:
@@ -94,11 +122,11 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("set cc %ld: must be at least 1", (long)v);
 		if (shm->cfg.cc == 0)
 			REFUSE("set cc: the test was started without cc (connections are not kept open)");
-		if ((uint64_t)v > lim->max_cc)
-			REFUSE("set cc %ld: beyond the %lu client tuples configured", (long)v,
-			       (unsigned long)lim->max_cc);
-		record(c, req->op, (int64_t)c->target_cc, v, now);
+		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
+			REFUSE("set cc %s", why);
+		old = (int64_t)c->target_cc;
 		c->target_cc = (uint64_t)v;
+		record(c, req->op, old, v, now);
 		snprintf(rep->msg, sizeof(rep->msg), "cc %ld", (long)v);
 		break;
 	case DP_OP_SET_DURATION:
@@ -113,8 +141,9 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		if (lead_us + target <= (int64_t)elapsed_us)
 			REFUSE("set duration: %.1f s after the %u s of wait and slow start ends in the past (%.1f s have run)",
 			       (double)target / 1e6, c->lead_s, (double)elapsed_us / 1e6);
-		record(c, DP_OP_SET_DURATION, (int64_t)c->duration_us, target, now);
+		old = (int64_t)c->duration_us;
 		c->duration_us = (uint64_t)target;
+		record(c, DP_OP_SET_DURATION, old, target, now);
 		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s at full rate, after %u s of wait and slow start (%.1f s left)",
 			 (double)target / 1e6, c->lead_s, (double)(lead_us + target - (int64_t)elapsed_us) / 1e6);
 		v = target;
@@ -124,22 +153,22 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("pause: this primary is a server; it launches nothing");
 		if (c->paused)
 			REFUSE("pause: already paused");
-		record(c, req->op, 0, 1, now);
 		c->paused = 1;
+		record(c, req->op, 0, 1, now);
 		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
 		break;
 	case DP_OP_RESUME:
 		if (!c->paused)
 			REFUSE("resume: not paused");
-		record(c, req->op, 1, 0, now);
 		c->paused = 0;
+		record(c, req->op, 1, 0, now);
 		v = 0;
 		snprintf(rep->msg, sizeof(rep->msg), "resumed");
 		break;
 	case DP_OP_STOP:
-		record(c, req->op, 0, 1, now);
 		c->stop = 1;
+		record(c, req->op, 0, 1, now);
 		v = 1;
 		snprintf(rep->msg, sizeof(rep->msg), "stopping");
 		break;

@@ -22,9 +22,41 @@ struct control_limits {
 /* Compute the limits for a configuration. */
 void control_limits_init(struct control_limits *lim, const struct dp_config *cfg);
 
+/* Whether v is within what lim sustains for op (DP_OP_SET_CPS or
+ * DP_OP_SET_CC): 0, or -1 with why = "V: reason (expected ...)". The one
+ * rule for both the config check (config_rules.c) and dperf-ctl's set. */
+int control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, char *why,
+			size_t len);
+
 /* Validate and apply req. Fills rep (status, message, generation). */
 void control_apply(struct dp_shm *shm, const struct control_limits *lim,
 		   const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now_tsc);
+
+/* What a worker applies: one generation and the values published with it
+ * (or newer ones: a change published meanwhile is applied on the next poll,
+ * as its generation differs from the one returned here). */
+struct control_view {
+	uint64_t gen;
+	uint64_t target_cps;
+	uint64_t target_cc;
+	uint32_t paused;
+	uint32_t stop;
+};
+
+/* The worker's side of the publication order: control_apply stores the
+ * values, then the generation with release order; reading the generation
+ * with acquire order first guarantees the values read after it are at
+ * least those of that generation. Returns the generation read. */
+static inline uint64_t
+control_read(const struct dp_control *c, struct control_view *v)
+{
+	v->gen = __atomic_load_n(&c->generation, __ATOMIC_ACQUIRE);
+	v->target_cps = c->target_cps;
+	v->target_cc = c->target_cc;
+	v->paused = c->paused;
+	v->stop = c->stop;
+	return v->gen;
+}
 
 /* Seconds a client tuple must stay unused before reuse (max_cps rule). */
 #define DP_TUPLE_REUSE_S 2

@@ -121,7 +121,8 @@ state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_
 }
 
 static void
-history_push(struct dp_shm *shm, const struct dp_snapshot *s, uint64_t sec)
+history_push(struct dp_shm *shm, const struct dp_snapshot *prev, const struct dp_snapshot *s,
+	     uint64_t sec)
 {
 	uint64_t head = shm->history_head;
 	struct dp_history_entry *e = &shm->history[head % DP_HISTORY_LEN];
@@ -131,7 +132,21 @@ history_push(struct dp_shm *shm, const struct dp_snapshot *s, uint64_t sec)
 	memcpy(e->c, s->c, sizeof(e->c));
 	e->sk_cur = s->sk_cur;
 	e->target_cps = shm->ctl.target_cps;
+	for (int k = 0; k < 3; k++)
+		dp_lat_between(prev, s, k, shm->hdr.tsc_hz, &e->lat[k]);
 	__atomic_store_n(&shm->history_head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* A UDP client that stopped sending still receives the answers in
+ * flight for this long (a peer answers in microseconds; a datagram lost
+ * never is, so this is the bound, not a wait for all). */
+#define UDP_DRAIN_US 500000
+
+static int
+is_udp_client(const struct dp_shm *shm)
+{
+	return shm->hdr.mode == DP_MODE_CLIENT && shm->cfg.protocol == DP_PROTO_UDP &&
+	       !shm->cfg.flood;
 }
 
 /* How long a stop may take before connections are abandoned. */
@@ -142,7 +157,29 @@ grace_us(const struct dp_shm *shm)
 
 	if (shm->hdr.mode != DP_MODE_CLIENT)
 		g = 1000000;
+	if (is_udp_client(shm))
+		g = UDP_DRAIN_US;
 	return g > 10000000 ? 10000000 : g;
+}
+
+/* What a stop waits for: open connections, or for a UDP client the
+ * datagrams sent and not answered yet. */
+static uint64_t
+outstanding(const struct dp_shm *shm)
+{
+	uint64_t sk = 0;
+
+	if (is_udp_client(shm))
+		return dp_delta(dp_shm_sum(shm, DP_C_UDP_RX), dp_shm_sum(shm, DP_C_UDP_TX));
+	for (uint32_t w = 0; w < shm->hdr.n_workers; w++)
+		sk += shm->workers[w].sk_cur;
+	return sk;
+}
+
+void
+control_loop_begin(struct dp_shm *shm)
+{
+	dp_snapshot_take(shm, shm->hdr.start_tsc, &first);
 }
 
 void
@@ -154,7 +191,6 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 	FILE *out = stdout;
 	int print = !shm->cfg.quiet;
 
-	dp_snapshot_take(shm, start, &first);
 	prev = first;
 	for (;;) {
 		uint64_t now, elapsed_us;
@@ -172,8 +208,7 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 			uint64_t sk = 0;
 			if (stop_at == 0)
 				stop_at = now;
-			for (uint32_t w = 0; w < shm->hdr.n_workers; w++)
-				sk += shm->workers[w].sk_cur;
+			sk = outstanding(shm);
 			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm))
 				break;
 		}
@@ -185,7 +220,7 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 			sec = elapsed_us / 1000000;
 			ports_read_stats(ps, shm);
 			dp_snapshot_take(shm, now, &cur);
-			history_push(shm, &cur, sec);
+			history_push(shm, &prev, &cur, sec);
 			if (print) {
 				report_second(out, shm, &prev, &cur, sec);
 				print = output_ok(out);

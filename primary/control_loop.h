@@ -11,6 +11,10 @@
 #include "shm.h"
 
 void control_loop_signals(void);
+/* The summary's baseline, taken before the workers are launched: every
+ * frame they send counts, the first ARP/NDP of a link coming up included
+ * (a baseline taken after the launch hid it). */
+void control_loop_begin(struct dp_shm *shm);
 /* Runs until the test ends; control_loop_finish then prints the summary
  * (and writes it as one JSON object to summary_json when not NULL). */
 void control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json);

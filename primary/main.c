@@ -26,6 +26,7 @@
 #include <rte_memzone.h>
 
 #include "config.h"
+#include "config_rules.h"
 #include "control_loop.h"
 #include "ctl_server.h"
 #include "dev_fault.h"
@@ -118,6 +119,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 	for (uint32_t i = 0; i < a->n_workers; i++)
 		dev_fault_find_pmd(a->workers[i]);
 	a->shm->hdr.start_tsc = rte_rdtsc();
+	control_loop_begin(a->shm);
 	lcore = 0;
 	for (uint32_t i = 0; i < a->n_workers; i++) {
 		a->workers[i]->start_tsc = a->shm->hdr.start_tsc;
@@ -306,7 +308,8 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &file, &name, &out, &check) != 0)
 		return EXIT_CONFIG;
-	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0) {
+	if (dp_config_load(file, &a.cfg, err, sizeof(err)) != 0 ||
+	    config_rules_check(&a.cfg, err, sizeof(err)) != 0) {
 		print_err(NULL, err);
 		return EXIT_CONFIG;
 	}

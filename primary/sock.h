@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "http.h"
+
 enum sk_state {
 	SK_CLOSED = 0,
 	SK_SYN_SENT,
@@ -41,12 +43,13 @@ struct sock {
 	uint8_t flags;
 	uint8_t list;       /* enum sk_list */
 	uint8_t retries;
-	uint8_t crlf;       /* server: request-end matcher state */
 	uint8_t inflight;   /* requests sent and not yet answered */
+	uint8_t last_kind;  /* server: method of the last request answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
+	struct dp_req_scan rq; /* server: where the HTTP request stream is */
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint8_t pad[10];
+	uint8_t pad[2];
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

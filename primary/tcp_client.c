@@ -25,7 +25,9 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
-	if (w->is_http)
+	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
+		CNT_ADD(w, HTTP_POST, n);
+	else if (w->is_http)
 		CNT_ADD(w, HTTP_GET, n);
 	else
 		CNT_ADD(w, TCP_REQ, n);

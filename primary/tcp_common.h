@@ -34,7 +34,8 @@ sk_opened(struct worker *w, struct sock *sk)
 {
 	sk->flags = 0;
 	sk->retries = 0;
-	sk->crlf = 0;
+	memset(&sk->rq, 0, sizeof(sk->rq));
+	sk->last_kind = DP_REQ_NONE;
 	sk->inflight = 0;
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;

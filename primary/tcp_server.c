@@ -13,10 +13,53 @@
 
 #define SKF_WANT_CLOSE SKF_CLOSE
 
+/* The answer to a request of this kind (DP_REQ_NONE: raw TCP). A HEAD
+ * gets the head of a GET's answer without its body (RFC 9110 9.3.2: a
+ * keep-alive client would read the body as the next response); a request
+ * that is not GET, HEAD or POST HTTP gets 400 and the connection closes
+ * (it was answered 200 and counted in httpGet: a load-test server must
+ * not hide a client that sends something else). */
+static inline const struct msg *
+answer(const struct worker *w, const struct sock *sk, uint8_t kind)
+{
+	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
+
+	if (kind == DP_REQ_BAD)
+		return &w->rsp_bad;
+	if (kind == DP_REQ_HEAD)
+		return ka ? &w->rsp_head_ka : &w->rsp_head_close;
+	return ka ? &w->rsp_ka : &w->rsp_close;
+}
+
+/* What a retransmission sends again: the last answer. */
 static inline const struct msg *
 response(const struct worker *w, const struct sock *sk)
 {
-	return (w->keepalive && !(sk->flags & SKF_WANT_CLOSE)) ? &w->rsp_ka : &w->rsp_close;
+	return answer(w, sk, sk->last_kind);
+}
+
+/* The requests of one segment, as runs of one method. More changes of
+ * method in one segment than this end the connection as a bad request. */
+#define MAX_RUNS 16
+struct req_runs {
+	uint32_t n;      /* runs */
+	uint32_t total;  /* requests */
+	uint8_t kind[MAX_RUNS];
+	uint32_t count[MAX_RUNS];
+};
+
+static void
+runs_add(struct req_runs *r, uint8_t kind)
+{
+	if (r->n > 0 && r->kind[r->n - 1] == kind) {
+		r->count[r->n - 1]++;
+	} else {
+		if (r->n == MAX_RUNS - 1)
+			kind = DP_REQ_BAD; /* the last run: 400, then close */
+		r->kind[r->n] = kind;
+		r->count[r->n++] = 1;
+	}
+	r->total++;
 }
 
 static void
@@ -42,43 +85,70 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
-/* Count the complete requests in a segment. */
-static uint32_t
-count_requests(struct worker *w, struct sock *sk, const struct seg *s)
+/* The complete requests in a segment, counted by method (httpGet counts
+ * GET and HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq). */
+static void
+count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct req_runs *r)
 {
-	uint32_t n;
+	uint32_t off = 0, n;
+	int done;
 
-	if (w->is_http) {
-		n = dp_http_count_requests(s->data, s->dlen, &sk->crlf);
-		if (w->keepalive && n > 0 && dp_http_wants_close(s->data, s->dlen))
-			sk->flags |= SKF_WANT_CLOSE;
-		CNT_ADD(w, HTTP_GET, n);
-		return n;
+	if (!w->is_http) {
+		n = (sk->raw_got + s->dlen) / w->req_size;
+		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
+		CNT_ADD(w, TCP_REQ, n);
+		if (n > 0) {
+			r->n = 1;
+			r->kind[0] = DP_REQ_NONE;
+			r->count[0] = r->total = n;
+		}
+		return;
 	}
-	n = (sk->raw_got + s->dlen) / w->req_size;
-	sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
-	CNT_ADD(w, TCP_REQ, n);
-	return n;
+	while (off < s->dlen) {
+		off += dp_http_scan_request(&sk->rq, s->data + off, s->dlen - off, &done);
+		if (!done)
+			break;
+		runs_add(r, sk->rq.kind);
+		if (r->kind[r->n - 1] == DP_REQ_BAD)
+			break;
+	}
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (r->kind[i] == DP_REQ_POST)
+			CNT_ADD(w, HTTP_POST, r->count[i]);
+		else if (r->kind[i] == DP_REQ_BAD)
+			CNT_ADD(w, HTTP_ERR, r->count[i]);
+		else
+			CNT_ADD(w, HTTP_GET, r->count[i]);
+	}
+	if (w->keepalive && r->total > 0 && dp_http_wants_close(s->data, s->dlen))
+		sk->flags |= SKF_WANT_CLOSE;
 }
 
-/* Send n responses; the last carries our FIN when we close. */
+/* Answer the requests; the last answer carries our FIN when we close (a
+ * bad request closes). */
 static void
-respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t n)
+respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	const struct req_runs *r)
 {
-	const struct msg *m = response(w, sk);
-	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
+	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
+		    r->kind[r->n - 1] == DP_REQ_BAD;
+	uint32_t left = r->total;
 
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t f = TH_ACK | TH_PSH;
-		if (close && i + 1 == n)
-			f |= TH_FIN;
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
-		sk->snd_nxt += m->len;
-		sk_ack_sent(sk); /* the response carries the ACK of the request */
-		if (w->is_http)
-			CNT(w, HTTP_2XX);
-		else
-			CNT(w, TCP_RSP);
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct msg *m = answer(w, sk, r->kind[k]);
+		for (uint32_t i = 0; i < r->count[k]; i++) {
+			uint8_t f = TH_ACK | TH_PSH;
+			if (close && --left == 0)
+				f |= TH_FIN;
+			pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
+			sk->snd_nxt += m->len;
+			sk_ack_sent(sk); /* the answer carries the ACK of the request */
+			if (!w->is_http)
+				CNT(w, TCP_RSP);
+			else if (r->kind[k] != DP_REQ_BAD)
+				CNT(w, HTTP_2XX);
+		}
+		sk->last_kind = r->kind[k];
 	}
 	if (close) {
 		sk->snd_nxt++;
@@ -97,8 +167,9 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	uint64_t idx = sk_index_server(w, s->sip, s->sport, s->dport);
 	struct tuple t;
 	struct sock *sk;
-	uint32_t n = 0;
+	struct req_runs r;
 
+	r.n = r.total = 0;
 	seg_tuple(s, &t);
 	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
 		CNT(w, TCP_DROP);
@@ -160,7 +231,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		}
 		sk->rcv_nxt += s->dlen;
 		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
-			n = count_requests(w, sk, s);
+			count_requests(w, sk, s, &r);
 		if (s->flags & TH_FIN) {
 			sk->rcv_nxt++;
 			sk->flags |= SKF_FIN_RCVD;
@@ -168,8 +239,8 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	}
 	switch (sk->state) {
 	case SK_ESTABLISHED:
-		if (n > 0) {
-			respond(w, sk, (uint32_t)idx, &t, n);
+		if (r.total > 0) {
+			respond(w, sk, (uint32_t)idx, &t, &r);
 		} else if (sk->flags & SKF_FIN_RCVD) {
 			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
 			sk->snd_nxt++;

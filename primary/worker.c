@@ -11,7 +11,9 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 
+#include "control.h"
 #include "dev_fault.h"
+#include "timers.h"
 #include "pkt.h"
 #include "rx.h"
 #include "tcp.h"
@@ -60,61 +62,24 @@ set_rate(struct worker *w)
 }
 
 static void
-apply_control(struct worker *w, uint64_t gen)
+apply_control(struct worker *w)
 {
-	const struct dp_control *c = w->ctl;
+	struct control_view c;
 	uint32_t nw = w->np->n_workers * w->cfg->n_ports;
+	uint64_t gen = control_read(w->ctl, &c);
 
-	w->cps_w = share(w, c->target_cps, nw);
-	w->cc_w = c->target_cc ? share(w, c->target_cc, nw) : 0;
+	w->cps_w = share(w, c.target_cps, nw);
+	w->cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
 	/* dperf's UDP packets-per-second mode: each of cc connections sends
 	 * one datagram per keepalive interval, so the rate is cc / interval. */
 	if (w->pps_interval_us)
 		w->cps_w = RTE_MAX(1ULL, w->cc_w * 1000000 / w->pps_interval_us);
-	w->paused = (uint8_t)c->paused;
-	w->stopping = (uint8_t)c->stop;
+	w->paused = (uint8_t)c.paused;
+	w->stopping = (uint8_t)c.stop;
 	w->gen_seen = gen;
 	set_rate(w);
 	w->st->applied_gen = gen;
 	w->st->applied_tsc = rte_rdtsc();
-}
-
-/* Expires what is due on one list, at most DP_TIMER_BUDGET at a time.
- * Returns nonzero when due entries are left (budget spent, or the device
- * is full). */
-static int
-run_list(struct worker *w, int which)
-{
-	struct tlist *l = &w->tl[which];
-
-	for (int n = 0; n < DP_TIMER_BUDGET; n++) {
-		uint32_t idx;
-		struct sock *sk;
-
-		if (!l->head)
-			return 0;
-		idx = l->head - 1;
-		sk = &w->sk[idx];
-		if (!tl_due(sk->t_expire, w->now_t))
-			return 0;
-		if (tx_congested(w))
-			return 1;
-		tl_remove(w, sk);
-		w->timer_fired = 1;
-		if (w->is_client)
-			tcp_client_timer(w, idx, which);
-		else
-			tcp_server_timer(w, idx, which);
-	}
-	return l->head && tl_due(w->sk[l->head - 1].t_expire, w->now_t);
-}
-
-/* The timer lists. Returns nonzero when due entries are left for the
- * next loop iteration. */
-static int
-run_timers(struct worker *w)
-{
-	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(w);
 }
 
 /* Once per millisecond. */
@@ -134,7 +99,7 @@ worker_tick(struct worker *w)
 		set_rate(w);
 	if (w->is_udp)
 		return;
-	w->timers_behind = (uint8_t)run_timers(w);
+	w->timers_behind = (uint8_t)timers_run(w);
 	/* At a stop, the client closes its idle connections, a tick's
 	 * budget at a time (512k/s): closing millions at once would flood
 	 * the peer with FINs. */
@@ -198,7 +163,7 @@ static __rte_noinline void
 worker_loop(struct worker *w)
 {
 	struct rte_mbuf *pkts[DP_RX_BURST];
-	uint64_t gen, prev = rte_rdtsc();
+	uint64_t prev = rte_rdtsc();
 	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
 	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
 	 * next_t computed from it would then always be in the past. */
@@ -232,9 +197,8 @@ worker_loop(struct worker *w)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 			rx_packet(w, pkts[i]);
 		}
-		gen = w->ctl->generation;
-		if (unlikely(gen != w->gen_seen))
-			apply_control(w, gen);
+		if (unlikely(w->ctl->generation != w->gen_seen))
+			apply_control(w);
 		if (now >= next_t) {
 			ticks = (now - w->start_tsc) / w->tsc_per_t;
 			w->now_t = (uint32_t)ticks;
@@ -248,14 +212,14 @@ worker_loop(struct worker *w)
 				/* Between milliseconds, the timers alone: busy
 				 * time only when one fired. */
 				w->timer_fired = 0;
-				w->timers_behind = (uint8_t)run_timers(w);
+				w->timers_behind = (uint8_t)timers_run(w);
 				work |= w->timer_fired;
 			}
 		} else if (unlikely(w->timers_behind)) {
 			/* More expired in this millisecond than one tick's
 			 * budget (a keepalive test's requests): go on between
 			 * RX bursts rather than wait for the next tick. */
-			w->timers_behind = (uint8_t)run_timers(w);
+			w->timers_behind = (uint8_t)timers_run(w);
 			work = 1;
 		}
 		if (w->interval && w->next_launch <= now && launch(w))

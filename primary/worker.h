@@ -154,6 +154,9 @@ struct worker {
 	struct msg req;
 	struct msg rsp_ka;
 	struct msg rsp_close;
+	struct msg rsp_head_ka;    /* HEAD: rsp_ka's head, without its body */
+	struct msg rsp_head_close;
+	struct msg rsp_bad;        /* 400, then the connection closes */
 	uint32_t rsp_size;   /* raw mode: expected response size */
 	uint32_t req_size;   /* raw mode: expected request size */
 	uint16_t mss;

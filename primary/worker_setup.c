@@ -13,26 +13,22 @@
 
 #include "http.h"
 #include "meminfo.h"
+#include "messages.h"
+#include "worker_msgs.h"
 #include "pkt.h"
 #include "sock_table.h"
 #include "tcp_dack.h"
 #include "worker_setup.h"
 
-static int
-make_msg(struct msg *m, uint32_t len, uint8_t *buf)
-{
-	m->data = buf;
-	m->len = len;
-	m->sum = pkt_sum(buf, len);
-	return len ? 0 : -1;
-}
-
+/* The messages were checked with the configuration (config_rules.c);
+ * composing them again here cannot fail unless the rules changed. */
 static int
 build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 {
 	struct dp_config own;
 	const struct dp_config *cfg = w->cfg;
-	uint32_t pipe, one, size;
+	uint8_t *buf = rte_zmalloc("dp_msg", MSG_BUF_LEN, 64);
+	struct dp_ip srv = dp_range_addr(&w->cfg->servers[port_idx], w->queue);
 
 	/* dperf 1.9: a server with one payload size per core answers from
 	 * this core with its own size (the order of the cpu line). */
@@ -41,44 +37,13 @@ build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 		own.payload_size = cfg->payload_sizes[w->id];
 		cfg = &own;
 	}
-	pipe = cfg->pipeline ? cfg->pipeline : 1;
-	size = cfg->payload_size;
-	uint8_t *req = rte_zmalloc("dp_msg", DP_MSG_MAX * 3, 64);
-	uint8_t *ka = req + DP_MSG_MAX, *cl = req + 2 * DP_MSG_MAX;
-	char host[64];
-	struct dp_ip srv = dp_range_addr(&cfg->servers[port_idx], w->queue);
 
-	if (req == NULL) {
+	if (buf == NULL) {
 		snprintf(err, errlen, "out of hugepage memory for messages");
 		return -1;
 	}
-	w->is_http = (uint8_t)dp_msg_is_http(cfg);
-	if (w->is_http) {
-		dp_ip_str(&srv, host, sizeof(host));
-		one = dp_http_request(cfg, cfg->http_host[0] ? NULL : host, req, DP_MSG_MAX);
-		make_msg(&w->rsp_ka, dp_http_response(cfg, 1, ka, DP_MSG_MAX), ka);
-		make_msg(&w->rsp_close, dp_http_response(cfg, 0, cl, DP_MSG_MAX), cl);
-	} else {
-		one = dp_raw_message(size, cfg->payload_random, req, DP_MSG_MAX);
-		make_msg(&w->rsp_ka, dp_raw_message(size, cfg->payload_random, ka, DP_MSG_MAX), ka);
-		w->rsp_close = w->rsp_ka;
-		w->req_size = w->rsp_size = size;
-	}
-	if (one == 0 || one * pipe > DP_MSG_MAX || w->rsp_ka.len == 0) {
-		snprintf(err, errlen, "pipeline: %u requests of %u bytes do not fit one message",
-			 pipe, one);
-		return -1;
-	}
-	for (uint32_t i = 1; i < pipe; i++)
-		memcpy(req + i * one, req, one);
-	make_msg(&w->req, one * pipe, req);
-	if (w->req.len > w->mss || w->rsp_ka.len > w->mss) {
-		snprintf(err, errlen,
-			 "mss: messages of %u (request) and %u (response) bytes exceed mss %u (expected payload_size * pipeline <= mss)",
-			 w->req.len, w->rsp_ka.len, w->mss);
-		return -1;
-	}
-	return 0;
+	w->req.data = buf; /* freed by worker_teardown */
+	return worker_msgs(w, cfg, &srv, buf, err, errlen);
 }
 
 static void
@@ -252,14 +217,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
 	w->next_arp_ms = 0;
 	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
-	set_addresses(w, wp->port_idx);
-	for (uint32_t k = 1; w->v6 && k < cfg->n_clients; k++)
-		if (memcmp(cfg->clients[k].start.v6, cfg->clients[0].start.v6, 12) != 0) {
-			snprintf(err, errlen,
-				 "%s:%u: client: IPv6 client ranges must share their first 12 bytes (expected the same /96 prefix as line %u)",
-				 cfg->file, cfg->clients[k].line, cfg->clients[0].line);
-			return -1;
-		}
+	set_addresses(w, wp->port_idx); /* IPv6 prefixes: checked by config_rules.c */
 	if (build_messages(w, wp->port_idx, err, errlen) != 0)
 		return -1;
 	return alloc_sockets(w, err, errlen);

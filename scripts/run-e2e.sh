@@ -7,6 +7,13 @@ export BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "run-e2e: end-to-end tests need root (hugepages, namespaces)"; exit 1; }
 failed=()
 n=0
+# A name in E2E_ONLY that is no test is an error (a typo ran nothing and
+# passed).
+for want in ${E2E_ONLY:-}; do
+	[ -f "tests/e2e/test_${want}.sh" ] && continue
+	echo "run-e2e: E2E_ONLY names no test '$want' (expected one of: $(cd tests/e2e && ls test_*.sh | sed 's/^test_//; s/\.sh$//' | tr '\n' ' '))"
+	exit 2
+done
 # How many memif datapath faults the kernel has logged so far.
 memif_segv() { dmesg 2>/dev/null | grep -c "segfault.*librte_net_memif" || true; }
 for t in tests/e2e/test_*.sh; do

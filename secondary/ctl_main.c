@@ -45,7 +45,7 @@ usage(FILE *f)
 {
 	fputs("usage: dperf-ctl [-p NAME] COMMAND\n"
 	      "       dperf-ctl -h | --help | --version\n"
-	      "  status                         state, targets, workers, applied changes\n"
+	      "  status [--json]                state, targets, workers, applied changes\n"
 	      "  stats [--json|--csv] [--watch [S]]  counters and rates (every S seconds, default 1)\n"
 	      "  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
 	      "  set duration T | +T | -T       run T at full rate after wait + slow start (dperf's duration),\n"
@@ -101,17 +101,10 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 {
 	struct dp_snapshot a, b;
 	uint64_t hz = s->hdr.tsc_hz;
-	uint64_t head = __atomic_load_n(&s->history_head, __ATOMIC_ACQUIRE);
 
-	if (!watch && head >= 2 && s->hdr.state != DP_ST_DONE) {
-		/* The last complete second, as the primary recorded it. */
-		const struct dp_history_entry *e0 = &s->history[(head - 2) % DP_HISTORY_LEN];
-		const struct dp_history_entry *e1 = &s->history[(head - 1) % DP_HISTORY_LEN];
-		dp_snapshot_take(s, rte_rdtsc(), &b);
-		a = b;
-		a.tsc = b.tsc - (e1->tsc - e0->tsc);
-		for (int c = 0; c < DP_C__COUNT; c++)
-			a.c[c] = b.c[c] - (e1->c[c] - e0->c[c]);
+	/* One shot: the last second the primary completed, counters and
+	 * latency as it recorded them. */
+	if (!watch && s->hdr.state != DP_ST_DONE && dp_snapshot_last_second(s, rte_rdtsc(), &a, &b) == 0) {
 		print_stats(json, s, &a, &b);
 		return output_failed() ? DP_EXIT_OUTPUT : 0;
 	}
@@ -208,12 +201,12 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 /* status reads the memzone, which a stopped primary still shows: a ping
  * tells whether the figures are live. */
 static int
-cmd_status(const struct dp_shm *s)
+cmd_status(const struct dp_shm *s, int json)
 {
 	struct dp_ctl_rep rep;
 	int alive = dp_ctl_send(DP_OP_PING, 0, &rep, STATUS_PING_MS) == 0;
 
-	ctl_print_status(stdout, s, rte_rdtsc());
+	ctl_print_status(stdout, s, rte_rdtsc(), json);
 	if (alive)
 		return DP_EXIT_OK;
 	fflush(stdout);
@@ -317,7 +310,16 @@ main(int argc, char **argv)
 		if (argc < 2 || argc > 3 || strcmp(argv[1], "--prometheus") != 0)
 			return usage_error("export: expected 'export --prometheus [ADDR:PORT]'%s", "");
 		export_addr = argc == 3 ? argv[2] : NULL;
-	} else if ((strcmp(cmd, "status") != 0 && strcmp(cmd, "config") != 0) || argc != 1) {
+	} else if (strcmp(cmd, "status") == 0) {
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--json") != 0)
+				return usage_error("status: unknown option \"%s\" (expected --json)", argv[i]);
+			json = FMT_JSON;
+		}
+	} else if (strcmp(cmd, "config") == 0) {
+		if (argc != 1)
+			return usage_error("config: unexpected argument \"%s\"", argv[1]);
+	} else {
 		return usage_error("unknown command \"%s\"", cmd);
 	}
 	signal(SIGINT, on_signal);
@@ -330,7 +332,7 @@ main(int argc, char **argv)
 	if (op != DP_OP_NONE)
 		rc = send_op(s, op, value);
 	else if (strcmp(cmd, "status") == 0)
-		rc = cmd_status(s);
+		rc = cmd_status(s, json == FMT_JSON);
 	else if (strcmp(cmd, "config") == 0)
 		fputs(s->config_text, stdout);
 	else if (strcmp(cmd, "export") == 0) {

@@ -8,25 +8,49 @@
 #include "ctl_output.h"
 #include "stats_out.h"
 
-void
-ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
+/* The figures status prints, computed once for both formats. */
+struct status_fig {
+	double elapsed, duration, end, remaining;
+	uint32_t lead;
+	uint32_t first_change, n_changes;
+};
+
+static void
+status_figures(const struct dp_shm *s, uint64_t now, struct status_fig *g)
 {
 	const struct dp_control *c = &s->ctl;
-	double el = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
-	uint32_t nc = c->n_changes;
-	double end = (double)dp_run_end_us(c) / 1e6;
+
+	g->elapsed = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
+	g->duration = (double)c->duration_us / 1e6;
+	/* One clock, from the start: "duration" (dperf's, what "set duration"
+	 * sets) begins after "lead" (a client's wait + slow start). */
+	g->lead = c->lead_s;
+	g->end = (double)dp_run_end_us(c) / 1e6;
+	g->remaining = g->end > g->elapsed ? g->end - g->elapsed : 0.0;
+	g->n_changes = c->n_changes;
+	g->first_change = g->n_changes > DP_CHANGES_LEN ? g->n_changes - DP_CHANGES_LEN : 0;
+}
+
+static uint32_t
+status_workers(const struct dp_shm *s)
+{
+	return s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
+}
+
+static void
+print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
+{
+	const struct dp_control *c = &s->ctl;
 
 	fprintf(f, "name: %s\npid: %d\nmode: %s\nstate: %s\n", s->hdr.name, s->hdr.pid,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
-	/* One clock, from the start: "duration" (dperf's, what "set duration"
-	 * sets) begins after "lead" (a client's wait + slow start). */
 	fprintf(f, "elapsed: %.1f s\nlead: %u s (wait and slow start; duration counts from here)\n"
-		"duration: %.1f s\nend: %.1f s\nremaining: %.1f s\n", el, c->lead_s,
-		(double)c->duration_us / 1e6, end, end > el ? end - el : 0.0);
+		"duration: %.1f s\nend: %.1f s\nremaining: %.1f s\n", g->elapsed, g->lead,
+		g->duration, g->end, g->remaining);
 	fprintf(f, "target_cps: %" PRIu64 "\ntarget_cc: %" PRIu64 "\npaused: %u\ngeneration: %" PRIu64 "\n",
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, "workers: %u\nports: %u\n", s->hdr.n_workers, s->hdr.n_ports);
-	for (uint32_t w = 0; w < s->hdr.n_workers && w < DP_MAX_WORKERS; w++) {
+	for (uint32_t w = 0; w < status_workers(s); w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "worker %u: lcore %u port %u applied_generation %" PRIu64 " cps_now %" PRIu64
 			" connections %" PRIu64 " pkt_tx %" PRIu64 " bits_tx %" PRIu64 " udp_tx %" PRIu64
@@ -35,11 +59,55 @@ ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now)
 			(uint64_t)ws->sk_cur, (uint64_t)ws->c[DP_C_PKT_TX], (uint64_t)ws->c[DP_C_BITS_TX],
 			(uint64_t)ws->c[DP_C_UDP_TX]);
 	}
-	for (uint32_t i = nc > DP_CHANGES_LEN ? nc - DP_CHANGES_LEN : 0; i < nc; i++) {
+	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
 		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", dp_elapsed_s(s, ch->tsc),
 			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
 	}
+}
+
+/* The same fields as the text, with the same names; one line. The name is
+ * an instance name (letters, digits, '-', '_': checked at start), so it
+ * needs no escaping. */
+static void
+print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
+{
+	const struct dp_control *c = &s->ctl;
+
+	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,\"mode\":\"%s\",\"state\":\"%s\"", s->hdr.name,
+		s->hdr.pid, dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state));
+	fprintf(f, ",\"elapsed_s\":%.3f,\"lead_s\":%u,\"duration_s\":%.3f,\"end_s\":%.3f,\"remaining_s\":%.3f",
+		g->elapsed, g->lead, g->duration, g->end, g->remaining);
+	fprintf(f, ",\"target_cps\":%" PRIu64 ",\"target_cc\":%" PRIu64 ",\"paused\":%u,\"generation\":%" PRIu64,
+		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
+	fprintf(f, ",\"ports\":%u,\"workers\":[", s->hdr.n_ports);
+	for (uint32_t w = 0; w < status_workers(s); w++) {
+		const struct dp_worker_stats *ws = &s->workers[w];
+		fprintf(f, "%s{\"lcore\":%u,\"port\":%u,\"applied_generation\":%" PRIu64
+			",\"cps_now\":%" PRIu64 ",\"connections\":%" PRIu64 "}",
+			w ? "," : "", ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
+			(uint64_t)ws->sk_cur);
+	}
+	fprintf(f, "],\"changes\":[");
+	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
+		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
+		fprintf(f, "%s{\"t_s\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
+			i > g->first_change ? "," : "", dp_elapsed_s(s, ch->tsc), dp_ctl_op_name(ch->what),
+			ch->old_value, ch->new_value);
+	}
+	fprintf(f, "]}\n");
+}
+
+void
+ctl_print_status(FILE *f, const struct dp_shm *s, uint64_t now, int json)
+{
+	struct status_fig g;
+
+	status_figures(s, now, &g);
+	if (json)
+		print_status_json(f, s, &g);
+	else
+		print_status_text(f, s, &g);
 }
 
 void

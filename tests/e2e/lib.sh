@@ -76,6 +76,21 @@ wait_exit() {
 	fail "process $pid still running after ${secs}s"
 }
 
+# wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds (0), or
+# give up after SECONDS (1). Readiness is a condition, not a sleep.
+wait_until() {
+	local n=$(($1 * 10))
+	shift
+	for _ in $(seq "$n"); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# stat_of NAME KEY: a field of a primary's one-shot stats --json.
+stat_of() { jget "$("$SECONDARY_BUILD/dperf-ctl" -p "$1" stats --json)" "$2"; }
+
 # total LOG NAME: a counter from the final summary in a primary's log.
 total() {
 	awk -v k="$2" '/^---- dperf .* total/{s=1} s{for(i=1;i<NF;i++) if($i==k){print $(i+1); exit}}' "$1"

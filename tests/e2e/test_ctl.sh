@@ -42,6 +42,19 @@ st=$(ctl -p e2e-cli status)
 grep -q "^target_cps: 20000$" <<<"$st" || fail "status: $st"
 gen=$(awk '/^generation:/{print $2}' <<<"$st")
 grep -q "applied_generation $gen " <<<"$st" || fail "worker did not apply generation $gen: $st"
+# status --json: the same figures as the text, as one JSON object.
+js=$(ctl -p e2e-cli status --json) || fail "status --json failed: $js"
+/usr/bin/python3 - "$js" "$gen" <<'PY' || fail "status --json does not match the text: $js"
+import json, sys
+j = json.loads(sys.argv[1]); gen = int(sys.argv[2])
+assert j["name"] == "e2e-cli" and j["mode"] == "client" and j["state"] == "running", j
+assert j["target_cps"] == 20000 and j["generation"] >= gen, j
+assert len(j["workers"]) == 1 and j["workers"][0]["applied_generation"] >= gen, j
+assert [c["new"] for c in j["changes"] if c["what"] == "set cps"][-2:] == [5000, 20000], j
+PY
+# A usage error names the option, not the command.
+rc=0; why=$(ctl -p e2e-cli status --bogus 2>&1 >/dev/null) || rc=$?
+[ $rc = 2 ] && grep -q -- '"--bogus"' <<<"$why" && ! grep -q "unknown command" <<<"$why" || fail "status --bogus: exit $rc, $why"
 
 ctl -p e2e-cli set duration +5s >/dev/null || fail "set duration +5s refused"
 ctl -p e2e-cli status | grep -q "^duration: 65.0 s$" || fail "duration not extended to 65 s"

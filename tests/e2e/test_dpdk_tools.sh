@@ -9,7 +9,8 @@ for t in dpdk-telemetry.py dpdk-dumpcap dpdk-proc-info; do command -v $t >/dev/n
 CPS=2k CLIENT_DURATION=30s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
-sleep 3
+answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
+wait_until 15 answered || fail "no answer counted 15 s after the start"
 
 # DPDK's telemetry socket listens with a backlog of 1: a connection made
 # while the previous one is still being torn down can be refused; retry.
@@ -29,7 +30,9 @@ import json, sys
 # The tool prints a banner, then one JSON object per command.
 objs = [json.loads(l) for l in sys.argv[1].splitlines() if l.startswith("{")]
 st = [o["/dperf/stats"] for o in objs if "/dperf/stats" in o][0]
-assert st["http2XX"] > 0 and st["httpGet"] == st["http2XX"] or st["httpGet"] - st["http2XX"] < 100, st
+# Traffic flows (answers counted), and at most the requests in flight are
+# unanswered. (Was "A and B or C": it passed with no traffic at all.)
+assert st["http2XX"] > 0 and 0 <= st["httpGet"] - st["http2XX"] < 100, st
 PY
 out=$(tel /dperf/state) || fail "dpdk-telemetry.py: $out"
 grep -q '"state": "running"' <<<"$out" || grep -q '"state":"running"' <<<"$out" || fail "telemetry /dperf/state: $out"

@@ -35,8 +35,9 @@ head -c 20000 /dev/urandom >"$T/www/big"
 # nginx started as root serves files as nobody: let it through $T.
 chmod o+x "$T"; chmod o+rx "$T/www"; chmod o+r "$T/www/big"
 bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
-sleep 0.5
-kill -0 "$LAST_PID" || fail "nginx did not start: $(cat "$T/nginx/error.log")"
+NGINX=$LAST_PID
+listening() { kill -0 "$NGINX" && ip netns exec $NS ss -ltnH "sport = :80" | grep -q LISTEN; }
+wait_until 10 listening || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 cat >"$T/client.conf" <<CONF
 mode client
 cpu 1
@@ -55,8 +56,9 @@ start_primary e2e-ngx "$T/client.conf" $NS
 ip -n $NS addr add 198.18.0.1/24 dev dptap1
 ip -n $NS link set dptap1 up
 wait_exit "$PID_e2e_ngx" 30 || fail "client exit status"
-sleep 0.5
 c=$T/e2e-ngx.log
+logged() { [ "$(wc -l <"$T/nginx/access.log")" -ge "$(total "$c" http2XX)" ]; }
+wait_until 5 logged || true # (then compared, below)
 ok=$(total "$c" http2XX) get=$(total "$c" httpGet) lines=$(wc -l <"$T/nginx/access.log")
 note "httpGet $get http2XX $ok nginx access log $lines lines"
 [ "$ok" -ge 1000 ] || fail "only $ok answers from nginx"

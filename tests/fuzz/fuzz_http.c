@@ -33,6 +33,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st > 3)
 		abort();
 	(void)dp_http_wants_close(p, (uint32_t)size);
+	/* The server's scanner: whole, then in two pieces cut at the first
+	 * byte's value, it consumes everything and ends the same requests. */
+	{
+		struct dp_req_scan r1 = {0}, r2 = {0};
+		uint32_t n1 = 0, n2 = 0, off = 0, cut = size ? p[0] % (uint32_t)size : 0;
+		int done;
+
+		while (off < size) {
+			uint32_t used = dp_http_scan_request(&r1, p + off, (uint32_t)size - off, &done);
+			if (used == 0 || used > size - off)
+				abort();
+			off += used;
+			n1 += (uint32_t)done;
+			if (done && r1.kind == DP_REQ_BAD)
+				break;
+		}
+		off = 0;
+		for (int piece = 0, bad = 0; piece < 2 && !bad; piece++) {
+			uint32_t to = piece == 0 ? cut : (uint32_t)size;
+			while (off < to && !bad) {
+				off += dp_http_scan_request(&r2, p + off, to - off, &done);
+				n2 += (uint32_t)done;
+				bad = done && r2.kind == DP_REQ_BAD;
+			}
+		}
+		if (n1 != n2 || r1.kind != r2.kind)
+			abort();
+	}
 	free(p);
 	return 0;
 }

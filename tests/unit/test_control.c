@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,11 +155,14 @@ test_limits(void **state)
 	c.n_cpus = 2;
 	control_limits_init(&lim, &c);
 	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
-	/* Flood and UDP: no tuple reuse bound. */
+	/* UDP: no tuple reuse bound; flood: no bound at all but the device's. */
 	c.clients[0].num = 1;
-	c.flood = 1;
+	c.protocol = DP_PROTO_UDP;
 	control_limits_init(&lim, &c);
 	assert_int_equal(lim.max_cps, 2 * DP_MAX_CPS_PER_CORE);
+	c.flood = 1;
+	control_limits_init(&lim, &c);
+	assert_true(lim.max_cps == UINT64_MAX);
 	/* Server: no client limits. */
 	c.mode = DP_MODE_SERVER;
 	control_limits_init(&lim, &c);
@@ -273,7 +277,7 @@ test_set_cc(void **state)
 	struct dp_ctl_rep rep;
 
 	assert_refused(req(f, DP_OP_SET_CC, 0, START + SEC(1)), "at least 1");
-	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "beyond");
+	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "exceeds the");
 	assert_unchanged(s, 0, 0);
 	rep = req(f, DP_OP_SET_CC, 5000, START + SEC(1));
 	assert_int_equal(rep.status, DP_CTL_OK);
@@ -549,6 +553,85 @@ test_op_names(void **state)
 	assert_string_equal(dp_ctl_op_name(0xffffffffu), "unknown");
 }
 
+/*
+ * The publication order, raced for real: one thread applies set cps and
+ * set cc requests through control_apply (as the IPC thread does), another
+ * polls the generation and reads the block through control_read (as each
+ * worker does). Request k sets cps to k and cc to k, so the values a reader
+ * gets with generation g must be at least g: a smaller one is a value older
+ * than its generation, which a worker would keep until the next change.
+ */
+#define RACE_CHANGES 400000
+
+struct race {
+	struct dp_shm *shm;
+	struct control_limits lim;
+	volatile int done;
+	uint64_t stale, reads, last_cps, last_cc, last_gen;
+};
+
+static void *
+race_worker(void *arg)
+{
+	struct race *r = arg;
+	struct control_view v = {0};
+	uint64_t seen = 0;
+
+	for (;;) {
+		int done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+
+		if (r->shm->ctl.generation != seen) {
+			seen = control_read(&r->shm->ctl, &v);
+			r->reads++;
+			if (v.target_cps < (v.gen + 1) / 2 || v.target_cc < v.gen / 2)
+				r->stale++;
+		} else if (done) {
+			break;
+		}
+	}
+	r->last_cps = v.target_cps;
+	r->last_cc = v.target_cc;
+	r->last_gen = v.gen;
+	return NULL;
+}
+
+static void
+test_publication_race(void **state)
+{
+	struct race r = {0};
+	pthread_t t;
+
+	(void)state;
+	r.shm = new_shm(DP_MODE_CLIENT);
+	r.shm->cfg.cc = 1;
+	r.shm->ctl.target_cps = 0;
+	r.shm->ctl.target_cc = 0;
+	r.lim.max_cps = r.lim.max_cc = UINT64_MAX;
+	r.lim.n_workers = 1;
+	assert_int_equal(pthread_create(&t, NULL, race_worker, &r), 0);
+	/* Generation 2k-1 sets cps k, generation 2k sets cc k. */
+	for (int64_t k = 1; k <= RACE_CHANGES / 2; k++) {
+		struct dp_ctl_req req = {.version = DP_CTL_VERSION, .op = DP_OP_SET_CPS, .value = k};
+		struct dp_ctl_rep rep;
+
+		control_apply(r.shm, &r.lim, &req, &rep, START);
+		assert_int_equal(rep.status, DP_CTL_OK);
+		req.op = DP_OP_SET_CC;
+		control_apply(r.shm, &r.lim, &req, &rep, START);
+		assert_int_equal(rep.status, DP_CTL_OK);
+	}
+	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	print_message("%lu reads of %d changes, %lu stale\n", (unsigned long)r.reads,
+		      RACE_CHANGES, (unsigned long)r.stale);
+	assert_int_equal(r.stale, 0);
+	/* The last change was read with its own values. */
+	assert_int_equal(r.last_gen, RACE_CHANGES);
+	assert_int_equal(r.last_cps, RACE_CHANGES / 2);
+	assert_int_equal(r.last_cc, RACE_CHANGES / 2);
+	free(r.shm);
+}
+
 int
 main(void)
 {
@@ -570,6 +653,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_op, setup_client, teardown),
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_op_names),
+		cmocka_unit_test(test_publication_race),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -632,6 +632,68 @@ test_wants_close(void **state)
 	assert_int_equal(wants_close_str("GET / HTTP/1.0\r\nConnection: upgrade\r\n\r\n"), 1);
 }
 
+/* The server's request scanner: feeds text cut at cut (and at every
+ * byte when cut is 1) and returns the methods of the requests it ended
+ * as letters: G GET, H HEAD, P POST, B bad. */
+static void
+scan_all(const char *text, size_t cut, char *out)
+{
+	struct dp_req_scan r;
+	size_t len = strlen(text), at = 0;
+	int o = 0;
+
+	memset(&r, 0, sizeof(r));
+	while (at < len) {
+		size_t piece = cut && len - at > cut ? cut : len - at;
+		uint32_t off = 0;
+		while (off < piece) {
+			int done;
+			uint32_t used = dp_http_scan_request(&r, (const uint8_t *)text + at + off,
+							     (uint32_t)(piece - off), &done);
+			assert_true(used > 0 && used <= piece - off);
+			off += used;
+			if (done)
+				out[o++] = "?GHPB"[r.kind];
+			if (done && r.kind == DP_REQ_BAD)
+				goto end;
+		}
+		at += piece;
+	}
+end:
+	out[o] = '\0';
+}
+
+static void
+test_scan_requests(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"GET / HTTP/1.1\r\nHost: a\r\n\r\n", "G"},
+		{"HEAD / HTTP/1.1\r\n\r\nGET /x HTTP/1.1\r\n\r\n", "HG"},
+		/* The body is skipped by its Content-Length, whatever it holds. */
+		{"POST / HTTP/1.1\r\nContent-Length: 20\r\n\r\nGET / HTTP/1.1\r\n\r\n\r\nGET / HTTP/1.1\r\n\r\n", "PG"},
+		{"POST / HTTP/1.1\r\nhost: a\r\ncOnTeNt-LeNgTh:7\r\n\r\nabcdefgHEAD / HTTP/1.0\r\n\r\n", "PH"},
+		{"POST / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n", "PG"}, /* no body */
+		{"BREW / HTCPCP/1.0\r\n\r\n", "B"},
+		{"GET / HTTP/1.1\r\n\r\nGETS / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n", "GB"},
+		{"get / HTTP/1.1\r\n\r\n", "B"},
+		{"\r\n\r\n", "B"},
+		{"GET / HTTP/1.1\r\n", ""}, /* not ended yet */
+	};
+	char got[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t cut = 0; cut < strlen(cases[i].text); cut++) {
+			scan_all(cases[i].text, cut, got);
+			if (strcmp(got, cases[i].want) != 0)
+				fail_msg("case %zu cut %zu: \"%s\", expected \"%s\"", i, cut, got,
+					 cases[i].want);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -649,6 +711,7 @@ main(void)
 		cmocka_unit_test(test_parse_cached),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_count_requests),
+		cmocka_unit_test(test_scan_requests),
 		cmocka_unit_test(test_wants_close),
 	};
 

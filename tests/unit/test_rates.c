@@ -174,6 +174,54 @@ test_worker_busy(void **state)
 	free(b);
 }
 
+/* One-shot readers: the last completed second, from the history, with
+ * the latency the primary recorded for it. */
+static void
+test_last_second(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+	struct dp_lat l;
+
+	s->hdr.start_tsc = 100;
+	assert_int_equal(dp_snapshot_last_second(s, 5000, a, b), -1);
+	/* Second 1: from the start, counters from zero. */
+	s->history[0].sec = 1;
+	s->history[0].tsc = 1100;
+	s->history[0].c[DP_C_HTTP_2XX] = 40;
+	s->history[0].lat[1].count = 40;
+	s->history[0].lat[1].p50 = 20000.0;
+	s->history_head = 1;
+	s->workers[0].c[DP_C_HTTP_2XX] = 77; /* now: past the second */
+	assert_int_equal(dp_snapshot_last_second(s, 5000, a, b), 0);
+	/* Totals now; the interval, the first second's. */
+	assert_int_equal(b->tsc, 5000);
+	assert_int_equal(a->tsc, 4000);
+	assert_int_equal(b->c[DP_C_HTTP_2XX], 77);
+	assert_int_equal(a->c[DP_C_HTTP_2XX], 37);
+	assert_true(dp_rate(a, b, DP_C_HTTP_2XX, HZ) == 40.0);
+	dp_lat_between(a, b, 1, HZ, &l);
+	assert_int_equal(l.count, 40);
+	assert_true(l.p50 == 20000.0);
+	/* Second 2: between the last two entries. */
+	s->history[1].sec = 2;
+	s->history[1].tsc = 2100;
+	s->history[1].c[DP_C_HTTP_2XX] = 90;
+	s->history[1].lat[0].count = 50;
+	s->history_head = 2;
+	s->workers[0].c[DP_C_HTTP_2XX] = 95;
+	assert_int_equal(dp_snapshot_last_second(s, 5000, a, b), 0);
+	assert_int_equal(b->tsc - a->tsc, 1000);
+	assert_int_equal(b->c[DP_C_HTTP_2XX], 95);
+	assert_true(dp_rate(a, b, DP_C_HTTP_2XX, HZ) == 50.0);
+	dp_lat_between(a, b, 0, HZ, &l);
+	assert_int_equal(l.count, 50);
+	dp_lat_between(a, b, 1, HZ, &l);
+	assert_int_equal(l.count, 0);
+	free(a);
+	free(b);
+}
+
 static void
 test_fmt_si(void **state)
 {
@@ -209,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test_setup_teardown(test_worker_busy, shm_setup, shm_teardown),
 		cmocka_unit_test(test_fmt_si),
+		cmocka_unit_test_setup_teardown(test_last_second, shm_setup, shm_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c
+// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c primary/messages.c primary/worker_msgs.c primary/timers.c
+#define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,8 @@
 #include "../../primary/tcp.h"
 #include "../../primary/tcp_common.h"
 #include "../../primary/tcp_dack.h"
+#include "../../primary/timers.h"
+#include "../../primary/worker_msgs.h"
 
 /* ------------------------------------------------------------------ */
 /* A worker with its outbox                                            */
@@ -44,7 +47,7 @@ struct node {
 	uint64_t sent;               /* segments recorded, ever */
 	uint8_t hist[HIST_MAX];      /* flags of the first segments */
 	uint32_t hlen[HIST_MAX];     /* and their payload lengths */
-	uint8_t msgbuf[3][DP_MSG_MAX];
+	uint8_t msgbuf[3][DP_MSG_MAX]; /* MSG_BUF_LEN, contiguous */
 };
 
 #define MAX_NODES 4
@@ -155,22 +158,13 @@ base_cfg(struct dp_config *c, enum dp_mode mode)
 	c->delayed_ack_us = 0;
 }
 
-static void
-make_msg(struct msg *m, uint32_t len, uint8_t *buf)
-{
-	assert_true(len > 0);
-	m->data = buf;
-	m->len = len;
-	m->sum = pkt_sum(buf, len);
-}
-
 static struct node *
 node_new(const struct dp_config *cfg)
 {
 	struct node *n = calloc(1, sizeof(*n));
 	struct worker *w;
 	uint64_t rt_ms, ka_ms;
-	uint32_t pipe, one;
+	char err[DP_ERR_LEN];
 	int slot;
 
 	assert_non_null(n);
@@ -245,27 +239,9 @@ node_new(const struct dp_config *cfg)
 		w->n_cr = cfg->n_clients;
 	}
 
-	/* build_messages */
-	pipe = cfg->pipeline ? cfg->pipeline : 1;
-	w->is_http = (uint8_t)dp_msg_is_http(cfg);
-	if (w->is_http) {
-		one = dp_http_request(cfg, NULL, n->msgbuf[0], DP_MSG_MAX);
-		make_msg(&w->rsp_ka, dp_http_response(cfg, 1, n->msgbuf[1], DP_MSG_MAX), n->msgbuf[1]);
-		make_msg(&w->rsp_close, dp_http_response(cfg, 0, n->msgbuf[2], DP_MSG_MAX),
-			 n->msgbuf[2]);
-	} else {
-		one = dp_raw_message(cfg->payload_size, cfg->payload_random, n->msgbuf[0], DP_MSG_MAX);
-		make_msg(&w->rsp_ka,
-			 dp_raw_message(cfg->payload_size, cfg->payload_random, n->msgbuf[1], DP_MSG_MAX),
-			 n->msgbuf[1]);
-		w->rsp_close = w->rsp_ka;
-		w->req_size = w->rsp_size = cfg->payload_size;
-	}
-	assert_true(one > 0 && one * pipe <= DP_MSG_MAX);
-	for (uint32_t i = 1; i < pipe; i++)
-		memcpy(n->msgbuf[0] + i * one, n->msgbuf[0], one);
-	make_msg(&w->req, one * pipe, n->msgbuf[0]);
-	assert_true(w->req.len <= w->mss && w->rsp_ka.len <= w->mss);
+	/* The engine's own message composition (primary/worker_msgs.c). */
+	if (worker_msgs(w, cfg, &cfg->servers[0].start, &n->msgbuf[0][0], err, sizeof(err)) != 0)
+		fail_msg("worker_msgs: %s", err);
 
 	/* alloc_sockets */
 	w->n_sk = sk_table_init(w);
@@ -413,34 +389,11 @@ advance_us(struct node *n, uint32_t us)
 	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
 }
 
-/* primary/worker.c run_list */
-static void
-expire_list(struct node *n, int which)
-{
-	struct worker *w = &n->w;
-	struct tlist *l = &w->tl[which];
-
-	for (int k = 0; k < DP_TIMER_BUDGET && l->head; k++) {
-		uint32_t idx = l->head - 1;
-		struct sock *sk = &w->sk[idx];
-
-		if (!tl_due(sk->t_expire, w->now_t))
-			break;
-		tl_remove(w, sk);
-		if (w->is_client)
-			tcp_client_timer(w, idx, which);
-		else
-			tcp_server_timer(w, idx, which);
-	}
-}
-
+/* The worker's own timer code (primary/timers.c). */
 static void
 run_timers(struct node *n)
 {
-	expire_list(n, TL_RT);
-	expire_list(n, TL_KA);
-	expire_list(n, TL_IDLE);
-	tcp_dack_run(&n->w);
+	(void)timers_run(&n->w);
 }
 
 /* Let the RT timeout pass on n and run its timers. */
@@ -896,6 +849,28 @@ test_lost_syn(void **state)
 	assert_idle(s);
 }
 
+/* A congested device holds the timers back (they would only add to the
+ * queue): the worker's timers_run, not a copy without that check. */
+static void
+test_timers_wait_for_congestion(void **state)
+{
+	struct node *c = new_client(NULL);
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	box_clear(c);
+	advance(c, c->w.tl[TL_RT].timeout / TL_PER_MS);
+	c->w.n_tx = DP_TX_CONGESTED; /* queued, as if the device took nothing */
+	c->w.tx_head = 0;
+	assert_int_not_equal(timers_run(&c->w), 0);
+	assert_int_equal(c->n_out, 0);
+	assert_int_equal(C(c, SYN_RT), 0);
+	c->w.n_tx = 0;
+	assert_int_equal(timers_run(&c->w), 0);
+	assert_int_equal(c->n_out, 1);
+	assert_int_equal(C(c, SYN_RT), 1);
+}
+
 static void
 test_lost_synack(void **state)
 {
@@ -1267,6 +1242,74 @@ test_server_partial_request_idle(void **state)
 		box_clear(s);
 	}
 	assert_idle(s);
+}
+
+/* One keep-alive connection to the server; returns its ISS. */
+static uint32_t
+server_connect(struct node *s, const struct tuple *t)
+{
+	uint32_t iss;
+
+	inject(s, t, 1000, 0, TH_SYN, NULL, 0);
+	assert_int_equal(s->out[0].flags, TH_SYN | TH_ACK);
+	iss = s->out[0].seq;
+	box_clear(s);
+	inject(s, t, 1001, iss + 1, TH_ACK, NULL, 0);
+	return iss;
+}
+
+/* HEAD is answered with the GET answer's head alone; a POST's body is
+ * skipped by its Content-Length; each method is counted. */
+static void
+test_server_methods(void **state)
+{
+	static const char reqs[] = "HEAD / HTTP/1.1\r\n\r\n"
+				   "POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nGET "
+				   "GET / HTTP/1.1\r\n\r\n";
+	struct node *c = new_client(NULL), *s = new_server(ka_server);
+	struct tuple t;
+	uint32_t iss, head;
+
+	(void)state;
+	client_tuple(c, 1, &t);
+	iss = server_connect(s, &t);
+	inject(s, &t, 1001, iss + 1, TH_ACK | TH_PSH, (const uint8_t *)reqs, sizeof(reqs) - 1);
+	head = (uint32_t)((const uint8_t *)memmem(s->w.rsp_ka.data, s->w.rsp_ka.len, "\r\n\r\n", 4)
+			  - s->w.rsp_ka.data) + 4;
+	assert_true(head < s->w.rsp_ka.len);
+	assert_int_equal(s->n_out, 3);
+	assert_int_equal(s->out[0].len, head);
+	assert_memory_equal(s->out[0].data, s->w.rsp_ka.data, head);
+	assert_int_equal(s->out[1].len, s->w.rsp_ka.len);
+	assert_int_equal(s->out[2].len, s->w.rsp_ka.len);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(s->out[i].flags & TH_FIN, 0);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_POST), 1);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_int_equal(C(s, HTTP_ERR), 0);
+}
+
+/* A request that is not HTTP (nor GET, HEAD, POST) is an error: 400, FIN. */
+static void
+test_server_not_http(void **state)
+{
+	static const char brew[] = "BREW / HTCPCP/1.0\r\n\r\n";
+	struct node *c = new_client(NULL), *s = new_server(ka_server);
+	struct tuple t;
+	uint32_t iss;
+
+	(void)state;
+	client_tuple(c, 2, &t);
+	iss = server_connect(s, &t);
+	inject(s, &t, 1001, iss + 1, TH_ACK | TH_PSH, (const uint8_t *)brew, sizeof(brew) - 1);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags & TH_FIN, TH_FIN);
+	assert_true(s->out[0].len > 12 && memcmp(s->out[0].data, "HTTP/1.1 400", 12) == 0);
+	assert_int_equal(C(s, HTTP_ERR), 1);
+	assert_int_equal(C(s, HTTP_GET), 0);
+	assert_int_equal(C(s, HTTP_2XX), 0);
+	assert_int_equal(server_sock(s, &t)->state, SK_FIN_WAIT_1);
 }
 
 static void
@@ -2164,6 +2207,7 @@ main(void)
 		cmocka_unit_test_teardown(test_pipeline, free_nodes),
 		cmocka_unit_test_teardown(test_fast_close, free_nodes),
 		cmocka_unit_test_teardown(test_lost_syn, free_nodes),
+		cmocka_unit_test_teardown(test_timers_wait_for_congestion, free_nodes),
 		cmocka_unit_test_teardown(test_lost_synack, free_nodes),
 		cmocka_unit_test_teardown(test_lost_request, free_nodes),
 		cmocka_unit_test_teardown(test_lost_request_server_rt_first, free_nodes),
@@ -2176,6 +2220,8 @@ main(void)
 		cmocka_unit_test_teardown(test_server_retries_exhausted, free_nodes),
 		cmocka_unit_test_teardown(test_server_no_socket, free_nodes),
 		cmocka_unit_test_teardown(test_server_partial_request_idle, free_nodes),
+		cmocka_unit_test_teardown(test_server_methods, free_nodes),
+		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
 		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
 		cmocka_unit_test_teardown(test_server_bad_segments, free_nodes),
 		cmocka_unit_test_teardown(test_server_rst_in_window, free_nodes),

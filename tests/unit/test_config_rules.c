@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of primary/config_rules.c: the rules checked before EAL
+ * starts (dperf -t as a real start), with FILE:LINE, and the one limit
+ * function shared with dperf-ctl's set cps / set cc (primary/control.c).
+ */
+// links: primary/config_rules.c primary/control.c primary/messages.c primary/http.c
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "shm.h"
+#include "../../primary/config_rules.h"
+#include "../../primary/control.h"
+
+/* 4 client addresses x 65535 local ports x 1 listen port x 1 core:
+ * 262140 tuples, 131070 connections per second at most. */
+#define CLIENT_CONF                                  \
+	"mode client\n"                              \
+	"cpu 1\n"                                    \
+	"duration 5s\n"                              \
+	"cps %s\n"                                   \
+	"port net_memif0 198.18.0.2 198.18.0.1\n"    \
+	"client 198.18.1.2 4\n"                      \
+	"server 198.18.2.1 1\n"                      \
+	"listen 80 1\n"                              \
+	"%s"
+
+static char err[DP_ERR_LEN];
+
+/* Parse (which must succeed), then check the rules; returns their result. */
+static int
+rules(const char *cps, const char *extra, struct dp_config *cfg)
+{
+	char text[2048], perr[DP_ERR_LEN];
+
+	snprintf(text, sizeof(text), CLIENT_CONF, cps, extra);
+	if (dp_config_parse("f.conf", text, cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	err[0] = '\0';
+	return config_rules_check(cfg, err, sizeof(err));
+}
+
+#define assert_err(text)                                                        \
+	do {                                                                    \
+		if (strstr(err, (text)) == NULL)                                \
+			fail_msg("\"%s\" does not contain \"%s\"", err, (text)); \
+	} while (0)
+
+static struct dp_ctl_rep
+set(struct dp_shm *shm, const struct control_limits *lim, uint32_t op, int64_t v)
+{
+	struct dp_ctl_req req = {.version = DP_CTL_VERSION, .op = op, .value = v};
+	struct dp_ctl_rep rep;
+
+	control_apply(shm, lim, &req, &rep, shm->hdr.start_tsc);
+	return rep;
+}
+
+/* The config check and set cps draw the line at the same place. */
+static void
+test_cps_one_rule(void **state)
+{
+	struct dp_shm *shm = aligned_alloc(DP_CACHE_LINE, sizeof(*shm));
+	struct control_limits lim;
+
+	(void)state;
+	assert_non_null(shm);
+	memset(shm, 0, sizeof(*shm));
+	assert_int_equal(rules("200k", "", &shm->cfg), -1);
+	assert_err("f.conf:4: cps: 200000: beyond what 1 cores and 262140 client tuples sustain (expected at most 131070");
+	assert_int_equal(rules("131071", "", &shm->cfg), -1);
+	assert_int_equal(rules("131070", "", &shm->cfg), 0);
+
+	shm->hdr.mode = DP_MODE_CLIENT;
+	shm->hdr.state = DP_ST_RUNNING;
+	shm->hdr.tsc_hz = 1000000000ULL;
+	control_limits_init(&lim, &shm->cfg);
+	assert_int_equal(set(shm, &lim, DP_OP_SET_CPS, 131071).status, DP_CTL_REFUSED);
+	assert_int_equal(set(shm, &lim, DP_OP_SET_CPS, 131070).status, DP_CTL_OK);
+	free(shm);
+}
+
+static void
+test_cc_tuples(void **state)
+{
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(rules("1k", "cc 262141\nkeepalive\n", &cfg), -1);
+	assert_err("f.conf:9: cc: 262141 exceeds the 262140 client tuples");
+	assert_int_equal(rules("1k", "cc 262140\nkeepalive\n", &cfg), 0);
+	/* Held connections: the launch rate reuses no tuple (test_memif_cc). */
+	assert_int_equal(rules("1m", "cc 3000\nkeepalive\n", &cfg), 0);
+}
+
+static void
+test_flood_and_udp_no_tuple_bound(void **state)
+{
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(rules("1m", "protocol udp\n", &cfg), 0);
+	assert_int_equal(rules("30m", "protocol udp\n", &cfg), -1);
+	assert_err("f.conf:4: cps: 30000000: beyond what 1 cores");
+}
+
+static void
+test_messages_fit_mss(void **state)
+{
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(rules("1k", "protocol tcp\npayload_size 1000\npipeline 2\n", &cfg), -1);
+	assert_err("f.conf:11: pipeline: messages of 2000 (requests) and 1000 (response) bytes exceed mss 1460");
+	assert_int_equal(rules("1k", "protocol tcp\npayload_size 700\npipeline 2\n", &cfg), 0);
+	/* HTTP: the headers count. */
+	assert_int_equal(rules("1k", "payload_size 800\npipeline 2\n", &cfg), -1);
+	assert_err("f.conf:10: pipeline: messages of 1600 (requests)");
+	assert_int_equal(rules("1k", "payload_size 1460\n", &cfg), 0);
+	/* Short default requests, many in flight. */
+	assert_int_equal(rules("1k", "pipeline 64\n", &cfg), -1);
+	assert_err("f.conf:9: pipeline: messages of ");
+}
+
+static void
+test_v6_prefix(void **state)
+{
+	static const char bad[] =
+		"mode client\ncpu 0 1\ncps 1k\n"
+		"port net_memif0 2001:db8::2 2001:db8::1\n"
+		"port net_memif1 2001:db8:1::2 2001:db8:1::1\n"
+		"client 2001:db8:a::1 4\n"
+		"client 2001:db8:b::1 4\n"
+		"server 2001:db8:2::1 1\n"
+		"server 2001:db8:2::2 1\n";
+	struct dp_config cfg;
+	char perr[DP_ERR_LEN];
+
+	(void)state;
+	if (dp_config_parse("v6.conf", bad, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), -1);
+	assert_err("v6.conf:7: client: IPv6 client ranges must share their first 12 bytes (expected the same /96 prefix as line 6)");
+	cfg.clients[1].start = cfg.clients[0].start;
+	cfg.clients[1].start.v6[15] = 0x80;
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
+}
+
+static void
+test_server_passes(void **state)
+{
+	static const char srv[] =
+		"mode server\ncpu 0\n"
+		"port net_memif0 198.18.0.1 198.18.0.2\n"
+		"client 198.18.1.2 4\nserver 198.18.2.1 1\nlisten 80 1\n";
+	struct dp_config cfg;
+	char perr[DP_ERR_LEN];
+
+	(void)state;
+	if (dp_config_parse("s.conf", srv, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cps_one_rule),
+		cmocka_unit_test(test_cc_tuples),
+		cmocka_unit_test(test_flood_and_udp_no_tuple_bound),
+		cmocka_unit_test(test_messages_fit_mss),
+		cmocka_unit_test(test_v6_prefix),
+		cmocka_unit_test(test_server_passes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
