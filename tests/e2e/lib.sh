@@ -121,18 +121,23 @@ make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"
 
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif
 # pair; extra lines come from $SERVER_EXTRA and $CLIENT_EXTRA.
-memif_pair() {
-	local dir=$1 sock=$1/memif.sock
-	cat >"$dir/server.conf" <<CONF
+# memif_server_conf SOCK: the memif server's configuration on stdout
+# (SERVER_DURATION, default 60s; SERVER_EXTRA lines, if any, at the end).
+memif_server_conf() {
+	cat <<CONF
 mode server
 cpu 0
 duration ${SERVER_DURATION:-60s}
-port net_memif0,role=server,socket=$sock 198.18.0.1 198.18.0.2
+port net_memif0,role=server,socket=$1 198.18.0.1 198.18.0.2
 client 198.18.1.2 4
 server 198.18.2.1 1
 listen 80 1
-${SERVER_EXTRA:-}
 CONF
+	[ -z "${SERVER_EXTRA:-}" ] || printf '%s\n' "$SERVER_EXTRA"
+}
+memif_pair() {
+	local dir=$1 sock=$1/memif.sock
+	memif_server_conf "$sock" >"$dir/server.conf"
 	cat >"$dir/client.conf" <<CONF
 mode client
 cpu 1

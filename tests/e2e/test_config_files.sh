@@ -5,15 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 good() {
-	cat <<CONF
-mode server
-cpu 0
-duration 2s
-port net_memif0,role=server,socket=$T/m.sock 198.18.0.1 198.18.0.2
-client 198.18.1.2 4
-server 198.18.2.1 1
-listen 80 1
-CONF
+	SERVER_DURATION=2s SERVER_EXTRA= memif_server_conf "$T/m.sock"
 }
 # refused WHAT FILE EXPECTED: dperf -t -c FILE says EXPECTED in one line,
 # exit 2, within 15 s.

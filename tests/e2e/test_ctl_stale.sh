@@ -6,15 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 N=e2e-stale
-cat >"$T/s.conf" <<CONF
-mode server
-cpu 0
-duration 60s
-port net_memif0,role=server,socket=$T/memif.sock 198.18.0.1 198.18.0.2
-client 198.18.1.2 4
-server 198.18.2.1 1
-listen 80 1
-CONF
+SERVER_DURATION=60s SERVER_EXTRA= memif_server_conf "$T/memif.sock" >"$T/s.conf"
 start_primary $N "$T/s.conf"
 kill -STOP "$PID_e2e_stale"
 rc=0; ctl -p $N status >"$T/status.out" 2>"$T/status.err" || rc=$?

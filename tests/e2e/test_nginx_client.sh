@@ -52,13 +52,22 @@ wait 2
 lport_range 10000 60000
 CONF
 retrans0=$(ns_retrans $NS)
-start_primary e2e-ngx "$T/client.conf" $NS
-ip -n $NS addr add 198.18.0.1/24 dev dptap1
-ip -n $NS link set dptap1 up
-wait_exit "$PID_e2e_ngx" 30 || fail "client exit status"
+# run_client NAME CONF: run our client in the namespace to its end. Each
+# primary makes the tap device anew, so its address goes on each time.
+run_client() {
+	local pid
+	start_primary "$1" "$2" $NS
+	ip -n $NS addr add 198.18.0.1/24 dev dptap1
+	ip -n $NS link set dptap1 up
+	pid=PID_${1//-/_}
+	wait_exit "${!pid}" 30 || fail "$1: exit status"
+}
+run_client e2e-ngx "$T/client.conf"
 c=$T/e2e-ngx.log
-logged() { [ "$(wc -l <"$T/nginx/access.log")" -ge "$(total "$c" http2XX)" ]; }
-wait_until 5 logged || true # (then compared, below)
+# nginx writes its log line after the response: wait until it has as
+# many as N (compared exactly below).
+logged() { [ "$(wc -l <"$T/nginx/access.log")" -ge "$1" ]; }
+wait_until 5 logged "$(total "$c" http2XX)" || true
 ok=$(total "$c" http2XX) get=$(total "$c" httpGet) lines=$(wc -l <"$T/nginx/access.log")
 note "httpGet $get http2XX $ok nginx access log $lines lines"
 [ "$ok" -ge 1000 ] || fail "only $ok answers from nginx"
@@ -66,16 +75,12 @@ note "httpGet $get http2XX $ok nginx access log $lines lines"
 [ "$get" = "$ok" ] || fail "httpGet $get != http2XX $ok"
 for k in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$c" $k)" = 0 ] || fail "$k = $(total "$c" $k)"; done
 
-# Keepalive: the tap device goes with the first primary; a second one
-# makes it again.
+# Keepalive.
 sed -e 's/^cps 500$/cps 1k/' "$T/client.conf" >"$T/ka.conf"
 printf 'cc 20\nkeepalive_request_interval 10ms\n%s\n' "${NGX_KA_EXTRA:-}" >>"$T/ka.conf"
-start_primary e2e-ngx-ka "$T/ka.conf" $NS
-ip -n $NS addr add 198.18.0.1/24 dev dptap1
-ip -n $NS link set dptap1 up
-wait_exit "$PID_e2e_ngx_ka" 30 || fail "keepalive client exit status"
-sleep 0.5
+run_client e2e-ngx-ka "$T/ka.conf"
 k=$T/e2e-ngx-ka.log
+wait_until 5 logged $((lines + $(total "$k" http2XX))) || true
 kok=$(total "$k" http2XX) kget=$(total "$k" httpGet) klines=$(( $(wc -l <"$T/nginx/access.log") - lines ))
 ktx=$(total "$k" pktTx)
 note "keepalive: httpGet $kget http2XX $kok nginx logged $klines, client pktTx $ktx"
@@ -93,12 +98,9 @@ for x in skErr httpErr badRx synRt pushRt finRt ackRt; do [ "$(total "$k" $x)" =
 lines2=$(wc -l <"$T/nginx/access.log")
 sed -e 's/^cps 500$/cps 1k/' "$T/client.conf" >"$T/big.conf"
 printf 'cc 10\nkeepalive_request_interval 100ms\nhttp_path /big\n' >>"$T/big.conf"
-start_primary e2e-ngx-big "$T/big.conf" $NS
-ip -n $NS addr add 198.18.0.1/24 dev dptap1
-ip -n $NS link set dptap1 up
-wait_exit "$PID_e2e_ngx_big" 30 || fail "large-response client exit status"
-sleep 0.5
+run_client e2e-ngx-big "$T/big.conf"
 b=$T/e2e-ngx-big.log
+wait_until 5 logged $((lines2 + $(total "$b" http2XX))) || true
 bok=$(total "$b" http2XX) bget=$(total "$b" httpGet) blines=$(( $(wc -l <"$T/nginx/access.log") - lines2 ))
 bbytes=$(awk -v n="$lines2" 'NR > n && $9 == 200 { s += $10 } END { print s + 0 }' "$T/nginx/access.log")
 note "20 KB responses: httpGet $bget http2XX $bok nginx logged $blines ($bbytes body bytes), client pktTx $(total "$b" pktTx) pktRx $(total "$b" pktRx)"

@@ -7,15 +7,7 @@
 
 N=e2e-rend
 PORT=$((20000 + $$ % 10000))
-cat >"$T/s.conf" <<CONF
-mode server
-cpu 0
-duration 60s
-port net_memif0,role=server,socket=$T/memif.sock 198.18.0.1 198.18.0.2
-client 198.18.1.2 4
-server 198.18.2.1 1
-listen 80 1
-CONF
+SERVER_DURATION=60s SERVER_EXTRA= memif_server_conf "$T/memif.sock" >"$T/s.conf"
 
 # readers: start the three, remembered in R_TEXT R_JSON R_EXP
 readers() {
