@@ -2020,7 +2020,7 @@ dack_server_mss536(struct dp_config *c)
 
 /* Part of a request in a full-sized segment: no ACK at once (the response
  * may carry it), a bare ACK when the delay is up; a second full-sized
- * segment is ACKed at once (2 * mss owed); a short segment that leaves the
+ * segment is ACKed at once (more than mss owed); a short segment that leaves the
  * request incomplete is ACKed at once (the peer's Nagle algorithm may be
  * holding the rest); the end of the request gets the response, carrying
  * the ACK; out-of-order data and a FIN are ACKed at once. */
