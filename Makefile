@@ -35,11 +35,11 @@ PYTHON  ?= /usr/bin/python3
 DP_VERSION := $(shell cat VERSION)$(shell git rev-parse --short HEAD >/dev/null 2>&1 && echo " (git $$(git describe --always --dirty 2>/dev/null))")
 
 CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field-initializers \
-           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -I$(BUILD)/gen $(SAN)
+           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -Iprimary -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
 COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c common/escape.c
-PRIMARY_SRC := $(wildcard primary/*.c)
+PRIMARY_SRC := $(wildcard primary/*/*.c)
 ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
 TUI_SRC     := $(wildcard tui/*.c)
@@ -124,14 +124,14 @@ test: deps
 # its seed corpus; crashes land in build/fuzz/ and fail the target.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -I$(BUILD)/gen -std=gnu11
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -Iprimary -I$(BUILD)/gen -std=gnu11
 FUZZ_CFG     := common/config.c common/config_values.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
-build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http.c $(FUZZ_CFG)
-build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control.c common/ctl_msg.c $(FUZZ_CFG)
-FUZZ_RX_SRC  := primary/rx.c primary/pkt.c primary/tcp_client.c primary/tcp_server.c \
-                primary/http.c primary/udp.c primary/worker.c primary/worker_setup.c primary/dev_fault.c \
-                primary/pkt_flood.c primary/tcp_dack.c primary/messages.c primary/worker_msgs.c primary/timers.c $(COMMON_SRC)
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c $(FUZZ_CFG)
+build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
+FUZZ_RX_SRC  := primary/net/rx.c primary/net/pkt.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c \
+                primary/http/http.c primary/udp/udp.c primary/engine/worker.c primary/boot/worker_setup.c primary/dev/dev_fault.c \
+                primary/net/pkt_flood.c primary/tcp/tcp_dack.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c $(COMMON_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

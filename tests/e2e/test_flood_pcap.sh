@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flood: every frame the flooding client hands to the device is a packet of
 # its own, whole and correct, although it builds each in an mbuf it reuses
-# (primary/pkt_flood.c). The client floods into DPDK's net_pcap; an
+# (primary/net/pkt_flood.c). The client floods into DPDK's net_pcap; an
 # independent checker (pcap_check.py) reads every frame: IP and TCP/UDP
 # checksums, lengths, a different source address and port in each, one
 # payload, IPv4 ids one apart. The frame count equals the client's pktTx.

@@ -8,7 +8,7 @@
 
 #include "ctl_msg.h"
 #include "shm.h"
-#include "../../primary/control.h"
+#include "control/control.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

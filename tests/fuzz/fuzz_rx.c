@@ -38,12 +38,12 @@
 
 #include "config.h"
 #include "shm.h"
-#include "../../primary/pkt.h"
-#include "../../primary/rx.h"
-#include "../../primary/tcp.h"
-#include "../../primary/udp.h"
-#include "../../primary/worker.h"
-#include "../../primary/worker_setup.h"
+#include "net/pkt.h"
+#include "net/rx.h"
+#include "tcp/tcp.h"
+#include "udp/udp.h"
+#include "state/worker.h"
+#include "boot/worker_setup.h"
 
 #define N_PAIRS 3
 #define N_TPL 16

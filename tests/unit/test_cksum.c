@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/cksum.h: dp_cksum gives the same folded sum as
+ * Unit tests of primary/net/cksum.h: dp_cksum gives the same folded sum as
  * DPDK's __rte_raw_cksum for every length up to 9000 bytes, at every
  * alignment, from any starting sum, on random, all-zero and all-ones data
  * (the wide AVX2 path from 256 bytes, when built with AVX2).
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../primary/cksum.h"
+#include "net/cksum.h"
 
 #define MAXLEN 9000
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/config_rules.c: the rules checked before EAL
+ * Unit tests of primary/control/config_rules.c: the rules checked before EAL
  * starts (dperf -t as a real start), with FILE:LINE, and the one limit
- * function shared with dperf-ctl's set cps / set cc (primary/control.c).
+ * function shared with dperf-ctl's set cps / set cc (primary/control/control.c).
  */
-// links: primary/config_rules.c primary/control.c primary/messages.c primary/http.c
+// links: primary/control/config_rules.c primary/control/control.c primary/http/messages.c primary/http/http.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,8 +16,8 @@
 
 #include "config.h"
 #include "shm.h"
-#include "../../primary/config_rules.h"
-#include "../../primary/control.h"
+#include "control/config_rules.h"
+#include "control/control.h"
 
 /* 4 client addresses x 65535 local ports x 1 listen port x 1 core:
  * 262140 tuples, 131070 connections per second at most. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/control.c (the rules for changing a running test)
+ * Unit tests of primary/control/control.c (the rules for changing a running test)
  * and of dp_ctl_decode (common/ctl_msg.c).
  */
-// links: primary/control.c
+// links: primary/control/control.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +17,7 @@
 #include "config.h"
 #include "ctl_msg.h"
 #include "shm.h"
-#include "../../primary/control.h"
+#include "control/control.h"
 
 #define HZ 1000000000ULL  /* 1 GHz: 1000 ticks per microsecond */
 #define START 5000000000ULL

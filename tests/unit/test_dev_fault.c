@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/dev_fault.c: a fault on an unmapped address whose
+ * Unit tests of primary/dev/dev_fault.c: a fault on an unmapped address whose
  * instruction lies in the PMD's code returns the worker to its sigsetjmp,
  * counted in devFault, and a TX batch in flight is forgotten (dropTx);
  * every other fault (in our code, a protection fault in the PMD, or no
@@ -8,7 +8,7 @@
  * Two functions in a section of their own stand in for the PMD's code;
  * the linker's __start_/__stop_ symbols bound it.
  */
-// links: primary/dev_fault.c
+// links: primary/dev/dev_fault.c
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "shm.h"
-#include "../../primary/dev_fault.h"
+#include "dev/dev_fault.h"
 
 /* Below mmap_min_addr: never mapped, so a read there is SEGV_MAPERR. */
 #define HOLE ((volatile uint8_t *)(uintptr_t)0x1000)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/eal_args.c: the EAL command line built from the
+ * Unit tests of primary/boot/eal_args.c: the EAL command line built from the
  * configuration.
  */
-// links: primary/eal_args.c
+// links: primary/boot/eal_args.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "../../primary/eal_args.h"
+#include "boot/eal_args.h"
 
 static int
 find_arg(const struct eal_args *a, const char *s)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of primary/http.c: dperf's message sizes and the small parsers
+ * Unit tests of primary/http/http.c: dperf's message sizes and the small parsers
  * the TCP engine relies on.
  */
-// links: primary/http.c
+// links: primary/http/http.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "../../primary/http.h"
+#include "http/http.h"
 
 static struct dp_config
 cfg_with(enum dp_mode mode, enum dp_proto proto, uint32_t size)

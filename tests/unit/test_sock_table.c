@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Socket table indexing (primary/sock_table.h): a tuple computed from an
+ * Socket table indexing (primary/state/sock_table.h): a tuple computed from an
  * index maps back to that index, on the client and the server, for range
  * sizes that exercise the reciprocal divisions (1, powers of two, primes,
  * large). */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../primary/sock_table.h"
+#include "state/sock_table.h"
 
 static void
 client(struct worker *w, uint32_t n_cip, uint32_t n_lport, uint32_t n_sport)

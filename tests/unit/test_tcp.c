@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of the TCP engine (primary/tcp_client.c, primary/tcp_server.c)
+ * Unit tests of the TCP engine (primary/tcp/tcp_client.c, primary/tcp/tcp_server.c)
  * without EAL: the packet layer (pkt_tcp) is replaced at link time by a
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/tcp_client.c primary/tcp_server.c primary/tcp_dack.c primary/http.c primary/messages.c primary/worker_msgs.c primary/timers.c
+// links: primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,12 +17,12 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "../../primary/http.h"
-#include "../../primary/tcp.h"
-#include "../../primary/tcp_common.h"
-#include "../../primary/tcp_dack.h"
-#include "../../primary/timers.h"
-#include "../../primary/worker_msgs.h"
+#include "http/http.h"
+#include "tcp/tcp.h"
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_dack.h"
+#include "engine/timers.h"
+#include "boot/worker_msgs.h"
 
 /* ------------------------------------------------------------------ */
 /* A worker with its outbox                                            */
@@ -134,7 +134,7 @@ tx_flush(struct worker *w)
 }
 
 /* ------------------------------------------------------------------ */
-/* Building workers (after primary/worker_setup.c)                     */
+/* Building workers (after primary/boot/worker_setup.c)                     */
 
 static void
 base_cfg(struct dp_config *c, enum dp_mode mode)
@@ -239,7 +239,7 @@ node_new(const struct dp_config *cfg)
 		w->n_cr = cfg->n_clients;
 	}
 
-	/* The engine's own message composition (primary/worker_msgs.c). */
+	/* The engine's own message composition (primary/boot/worker_msgs.c). */
 	if (worker_msgs(w, cfg, &cfg->servers[0].start, &n->msgbuf[0][0], err, sizeof(err)) != 0)
 		fail_msg("worker_msgs: %s", err);
 
@@ -389,7 +389,7 @@ advance_us(struct node *n, uint32_t us)
 	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
 }
 
-/* The worker's own timer code (primary/timers.c). */
+/* The worker's own timer code (primary/engine/timers.c). */
 static void
 run_timers(struct node *n)
 {

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boot/eal_args.h"
+
+static int
+add(struct eal_args *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (a->argc >= EAL_MAX_ARGS)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(a->buf + a->used, sizeof(a->buf) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->buf) - a->used)
+		return -1;
+	a->argv[a->argc++] = a->buf + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
+	return 0;
+}
+
+/* The main lcore, and with it every EAL control thread (interrupts, IPC,
+ * telemetry), floats over every CPU the process may run on (taskset,
+ * container cpusets), workers' included: the scheduler then puts it where
+ * a core is idle. (Pinning it off our worker cores put it on the *other*
+ * primary's worker core on a 2-core box and tripled the memif PMD crashes
+ * at disconnect; see README, known limits.) */
+static int
+lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
+{
+	char list[512];
+	uint8_t ok[EAL_MAX_CPU] = { 0 };
+	long n = ncpu < 1 ? 1 : (ncpu > EAL_MAX_CPU ? EAL_MAX_CPU : ncpu), start = -1, n_ok = 0;
+	size_t off;
+
+	for (long c = 0; c < n; c++)
+		n_ok += ok[c] = !a->affinity_known || (a->allowed[c / 64] >> (c % 64) & 1);
+	for (long c = 0; c < n && n_ok == 0; c++)
+		ok[c] = 1; /* an affinity outside 0..ncpu-1: let EAL judge */
+	off = (size_t)snprintf(list, sizeof(list), "--lcores=0@(");
+	for (long c = 0; c <= n && off < sizeof(list); c++) {
+		int in = c < n && ok[c];
+
+		if (in && start < 0)
+			start = c;
+		if (!in && start >= 0) {
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%ld-%ld",
+						list[off - 1] == '(' ? "" : ",", start, c - 1);
+			start = -1;
+		}
+	}
+	if (off < sizeof(list))
+		off += (size_t)snprintf(list + off, sizeof(list) - off, ")");
+	for (uint32_t i = 0; i < cfg->n_cpus && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, ",%u@%u", i + 1, cfg->cpus[i]);
+	if (off >= sizeof(list))
+		return -1;
+	return add(a, "%s", list);
+}
+
+unsigned long
+eal_mem_needed_mb(const struct dp_config *cfg)
+{
+	/* Per port: nq * (1024 + 1024 + 4096) + 4096 mbufs of ~2.5 KB (10 KB
+	 * with jumbo), plus EAL's own needs, the memzone and free heap. */
+	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
+	unsigned long mbufs = cfg->n_ports * (per_port_q * 6144 + 4096);
+	unsigned long kb = mbufs * (cfg->jumbo ? 10 : 3);
+
+	return kb / 1024 + 128;
+}
+
+int
+eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
+	       const char *name, long ncpu, int n_extra, char **extra)
+{
+	int pci = 0, rc = 0;
+
+	memset(a, 0, offsetof(struct eal_args, affinity_known));
+	rc |= add(a, "%s", prog);
+	rc |= add(a, "--file-prefix=%s", name);
+	rc |= add(a, "--proc-type=primary");
+	rc |= lcores(a, cfg, ncpu);
+	rc |= add(a, "--main-lcore=0");
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		if (cfg->ports[i].is_vdev) {
+			rc |= add(a, "--vdev=%s", cfg->ports[i].dev);
+		} else {
+			rc |= add(a, "-a");
+			rc |= add(a, "%s", cfg->ports[i].dev);
+			pci = 1;
+		}
+	}
+	if (!pci)
+		rc |= add(a, "--no-pci");
+	/* Legacy memory: every page mapped at start, no hotplug later. A
+	 * secondary killed mid-start-up can then only leave a read lock
+	 * behind, which never blocks the engine (see secondary/attach.c). */
+	rc |= add(a, "--legacy-mem");
+	if (cfg->socket_mem[0])
+		rc |= add(a, "--socket-mem=%s", cfg->socket_mem);
+	else
+		rc |= add(a, "-m%lu", eal_mem_needed_mb(cfg));
+	rc |= add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
+#ifdef __SANITIZE_ADDRESS__
+	/* Under ASan, EAL's default placement can land where a secondary
+	 * cannot map it (shadow memory, sanitizer allocator): use a high,
+	 * otherwise unused part of the address space. */
+	rc |= add(a, "--base-virtaddr=0x200000000000");
+#endif
+	for (int i = 0; i < n_extra; i++)
+		rc |= add(a, "%s", extra[i]);
+	return rc ? -1 : 0;
+}

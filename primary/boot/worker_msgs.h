@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A worker's messages (request, answers) from its configuration, with
+ * their checksums. Pure code: the TCP unit tests build their workers'
+ * messages with it too.
+ */
+#ifndef DPERF_WORKER_MSGS_H
+#define DPERF_WORKER_MSGS_H
+
+#include <stddef.h>
+
+#include "state/worker.h"
+
+/* Compose w's messages (w->cfg set) for server address srv into buf
+ * (MSG_BUF_LEN bytes, kept as long as w). Returns 0, or -1 with err
+ * "keyword: reason". */
+int worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf, char *err,
+		size_t errlen);
+
+#endif

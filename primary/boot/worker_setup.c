@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Preparing a worker before launch: its addresses, its messages, its
+ * socket table and timer lists. Runs on the main lcore.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "http/http.h"
+#include "meminfo.h"
+#include "http/messages.h"
+#include "boot/worker_msgs.h"
+#include "net/pkt.h"
+#include "state/sock_table.h"
+#include "tcp/tcp_dack.h"
+#include "boot/worker_setup.h"
+
+/* The messages were checked with the configuration (config_rules.c);
+ * composing them again here cannot fail unless the rules changed. */
+static int
+build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
+{
+	struct dp_config own;
+	const struct dp_config *cfg = w->cfg;
+	uint8_t *buf = rte_zmalloc("dp_msg", MSG_BUF_LEN, 64);
+	struct dp_ip srv = dp_range_addr(&w->cfg->servers[port_idx], w->queue);
+
+	/* dperf 1.9: a server with one payload size per core answers from
+	 * this core with its own size (the order of the cpu line). */
+	if (cfg->n_payload_sizes != 0) {
+		own = *cfg;
+		own.payload_size = cfg->payload_sizes[w->id];
+		cfg = &own;
+	}
+
+	if (buf == NULL) {
+		snprintf(err, errlen, "out of hugepage memory for messages");
+		return -1;
+	}
+	w->req.data = buf; /* freed by worker_teardown */
+	return worker_msgs(w, cfg, &srv, buf, err, errlen);
+}
+
+static void
+set_addresses(struct worker *w, uint32_t port_idx)
+{
+	const struct dp_config *cfg = w->cfg;
+	const struct dp_range *srv = &cfg->servers[port_idx];
+
+	w->srv_ip = rte_cpu_to_be_32(dp_ip_low32(&srv->start) + w->queue);
+	w->v6 = srv->start.family == 6;
+	if (w->v6) { /* tuples carry the last 4 bytes; prefixes are per side */
+		memcpy(w->is_client ? w->lpfx : w->rpfx, w->np->cli_pfx, 12);
+		memcpy(w->is_client ? w->rpfx : w->lpfx, w->np->srv_pfx, 12);
+	}
+	w->lport_min = cfg->lport_min;
+	w->n_lport = cfg->lport_max - cfg->lport_min + 1;
+	w->sport_min = cfg->listen_port;
+	w->n_sport = cfg->listen_num;
+	if (w->is_client) {
+		w->cip_h = dp_ip_low32(&cfg->clients[port_idx].start);
+		w->n_cip = cfg->clients[port_idx].num;
+		return;
+	}
+	for (uint32_t k = 0; k < cfg->n_clients; k++) {
+		w->cr[k].start_h = dp_ip_low32(&cfg->clients[k].start);
+		w->cr[k].num = cfg->clients[k].num;
+		w->cr[k].base = w->n_cip_total;
+		w->n_cip_total += cfg->clients[k].num;
+	}
+	w->n_cr = cfg->n_clients;
+}
+
+/* The sockets a test will touch, in launch order: a client sweeps its
+ * table from index 0 (a cc client fills only its first cc sockets until
+ * connections are replaced); a server's table follows the client's local
+ * port, its outer dimension. Returns [first, first + n). */
+static void
+swept_range(const struct worker *w, uint64_t *first, uint64_t *n)
+{
+	const struct dp_config *cfg = w->cfg;
+	uint64_t per_port = (uint64_t)w->n_cip_total * w->n_sport;
+
+	if (w->is_client) {
+		*first = 0;
+		*n = cfg->cc ? RTE_MIN(w->n_sk, (cfg->cc + cfg->n_cpus - 1) / cfg->n_cpus) : w->n_sk;
+		return;
+	}
+	*first = cfg->lport_min * per_port;
+	*n = (uint64_t)(cfg->lport_max - cfg->lport_min + 1) * per_port;
+}
+
+/*
+ * Touch, before traffic, the pages the test will sweep, up to an eighth
+ * of the memory available. A first touch during the test is a page fault
+ * on the worker: 2-9 us a page on this virtual machine, 10% of a client
+ * core at 800k connections per second (perf: clear_page_erms under
+ * tcp_client_launch). Beyond the budget pages are still touched on use.
+ */
+static void
+prefault_sockets(struct worker *w)
+{
+	uint64_t first, n, budget = (uint64_t)mem_available_mb() << 20 >> 3;
+	uint8_t *from, *to;
+
+	swept_range(w, &first, &n);
+	n = RTE_MIN(n, budget / sizeof(struct sock));
+	if (n == 0)
+		return;
+	from = (uint8_t *)RTE_PTR_ALIGN_FLOOR(&w->sk[first], 4096);
+	to = (uint8_t *)&w->sk[first + n];
+	/* If it fails, pages are touched on use, as beyond the budget. */
+	(void)madvise(from, (size_t)(to - from), MADV_POPULATE_WRITE);
+}
+
+/* The delayed-ACK ring (tcp_dack.h), faulted in now: not by the worker. */
+static int
+alloc_dack(struct worker *w, char *err, size_t errlen)
+{
+	size_t bytes = dack_ring_bytes(DACK_RING_SIZE);
+	void *p;
+
+	w->dack_t = tl_ticks(w->cfg->delayed_ack_us);
+	w->disable_ack = w->cfg->disable_ack;
+	if (w->cfg->delayed_ack_us == 0)
+		return 0; /* w->dack NULL: every ACK at once */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu KB for delayed ACKs", bytes >> 10);
+		return -1;
+	}
+	(void)madvise(p, bytes, MADV_POPULATE_WRITE);
+	w->dack = p;
+	w->dack->mask = DACK_RING_SIZE - 1;
+	return 0;
+}
+
+static int
+alloc_sockets(struct worker *w, char *err, size_t errlen)
+{
+	size_t bytes;
+	void *p;
+
+	w->n_sk = sk_table_init(w);
+	if (w->is_udp)
+		return 0; /* UDP keeps no per-flow state (nor calls sk_tuple) */
+	if (w->n_sk >= UINT32_MAX) {
+		snprintf(err, errlen, "%lu sockets per worker exceed the table's 32-bit index",
+			 (unsigned long)w->n_sk);
+		return -1;
+	}
+	bytes = w->n_sk * sizeof(struct sock);
+	/* Zero pages cost nothing until touched: only live connections use RAM. */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu MB for %lu sockets", bytes >> 20,
+			 (unsigned long)w->n_sk);
+		return -1;
+	}
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+	w->sk = p;
+	prefault_sockets(w);
+	return alloc_dack(w, err, errlen);
+}
+
+int
+worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen)
+{
+	const struct dp_config *cfg = wp->cfg;
+	uint64_t rt_ms = cfg->retransmit_timeout_us / 1000;
+	uint64_t ka_ms = cfg->keepalive_request_interval_us / 1000;
+
+	w->cfg = cfg;
+	w->ctl = &wp->shm->ctl;
+	w->st = &wp->shm->workers[wp->id];
+	w->lat = &wp->shm->lat[wp->id];
+	w->np = wp->np;
+	w->mp = wp->mp;
+	w->id = wp->id;
+	w->port_id = wp->np->port_id;
+	w->queue = wp->queue;
+	w->is_client = cfg->mode == DP_MODE_CLIENT;
+	w->is_udp = cfg->protocol == DP_PROTO_UDP;
+	w->pps_interval_us = w->is_client && w->is_udp && cfg->cc ? cfg->keepalive_request_interval_us : 0;
+	if (cfg->change_dip_num) { /* worker i of n takes entries i, i + n, ... (num >= n) */
+		w->dip_h = dp_ip_low32(&cfg->change_dip);
+		w->dip_step = cfg->change_dip_step;
+		w->dip_num = cfg->change_dip_num;
+		w->dip_first = w->dip_next = wp->id;
+		w->dip_every = cfg->n_cpus;
+	}
+	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
+	w->fast_close = cfg->fast_close;
+	w->flood = cfg->flood;
+	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
+	w->mss = (uint16_t)cfg->mss;
+	w->tos = cfg->tos;
+	w->launch_num = cfg->launch_num;
+	w->ka_num = cfg->keepalive_request_num;
+	w->slow_start_ms = cfg->slow_start * 1000;
+	w->hz = rte_get_tsc_hz();
+	w->tx_hold = w->hz / 1000000 * cfg->tx_hold_us;
+	w->tsc_per_ms = w->hz / 1000;
+	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
+	/* Timer ticks of 1/64 ms: a keepalive interval of 1 ms sends each
+	 * connection's request 1 ms after its response, spread as the
+	 * responses came, not all at the next millisecond (a burst that
+	 * queued requests behind each other; docs/architecture.md). */
+	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
+	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
+	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
+	w->next_arp_ms = 0;
+	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
+	set_addresses(w, wp->port_idx); /* IPv6 prefixes: checked by config_rules.c */
+	if (build_messages(w, wp->port_idx, err, errlen) != 0)
+		return -1;
+	return alloc_sockets(w, err, errlen);
+}
+
+void
+worker_teardown(struct worker *w)
+{
+	if (w->sk != NULL)
+		munmap(w->sk, w->n_sk * sizeof(struct sock));
+	if (w->dack)
+		munmap(w->dack, dack_ring_bytes(DACK_RING_SIZE));
+	w->sk = NULL;
+	w->dack = NULL;
+	rte_free((void *)(uintptr_t)w->req.data);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/config_rules.h"
+#include "control/control.h"
+#include "http/messages.h"
+
+static int __attribute__((format(printf, 6, 7)))
+rule_err(const struct dp_config *cfg, uint32_t line, const char *kw, char *err, size_t errlen,
+	 const char *fmt, ...)
+{
+	char msg[DP_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(err, errlen, "%s:%u: %s: %s", cfg->file, line, kw, msg);
+	else
+		snprintf(err, errlen, "%s: %s: %s", cfg->file, kw, msg);
+	return -1;
+}
+
+/* What the workers can launch and hold: control_limits_init, the function
+ * dperf-ctl's requests are judged by. */
+static int
+rule_limits(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	struct control_limits lim;
+	char why[256];
+
+	control_limits_init(&lim, cfg);
+	if (cfg->mode != DP_MODE_CLIENT)
+		return 0;
+	if (control_limit_check(&lim, DP_OP_SET_CPS, cfg->cps, why, sizeof(why)) != 0)
+		return rule_err(cfg, dp_config_line(cfg, "cps"), "cps", err, errlen, "%s", why);
+	if (cfg->cc && control_limit_check(&lim, DP_OP_SET_CC, cfg->cc, why, sizeof(why)) != 0)
+		return rule_err(cfg, dp_config_line(cfg, "cc"), "cc", err, errlen, "%s", why);
+	return 0;
+}
+
+/* Every worker's messages fit one segment (each worker names its own
+ * server address in the HTTP Host header, so each is composed). */
+static int
+rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	uint32_t per_port = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 0;
+	uint8_t *buf = malloc(MSG_BUF_LEN);
+	char why[DP_ERR_LEN];
+	struct msg_lens ml;
+	const char *kw;
+	int rc = 0;
+
+	if (buf == NULL)
+		return rule_err(cfg, 0, "payload_size", err, errlen, "out of memory");
+	for (uint32_t p = 0; p < cfg->n_servers && rc == 0; p++)
+		for (uint32_t q = 0; q < per_port && rc == 0; q++) {
+			struct dp_ip srv = dp_range_addr(&cfg->servers[p], q);
+			if (msg_compose(cfg, &srv, buf, &ml, &kw, why, sizeof(why)) != 0)
+				rc = rule_err(cfg, dp_config_line(cfg, kw), kw, err, errlen, "%s", why);
+		}
+	free(buf);
+	return rc;
+}
+
+/* IPv6 tuples carry the last 4 bytes of each address; the first 12 are
+ * one prefix per side. */
+static int
+rule_v6_prefix(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->n_clients == 0 || cfg->clients[0].start.family != 6)
+		return 0;
+	for (uint32_t k = 1; k < cfg->n_clients; k++)
+		if (memcmp(cfg->clients[k].start.v6, cfg->clients[0].start.v6, 12) != 0)
+			return rule_err(cfg, cfg->clients[k].line, "client", err, errlen,
+					"IPv6 client ranges must share their first 12 bytes (expected the same /96 prefix as line %u)",
+					cfg->clients[0].line);
+	return 0;
+}
+
+int
+config_rules_check(const struct dp_config *cfg, char *err, size_t errlen)
+{
+	if (rule_v6_prefix(cfg, err, errlen) != 0 || rule_messages(cfg, err, errlen) != 0)
+		return -1;
+	return rule_limits(cfg, err, errlen);
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "control/control.h"
+
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+control_limits_init(struct control_limits *lim, const struct dp_config *cfg)
+{
+	uint64_t by_tuples;
+
+	memset(lim, 0, sizeof(*lim));
+	lim->n_workers = cfg->n_cpus;
+	if (cfg->mode != DP_MODE_CLIENT)
+		return;
+	lim->tuples = dp_config_tuple_space(cfg) * cfg->n_cpus;
+	/* Closed connections' tuples rest DP_TUPLE_REUSE_S before reuse; a
+	 * flood, UDP, or a cc test (connections held, cc <= tuples) reuses
+	 * none at the launch rate. */
+	by_tuples = cfg->flood || cfg->protocol == DP_PROTO_UDP || cfg->cc
+			    ? UINT64_MAX
+			    : lim->tuples / DP_TUPLE_REUSE_S;
+	/* A flood is bounded by the device alone (the bench's flood sends
+	 * over 40M frames a second from one core). */
+	lim->max_cps = cfg->flood ? UINT64_MAX : DP_MAX_CPS_PER_CORE * cfg->n_cpus;
+	if (by_tuples < lim->max_cps)
+		lim->max_cps = by_tuples;
+	lim->max_cc = lim->tuples;
+}
+
+int
+control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, char *why,
+		    size_t len)
+{
+	if (op == DP_OP_SET_CPS && v > lim->max_cps) {
+		snprintf(why, len,
+			 "%lu: beyond what %u cores and %lu client tuples sustain (expected at most %lu: a tuple rests %d s; add addresses, ports or cores)",
+			 (unsigned long)v, lim->n_workers, (unsigned long)lim->tuples,
+			 (unsigned long)lim->max_cps, DP_TUPLE_REUSE_S);
+		return -1;
+	}
+	if (op == DP_OP_SET_CC && v > lim->max_cc) {
+		snprintf(why, len,
+			 "%lu exceeds the %lu client tuples (addresses x ports x listen ports x cores; add addresses or ports)",
+			 (unsigned long)v, (unsigned long)lim->max_cc);
+		return -1;
+	}
+	return 0;
+}
+
+/* Called after the new value is stored: the generation, bumped last with
+ * release order, publishes it (control_read is the other half). */
+static void
+record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
+{
+	struct dp_change *ch = &c->changes[c->n_changes % DP_CHANGES_LEN];
+
+	ch->tsc = tsc;
+	ch->what = op;
+	ch->old_value = old;
+	ch->new_value = val;
+	c->request_tsc = tsc;
+	__atomic_store_n(&c->n_changes, c->n_changes + 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&c->generation, 1, __ATOMIC_RELEASE);
+}
+
+#define REFUSE(...)                                                    \
+	do {                                                           \
+		rep->status = DP_CTL_REFUSED;                          \
+		snprintf(rep->msg, sizeof(rep->msg), __VA_ARGS__);     \
+		return;                                                \
+	} while (0)
+
+static void
+apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
+	     struct dp_ctl_rep *rep, uint64_t now)
+{
+	struct dp_control *c = &shm->ctl;
+	int client = shm->hdr.mode == DP_MODE_CLIENT;
+	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
+	int64_t v = req->value, target, old, lead_us;
+	char why[sizeof(rep->msg) - 16];
+
+	elapsed_us = now > shm->hdr.start_tsc && hz
+			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
+			     : 0;
+	if (req->op == DP_OP_PING) {
+		snprintf(rep->msg, sizeof(rep->msg), "alive");
+		return;
+	}
+	/* Its sender has given up (or will, before this answer arrives). */
+	if (req->send_tsc != 0 && hz != 0 && now > req->send_tsc &&
+	    now - req->send_tsc > hz / 1000 * DP_CTL_MAX_AGE_MS)
+		REFUSE("%s: sent %.1f s ago, more than %d s: not applied (the primary was stopped or too busy to answer)",
+		       dp_ctl_op_name(req->op), (double)(now - req->send_tsc) / (double)hz,
+		       DP_CTL_MAX_AGE_MS / 1000);
+	if (c->stop || shm->hdr.state >= DP_ST_STOPPING)
+		REFUSE("%s: the test is stopping", dp_ctl_op_name(req->op));
+	switch (req->op) {
+	case DP_OP_SET_CPS:
+		if (!client)
+			REFUSE("set cps: this primary is a server; only a client launches connections");
+		if (shm->cfg.protocol == DP_PROTO_UDP && shm->cfg.cc != 0)
+			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
+		if (v <= 0)
+			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
+		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
+			REFUSE("set cps %s", why);
+		old = (int64_t)c->target_cps;
+		c->target_cps = (uint64_t)v;
+		record(c, req->op, old, v, now);
+		snprintf(rep->msg, sizeof(rep->msg), "cps %ld", (long)v);
+		break;
+	case DP_OP_SET_CC:
+		if (!client)
+			REFUSE("set cc: this primary is a server; only a client opens connections");
+		if (v <= 0)
+			REFUSE("set cc %ld: must be at least 1", (long)v);
+		if (shm->cfg.cc == 0)
+			REFUSE("set cc: the test was started without cc (connections are not kept open)");
+		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
+			REFUSE("set cc %s", why);
+		old = (int64_t)c->target_cc;
+		c->target_cc = (uint64_t)v;
+		record(c, req->op, old, v, now);
+		snprintf(rep->msg, sizeof(rep->msg), "cc %ld", (long)v);
+		break;
+	case DP_OP_SET_DURATION:
+	case DP_OP_ADD_DURATION:
+		/* T is dperf's duration: the time at full rate, counted from the
+		 * end of the lead (a client's wait + slow start). +T / -T move the
+		 * end of the test by T. */
+		lead_us = (int64_t)c->lead_s * 1000000;
+		if (v > INT64_MAX - lead_us - (int64_t)c->duration_us)
+			REFUSE("set duration: %ld us is too long", (long)v);
+		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
+		if (lead_us + target <= (int64_t)elapsed_us)
+			REFUSE("set duration: %.1f s after the %u s of wait and slow start ends in the past (%.1f s have run)",
+			       (double)target / 1e6, c->lead_s, (double)elapsed_us / 1e6);
+		old = (int64_t)c->duration_us;
+		c->duration_us = (uint64_t)target;
+		record(c, DP_OP_SET_DURATION, old, target, now);
+		snprintf(rep->msg, sizeof(rep->msg), "duration %.1f s at full rate, after %u s of wait and slow start (%.1f s left)",
+			 (double)target / 1e6, c->lead_s, (double)(lead_us + target - (int64_t)elapsed_us) / 1e6);
+		v = target;
+		break;
+	case DP_OP_PAUSE:
+		if (!client)
+			REFUSE("pause: this primary is a server; it launches nothing");
+		if (c->paused)
+			REFUSE("pause: already paused");
+		c->paused = 1;
+		record(c, req->op, 0, 1, now);
+		v = 1;
+		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
+		break;
+	case DP_OP_RESUME:
+		if (!c->paused)
+			REFUSE("resume: not paused");
+		c->paused = 0;
+		record(c, req->op, 1, 0, now);
+		v = 0;
+		snprintf(rep->msg, sizeof(rep->msg), "resumed");
+		break;
+	case DP_OP_STOP:
+		c->stop = 1;
+		record(c, req->op, 0, 1, now);
+		v = 1;
+		snprintf(rep->msg, sizeof(rep->msg), "stopping");
+		break;
+	default:
+		REFUSE("unknown request %u", req->op);
+	}
+	rep->applied = v;
+}
+
+void
+control_apply(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
+	      struct dp_ctl_rep *rep, uint64_t now_tsc)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->version = DP_CTL_VERSION;
+	rep->status = DP_CTL_OK;
+	pthread_mutex_lock(&ctl_lock);
+	apply_locked(shm, lim, req, rep, now_tsc);
+	rep->generation = shm->ctl.generation;
+	pthread_mutex_unlock(&ctl_lock);
+}

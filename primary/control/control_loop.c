@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "control/control_loop.h"
+#include "ctl_msg.h"
+#include "control/ctl_server.h"
+#include "rates.h"
+#include "control/report.h"
+#include "stats_out.h"
+
+#define TICK_US 10000
+
+static volatile sig_atomic_t signals_seen;
+static struct dp_snapshot first; /* at start, for the summary */
+static FILE *g_out, *g_summary;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	signals_seen++;
+}
+
+/* A fault signal raised by our own code (or abort()) keeps its default
+ * action: the handler steps aside and the fault recurs. Sent by another
+ * process with kill, it is a request to stop like any other. */
+static void
+on_fault_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (si->si_code == SI_USER && si->si_pid != getpid()) {
+		signals_seen++;
+		return;
+	}
+	signal(sig, SIG_DFL);
+	if (si->si_code <= 0) /* raise()/abort(): no instruction to re-run */
+		raise(sig);
+}
+
+/* Only SIGKILL may leave hugepage files and a runtime directory behind:
+ * every signal whose default action ends the process stops the test
+ * gracefully instead (summary, files removed; a second one skips the
+ * grace period). Two are not reasons to stop a headless test at all:
+ * SIGPIPE (our output piped into `head`) and SIGHUP (the ssh session that
+ * started us closed) are ignored; the write to the closed pipe or the
+ * hung-up terminal then fails and the per-second output stops (noted once
+ * on stderr), while the test runs to its end. SIGXFSZ likewise: the
+ * oversized write fails instead. SIGSEGV belongs to dev_fault.c. */
+void
+control_loop_signals(void)
+{
+	static const int stop[] = { SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO };
+	static const int fault[] = { SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	for (size_t i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+		sigaction(stop[i], &sa, NULL);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaction(s, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fault_signal;
+	sa.sa_flags = SA_SIGINFO;
+	for (size_t i = 0; i < sizeof(fault) / sizeof(fault[0]); i++)
+		sigaction(fault[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+/* After each write to the per-second output: once it fails (closed pipe,
+ * hung-up terminal, full disk), say so once on stderr and stop printing;
+ * the test goes on. */
+static int
+output_ok(FILE *f)
+{
+	int e;
+
+	if (fflush(f) == 0 && !ferror(f))
+		return 1;
+	e = errno;
+	fprintf(stderr, "dperf: writing the per-second output failed (%s): it stops here, the test goes on\n",
+		strerror(e));
+	return 0;
+}
+
+static int
+gateways_ok(const struct port_set *ps)
+{
+	for (uint32_t i = 0; i < ps->n; i++)
+		if (!ps->np[i].gw_ok)
+			return 0;
+	return 1;
+}
+
+static uint32_t
+state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_us)
+{
+	const struct dp_config *cfg = &shm->cfg;
+	uint64_t wait_us = (uint64_t)cfg->wait * 1000000;
+
+	if (shm->ctl.stop)
+		return DP_ST_STOPPING;
+	if (shm->hdr.mode != DP_MODE_CLIENT)
+		return DP_ST_RUNNING;
+	if (!gateways_ok(ps) || elapsed_us < wait_us)
+		return DP_ST_WAIT;
+	if (shm->ctl.paused)
+		return DP_ST_PAUSED;
+	if (elapsed_us < wait_us + (uint64_t)cfg->slow_start * 1000000)
+		return DP_ST_SLOW_START;
+	return DP_ST_RUNNING;
+}
+
+static void
+history_push(struct dp_shm *shm, const struct dp_snapshot *prev, const struct dp_snapshot *s,
+	     uint64_t sec)
+{
+	uint64_t head = shm->history_head;
+	struct dp_history_entry *e = &shm->history[head % DP_HISTORY_LEN];
+
+	e->sec = sec;
+	e->tsc = s->tsc;
+	memcpy(e->c, s->c, sizeof(e->c));
+	e->sk_cur = s->sk_cur;
+	e->target_cps = shm->ctl.target_cps;
+	for (int k = 0; k < 3; k++)
+		dp_lat_between(prev, s, k, shm->hdr.tsc_hz, &e->lat[k]);
+	__atomic_store_n(&shm->history_head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* A UDP client that stopped sending still receives the answers in
+ * flight for this long (a peer answers in microseconds; a datagram lost
+ * never is, so this is the bound, not a wait for all). */
+#define UDP_DRAIN_US 500000
+
+static int
+is_udp_client(const struct dp_shm *shm)
+{
+	return shm->hdr.mode == DP_MODE_CLIENT && shm->cfg.protocol == DP_PROTO_UDP &&
+	       !shm->cfg.flood;
+}
+
+/* How long a stop may take before connections are abandoned. */
+static uint64_t
+grace_us(const struct dp_shm *shm)
+{
+	uint64_t g = 2 * shm->cfg.retransmit_timeout_us + 1000000;
+
+	if (shm->hdr.mode != DP_MODE_CLIENT)
+		g = 1000000;
+	if (is_udp_client(shm))
+		g = UDP_DRAIN_US;
+	return g > 10000000 ? 10000000 : g;
+}
+
+/* What a stop waits for: open connections, or for a UDP client the
+ * datagrams sent and not answered yet. */
+static uint64_t
+outstanding(const struct dp_shm *shm)
+{
+	uint64_t sk = 0;
+
+	if (is_udp_client(shm))
+		return dp_delta(dp_shm_sum(shm, DP_C_UDP_RX), dp_shm_sum(shm, DP_C_UDP_TX));
+	for (uint32_t w = 0; w < shm->hdr.n_workers; w++)
+		sk += shm->workers[w].sk_cur;
+	return sk;
+}
+
+void
+control_loop_begin(struct dp_shm *shm)
+{
+	dp_snapshot_take(shm, shm->hdr.start_tsc, &first);
+}
+
+void
+control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
+{
+	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
+	static struct dp_snapshot prev, cur; /* large: not on the stack */
+	uint32_t changes_printed = 0;
+	FILE *out = stdout;
+	int print = !shm->cfg.quiet;
+
+	prev = first;
+	for (;;) {
+		uint64_t now, elapsed_us;
+
+		rte_delay_us_sleep(TICK_US);
+		now = rte_rdtsc();
+		elapsed_us = (now - start) / (hz / 1000000);
+		if (signals_seen >= 2)
+			break;
+		if ((signals_seen || elapsed_us >= dp_run_end_us(&shm->ctl)) && !shm->ctl.stop)
+			ctl_server_local(DP_OP_STOP, 0);
+		ports_watch_links(ps);
+		shm->hdr.state = state_now(shm, ps, elapsed_us);
+		if (shm->ctl.stop) {
+			uint64_t sk = 0;
+			if (stop_at == 0)
+				stop_at = now;
+			sk = outstanding(shm);
+			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm))
+				break;
+		}
+		if (print) {
+			report_changes(out, shm, &changes_printed);
+			print = output_ok(out);
+		}
+		if (elapsed_us / 1000000 > sec) {
+			sec = elapsed_us / 1000000;
+			ports_read_stats(ps, shm);
+			dp_snapshot_take(shm, now, &cur);
+			history_push(shm, &prev, &cur, sec);
+			if (print) {
+				report_second(out, shm, &prev, &cur, sec);
+				print = output_ok(out);
+			}
+			prev = cur;
+		}
+	}
+	report_changes(out, shm, &changes_printed);
+	g_out = out;
+	g_summary = summary_json;
+}
+
+int
+control_loop_finish(struct dp_shm *shm, struct port_set *ps, const char *summary_path)
+{
+	int rc = 0;
+	static struct dp_snapshot last;
+
+	shm->hdr.stop_tsc = rte_rdtsc();
+	ports_read_stats(ps, shm);
+	dp_snapshot_take(shm, shm->hdr.stop_tsc, &last);
+	shm->hdr.state = DP_ST_DONE;
+	report_summary(g_out, shm, &first, &last);
+	if (g_summary != NULL) {
+		dp_stats_json(g_summary, shm, &first, &last);
+		/* A full disk shows only here: the results are lost, say so. */
+		if (ferror(g_summary) | fclose(g_summary)) {
+			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", summary_path,
+				strerror(errno));
+			rc = -1;
+		}
+		g_summary = NULL;
+	}
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "control/control.h"
+#include "control/ctl_server.h"
+
+#define DP_CONTROL_NICE (-5) /* as the workers (worker.c) */
+
+static struct dp_shm *g_shm;
+static struct control_limits g_lim;
+static int registered;
+
+/* Runs on EAL's IPC thread: never blocks, always replies. */
+static int
+on_request(const struct rte_mp_msg *msg, const void *peer)
+{
+	struct rte_mp_msg out;
+	struct dp_ctl_req req;
+	struct dp_ctl_rep rep;
+	const char *why = NULL;
+
+	if (dp_ctl_decode(msg->param, (size_t)msg->len_param, &req, &why) != 0) {
+		memset(&rep, 0, sizeof(rep));
+		rep.version = DP_CTL_VERSION;
+		rep.status = DP_CTL_BADMSG;
+		snprintf(rep.msg, sizeof(rep.msg), "%s", why);
+	} else {
+		control_apply(g_shm, &g_lim, &req, &rep, rte_rdtsc());
+	}
+	memset(&out, 0, sizeof(out));
+	snprintf(out.name, sizeof(out.name), "%s", DP_CTL_ACTION);
+	memcpy(out.param, &rep, sizeof(rep));
+	out.len_param = sizeof(rep);
+	return rte_mp_reply(&out, peer);
+}
+
+/* EAL's IPC thread answers control requests: give it the workers' weight
+ * so busy workers on a shared core do not delay the answers. */
+static void
+raise_ipc_thread(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, "rte_mp_handle", 13) == 0)
+			(void)setpriority(PRIO_PROCESS, (id_t)atoi(e->d_name), DP_CONTROL_NICE);
+		fclose(f);
+	}
+	closedir(d);
+}
+
+int
+ctl_server_start(struct dp_shm *shm, char *err, size_t errlen)
+{
+	g_shm = shm;
+	control_limits_init(&g_lim, &shm->cfg);
+	if (rte_mp_action_register(DP_CTL_ACTION, on_request) != 0) {
+		snprintf(err, errlen, "cannot register IPC action %s: %s", DP_CTL_ACTION,
+			 rte_strerror(rte_errno));
+		return -1;
+	}
+	registered = 1;
+	raise_ipc_thread();
+	return 0;
+}
+
+void
+ctl_server_local(uint32_t op, int64_t value)
+{
+	struct dp_ctl_req req = { .version = DP_CTL_VERSION, .op = op, .value = value };
+	struct dp_ctl_rep rep;
+
+	control_apply(g_shm, &g_lim, &req, &rep, rte_rdtsc());
+}
+
+void
+ctl_server_stop(void)
+{
+	if (registered)
+		rte_mp_action_unregister(DP_CTL_ACTION);
+	registered = 0;
+}

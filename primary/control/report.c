@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+
+#include "ctl_msg.h"
+#include "control/report.h"
+
+#define PER_LINE 5
+
+static void
+counters(FILE *f, const uint64_t *a, const uint64_t *b)
+{
+	int col = 0;
+
+	for (int c = 0; c < DP_C__COUNT; c++) {
+		fprintf(f, "%-8s %-14" PRIu64 "%s", dp_counter_names[c], dp_delta(a[c], b[c]),
+			++col % PER_LINE == 0 ? "\n" : " ");
+	}
+	if (col % PER_LINE)
+		fputc('\n', f);
+}
+
+static void
+ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	for (uint32_t p = 0; p < b->n_ports; p++)
+		fprintf(f, "port%-4u ierrors %-14" PRIu64 " oerrors %-14" PRIu64 " imissed %-14" PRIu64
+			" rxNombuf %" PRIu64 "\n",
+			p, dp_delta(a->pc[p][DP_PC_IERRORS], b->pc[p][DP_PC_IERRORS]),
+			dp_delta(a->pc[p][DP_PC_OERRORS], b->pc[p][DP_PC_OERRORS]),
+			dp_delta(a->pc[p][DP_PC_IMISSED], b->pc[p][DP_PC_IMISSED]),
+			dp_delta(a->pc[p][DP_PC_RX_NOMBUF], b->pc[p][DP_PC_RX_NOMBUF]));
+}
+
+static void
+lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *r)
+{
+	if (c->count == 0 && r->count == 0)
+		return;
+	fprintf(f, "latency  connect p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us | "
+		   "response p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us\n",
+		c->p50, c->p90, c->p99, c->p999, c->max, r->p50, r->p90, r->p99, r->p999, r->max);
+}
+
+static void
+server_line(FILE *f, const struct dp_lat *l)
+{
+	if (l->count == 0)
+		return;
+	fprintf(f, "latency  server (request polled to response queued) p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us\n",
+		l->p50, l->p90, l->p99, l->p999, l->max);
+}
+
+void
+report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
+	      const struct dp_snapshot *cur, uint64_t sec)
+{
+	double busy = 0;
+
+	for (uint32_t w = 0; w < cur->n_workers; w++)
+		busy += dp_worker_busy(prev, cur, w);
+	if (shm->cfg.clear_screen) /* dperf's clear_screen: each second on a clean terminal */
+		fputs("\033[H\033[2J", f);
+	fprintf(f, "\nseconds  %-14" PRIu64 " state    %-14s cpuUsage %-14.0f skCon    %-14" PRIu64
+		" targetCps %" PRIu64 "\n",
+		sec, dp_state_names[shm->hdr.state < DP_ST__COUNT ? shm->hdr.state : 0],
+		cur->n_workers ? 100.0 * busy / cur->n_workers : 0.0, cur->sk_cur,
+		(uint64_t)shm->ctl.target_cps);
+	counters(f, prev->c, cur->c);
+	ports(f, prev, cur);
+	if (shm->hdr.mode == DP_MODE_CLIENT) {
+		struct dp_lat c, r;
+		dp_lat_between(prev, cur, 0, shm->hdr.tsc_hz, &c);
+		dp_lat_between(prev, cur, 1, shm->hdr.tsc_hz, &r);
+		lat_line(f, &c, &r);
+	} else {
+		struct dp_lat l;
+		dp_lat_between(prev, cur, 2, shm->hdr.tsc_hz, &l);
+		server_line(f, &l);
+	}
+	fflush(f);
+}
+
+void
+report_changes(FILE *f, const struct dp_shm *shm, uint32_t *printed)
+{
+	uint32_t n = __atomic_load_n(&shm->ctl.n_changes, __ATOMIC_ACQUIRE);
+	uint64_t hz = shm->hdr.tsc_hz;
+
+	if (n - *printed > DP_CHANGES_LEN)
+		*printed = n - DP_CHANGES_LEN;
+	for (; *printed < n; (*printed)++) {
+		const struct dp_change *ch = &shm->ctl.changes[*printed % DP_CHANGES_LEN];
+		double t = ch->tsc > shm->hdr.start_tsc ? (double)(ch->tsc - shm->hdr.start_tsc) / (double)hz : 0;
+		fprintf(f, "change   at %.3f s: %s %" PRId64 " -> %" PRId64 "\n", t,
+			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
+	}
+	fflush(f);
+}
+
+void
+report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *first,
+	       const struct dp_snapshot *last)
+{
+	double secs = last->tsc > first->tsc ? (double)(last->tsc - first->tsc) / (double)shm->hdr.tsc_hz : 0;
+
+	fprintf(f, "\n---- dperf %s total (%.1f s) ----\n", shm->hdr.name, secs);
+	counters(f, first->c, last->c);
+	ports(f, first, last);
+	fprintf(f, "skCon    %" PRIu64 "\n", last->sk_cur);
+	for (uint32_t p = 0; p < shm->hdr.n_ports && p < DP_MAX_PORTS; p++)
+		fprintf(f, "port%-4u mbufFree %" PRIu64 " mbufFreeStart %" PRIu64 " mbufTotal %" PRIu64 "\n", p,
+			shm->ports[p].mbuf_free, shm->ports[p].mbuf_free_start, shm->ports[p].mbuf_total);
+	if (shm->hdr.mode == DP_MODE_CLIENT) {
+		struct dp_lat c, r;
+		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);
+		dp_lat_from_hist(&last->lat_response, shm->hdr.tsc_hz, &r);
+		lat_line(f, &c, &r);
+	} else {
+		struct dp_lat l;
+		dp_lat_from_hist(&last->lat_server, shm->hdr.tsc_hz, &l);
+		server_line(f, &l);
+	}
+	fflush(f);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A worker survives the memif PMD faulting on regions its peer's
+ * disconnect just unmapped (see dev_fault.c).
+ */
+#ifndef DPERF_DEV_FAULT_H
+#define DPERF_DEV_FAULT_H
+
+#include "state/worker.h"
+
+/* Once per process, before the workers start. */
+int dev_fault_install(void);
+/* On the main lcore once the port has started: where its PMD's code is,
+ * if it is memif (otherwise nothing is armed). */
+void dev_fault_find_pmd(struct worker *w);
+/* On the worker's own thread, after sigsetjmp(w->fault_jb, 1); NULL
+ * disarms. */
+void dev_fault_arm(struct worker *w);
+/* Back at sigsetjmp from a fault: count it, and forget a TX batch the
+ * device was in the middle of. Other state is left as the fault found it:
+ * the rest of the RX burst and the mbufs the PMD held are lost. */
+void dev_fault_recover(struct worker *w);
+
+#endif

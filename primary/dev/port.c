@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "dev/memif_warm.h"
+#include "dev/port.h"
+
+#define NB_DESC 1024
+#define MBUF_CACHE 256
+
+/* The ethdev name EAL gives a "port" line's device. */
+static void
+dev_name(const char *dev, char *out, size_t len)
+{
+	const char *comma = strchr(dev, ',');
+	size_t n = comma ? (size_t)(comma - dev) : strlen(dev);
+
+	if (strncmp(dev, "net_", 4) != 0 && strchr(dev, ':') == strrchr(dev, ':'))
+		snprintf(out, len, "0000:%.*s", (int)n, dev); /* bb:dd.f */
+	else
+		snprintf(out, len, "%.*s", (int)n, dev);
+}
+
+static int
+port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_t nq,
+	   char *err, size_t errlen)
+{
+	const struct dp_port_cfg *pc = &cfg->ports[i];
+	struct netport *np = &ps->np[i];
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint64_t tx_ck = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+			 RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	uint64_t rx_ck = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			 RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
+	uint16_t pid, nrx = NB_DESC, ntx = NB_DESC;
+	char name[RTE_ETH_NAME_MAX_LEN], pool[64];
+	unsigned int nb_mbufs;
+	int rc, socket;
+
+	dev_name(pc->dev, name, sizeof(name));
+	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
+		if (pc->is_vdev)
+			snprintf(err, errlen,
+				 "%s:%u: port: the %s driver refused '%s' (its reason is in the log above)",
+				 cfg->file, pc->line, name, pc->dev);
+		else
+			snprintf(err, errlen,
+				 "%s:%u: port: no DPDK device '%s' (is it bound to a DPDK driver?)",
+				 cfg->file, pc->line, name);
+		return -1;
+	}
+	rte_eth_dev_info_get(pid, &info);
+	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
+		snprintf(err, errlen, "%s:%u: port: %s has %u queues, %u worker cores need one each",
+			 cfg->file, pc->line, name, RTE_MIN(info.max_rx_queues, info.max_tx_queues), nq);
+		return -1;
+	}
+	memset(&conf, 0, sizeof(conf));
+	if ((info.tx_offload_capa & tx_ck) == tx_ck) {
+		conf.txmode.offloads |= tx_ck;
+		np->tx_cksum = 1;
+	}
+	if ((info.rx_offload_capa & rx_ck) == rx_ck) {
+		conf.rxmode.offloads |= rx_ck;
+		np->rx_cksum = 1;
+	}
+	if (cfg->rss && nq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
+	}
+	if (cfg->jumbo)
+		conf.rxmode.mtu = RTE_MIN(cfg->jumbo_mtu, info.max_mtu);
+	rc = rte_eth_dev_configure(pid, (uint16_t)nq, (uint16_t)nq, &conf);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s:%u: port: cannot configure %s: %s", cfg->file, pc->line,
+			 name, rte_strerror(-rc));
+		return -1;
+	}
+	rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
+	socket = rte_eth_dev_socket_id(pid);
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	nb_mbufs = nq * (nrx + ntx + 4096) + 4096;
+	snprintf(pool, sizeof(pool), "dp_mbuf_%u", i);
+	ps->mp[i] = rte_pktmbuf_pool_create(pool, nb_mbufs, MBUF_CACHE, 0,
+					    cfg->jumbo ? RTE_MAX(9216u, cfg->jumbo_mtu + 32) + RTE_PKTMBUF_HEADROOM : RTE_MBUF_DEFAULT_BUF_SIZE,
+					    socket);
+	if (ps->mp[i] == NULL) {
+		snprintf(err, errlen, "cannot create a pool of %u mbufs for %s: %s (too few hugepages?)",
+			 nb_mbufs, name, rte_strerror(rte_errno));
+		return -1;
+	}
+	for (uint16_t q = 0; q < nq; q++) {
+		rc = rte_eth_rx_queue_setup(pid, q, nrx, (unsigned)socket, NULL, ps->mp[i]);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(pid, q, ntx, (unsigned)socket, NULL);
+		if (rc != 0) {
+			snprintf(err, errlen, "cannot set up queue %u of %s: %s", q, name,
+				 rte_strerror(-rc));
+			return -1;
+		}
+	}
+	rc = rte_eth_dev_start(pid);
+	if (rc != 0) {
+		/* DPDK's memif client fails its start when no server listens. */
+		int memif_client = strncmp(pc->dev, "net_memif", 9) == 0 &&
+				   strstr(pc->dev, "role=client") != NULL;
+		snprintf(err, errlen, "%s:%u: port: cannot start %s: %s%s", cfg->file, pc->line, name,
+			 rte_strerror(-rc),
+			 memif_client ? " (is its memif server, role=server on the same socket, running?)" : "");
+		return -1;
+	}
+	ps->started |= 1u << i;
+	rte_eth_promiscuous_enable(pid);
+	np->port_id = pid;
+	np->n_workers = (uint16_t)nq;
+	rte_eth_macaddr_get(pid, &np->mac);
+	np->v6 = pc->local.family == 6;
+	if (np->v6) {
+		memcpy(np->local_ip6, pc->local.v6, 16);
+		memcpy(np->gw_ip6, pc->gw.v6, 16);
+		memcpy(np->srv_pfx, cfg->servers[i].start.v6, 12);
+		if (i < cfg->n_clients)
+			memcpy(np->cli_pfx, cfg->clients[i].start.v6, 12);
+		else if (cfg->n_clients)
+			memcpy(np->cli_pfx, cfg->clients[0].start.v6, 12);
+	} else {
+		np->local_ip = pc->local.v4;
+		np->gw_ip = pc->gw.v4;
+	}
+	if (pc->has_gw_mac) {
+		memcpy(np->gw_mac.addr_bytes, pc->gw_mac, 6);
+		np->gw_ok = 1;
+	}
+	np->vlan_tci_be = cfg->vlan ? rte_cpu_to_be_16((uint16_t)cfg->vlan) : 0;
+	np->srv_ip_h = dp_ip_low32(&cfg->servers[i].start);
+	np->n_srv = cfg->servers[i].num;
+	if (i < cfg->n_clients) {
+		np->cli_ip_h = dp_ip_low32(&cfg->clients[i].start);
+		np->n_cli = cfg->clients[i].num;
+	}
+	return 0;
+}
+
+int
+ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t workers_per_port,
+	   char *err, size_t errlen)
+{
+	memset(ps, 0, sizeof(*ps));
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		if (port_setup(ps, cfg, i, workers_per_port, err, errlen) != 0)
+			return -1;
+		ps->n = i + 1;
+	}
+	return 0;
+}
+
+void
+ports_read_stats(const struct port_set *ps, struct dp_shm *shm)
+{
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct rte_eth_stats st;
+		struct rte_eth_link link;
+		struct dp_port_stats *d = &shm->ports[i];
+
+		if (rte_eth_stats_get(ps->np[i].port_id, &st) != 0)
+			continue;
+		d->c[DP_PC_IPACKETS] = st.ipackets;
+		d->c[DP_PC_OPACKETS] = st.opackets;
+		d->c[DP_PC_IBYTES] = st.ibytes;
+		d->c[DP_PC_OBYTES] = st.obytes;
+		d->c[DP_PC_IERRORS] = st.ierrors;
+		d->c[DP_PC_OERRORS] = st.oerrors;
+		d->c[DP_PC_IMISSED] = st.imissed;
+		d->c[DP_PC_RX_NOMBUF] = st.rx_nombuf;
+		if (rte_eth_link_get_nowait(ps->np[i].port_id, &link) == 0)
+			d->link_up = link.link_status;
+		d->gw_resolved = (uint8_t)ps->np[i].gw_ok;
+		d->mbuf_total = ps->mp[i]->size;
+		d->mbuf_free = rte_mempool_avail_count(ps->mp[i]);
+	}
+}
+
+void
+ports_mark_pools(const struct port_set *ps, struct dp_shm *shm)
+{
+	ports_read_stats(ps, shm);
+	for (uint32_t i = 0; i < ps->n; i++)
+		shm->ports[i].mbuf_free_start = shm->ports[i].mbuf_free;
+}
+
+void
+ports_watch_links(struct port_set *ps)
+{
+	uint32_t up = 0;
+
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct rte_eth_link link;
+
+		if (rte_eth_link_get_nowait(ps->np[i].port_id, &link) == 0 && link.link_status)
+			up |= 1u << i;
+	}
+	if (up & ~ps->link_up)
+		memif_warm_regions();
+	ps->link_up = up;
+}
+
+void
+ports_close(struct port_set *ps)
+{
+	for (uint32_t i = 0; i < ps->n; i++) {
+		if (ps->started & (1u << i))
+			rte_eth_dev_stop(ps->np[i].port_id);
+		rte_eth_dev_close(ps->np[i].port_id);
+	}
+	ps->started = 0;
+}

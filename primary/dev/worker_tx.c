@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * TX batching. What the device does not take now stays queued for the
+ * next loop iteration (back-pressure, not loss); only a packet that finds
+ * the queue still full after a flush is dropped and counted in dropTx.
+ */
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "state/worker.h"
+
+uint16_t
+tx_flush(struct worker *w)
+{
+	uint16_t n = tx_pending(w), sent;
+	uint64_t bytes = 0;
+
+	if (n == 0)
+		return 0;
+	w->in_tx = 1; /* for dev_fault.c */
+	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);
+	w->in_tx = 0;
+	for (uint16_t i = 0; i < sent; i++)
+		bytes += w->tx[w->tx_head + i]->pkt_len;
+	w->tx_head += sent;
+	if (w->tx_head == w->n_tx)
+		w->tx_head = w->n_tx = 0;
+	w->tx_blocked = sent < n;
+	if (sent)
+		w->tx_taken_ms = w->now_ms;
+	CNT_ADD(w, PKT_TX, sent);
+	CNT_ADD(w, BITS_TX, bytes * 8);
+	return sent;
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The worker loop: receive a burst, run due timers, apply control changes,
+ * launch new connections at the target rate, flush the TX batch.
+ */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_prefetch.h>
+
+#include "control/control.h"
+#include "dev/dev_fault.h"
+#include "engine/timers.h"
+#include "net/pkt.h"
+#include "net/rx.h"
+#include "tcp/tcp.h"
+#include "state/tlist.h"
+#include "udp/udp.h"
+#include "state/worker.h"
+
+volatile int dp_workers_quit;
+
+#define DP_WORKER_NICE (-5)
+
+/* Launch slots missed while the client could not launch (its core taken
+ * by the host, or held back in launch()) are made up as soon as it can,
+ * when no older than this: a stall of a few milliseconds does not lower
+ * the rate of that second. Older slots are skipped for good (launchSkip). */
+#define DP_CATCHUP_DIV 100 /* 1/100 s: 10 ms */
+
+/* This worker's share of a total: the remainder goes to the first ones. */
+static uint64_t
+share(const struct worker *w, uint64_t total, uint32_t n_workers)
+{
+	return total / n_workers + (w->id < total % n_workers ? 1 : 0);
+}
+
+static void
+set_rate(struct worker *w)
+{
+	uint64_t rate = w->cps_w;
+	uint32_t t = w->now_ms, start = w->cfg->wait * 1000;
+
+	if (!w->is_client || w->paused || w->stopping || !w->np->gw_ok || t < start) {
+		w->interval = 0;
+		w->st->cps_now = 0;
+		return;
+	}
+	if (w->slow_start_ms && t - start < w->slow_start_ms)
+		rate = rate * (t - start + 1) / w->slow_start_ms;
+	if (rate == 0)
+		rate = 1;
+	w->st->cps_now = rate;
+	if (w->interval == 0) /* starting, or resuming: nothing owed */
+		w->next_launch = w->now;
+	w->interval = w->hz / rate;
+	if (w->interval == 0)
+		w->interval = 1;
+}
+
+static void
+apply_control(struct worker *w)
+{
+	struct control_view c;
+	uint32_t nw = w->np->n_workers * w->cfg->n_ports;
+	uint64_t gen = control_read(w->ctl, &c);
+
+	w->cps_w = share(w, c.target_cps, nw);
+	w->cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
+	/* dperf's UDP packets-per-second mode: each of cc connections sends
+	 * one datagram per keepalive interval, so the rate is cc / interval. */
+	if (w->pps_interval_us)
+		w->cps_w = RTE_MAX(1ULL, w->cc_w * 1000000 / w->pps_interval_us);
+	w->paused = (uint8_t)c.paused;
+	w->stopping = (uint8_t)c.stop;
+	w->gen_seen = gen;
+	set_rate(w);
+	w->st->applied_gen = gen;
+	w->st->applied_tsc = rte_rdtsc();
+}
+
+/* Once per millisecond. */
+void
+worker_tick(struct worker *w)
+{
+	if (tx_pending(w) == 0)
+		w->tx_taken_ms = w->now_ms;
+	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
+	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
+		rx_arp_request_gw(w);
+		w->next_arp_ms = w->now_ms + 1000;
+	}
+	if (w->is_client && w->interval == 0 && w->cps_w)
+		set_rate(w); /* gateway resolved or wait over */
+	else if (w->is_client && w->slow_start_ms && w->interval)
+		set_rate(w);
+	if (w->is_udp)
+		return;
+	w->timers_behind = (uint8_t)timers_run(w);
+	/* At a stop, the client closes its idle connections, a tick's
+	 * budget at a time (512k/s): closing millions at once would flood
+	 * the peer with FINs. */
+	if (w->stopping && w->is_client) {
+		struct tlist *l = &w->tl[TL_KA];
+		for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(w); n++) {
+			uint32_t idx = l->head - 1;
+			tl_remove(w, &w->sk[idx]);
+			tcp_client_close_idle(w, idx);
+		}
+	}
+}
+
+/* At the cc target: the slot is skipped (not counted in launchSkip). */
+static inline int
+at_cc_target(struct worker *w)
+{
+	if (!w->cc_w || w->st->sk_cur < w->cc_w)
+		return 0;
+	w->next_launch = w->now + w->interval;
+	return 1;
+}
+
+/* Returns the number launched. */
+static uint32_t
+launch(struct worker *w)
+{
+	uint64_t oldest = w->now - w->hz / DP_CATCHUP_DIV;
+	uint32_t n;
+
+	if (unlikely(w->next_launch < oldest)) {
+		uint64_t lost = (oldest - w->next_launch) / w->interval;
+		CNT_ADD(w, LAUNCH_SKIP, lost);
+		w->next_launch += lost * w->interval;
+	}
+	if (at_cc_target(w))
+		return 0;
+	/* The device full, or behind on what was received (the peer's
+	 * packets waiting): finishing connections comes before opening
+	 * more, or the client overloads itself and its peer's replies
+	 * overflow. The slots wait (up to 10 ms, above). */
+	if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG)
+		return 0;
+	for (n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
+		/* also within the batch (bench runs saw 2,000,001 held for
+		 * cc 2m, 150,000,010 for 150m when only checked above) */
+		if (at_cc_target(w))
+			break;
+		if (w->is_udp)
+			udp_client_launch(w);
+		else
+			tcp_client_launch(w);
+		w->next_launch += w->interval;
+	}
+	return n;
+}
+
+/* Until told to quit. Everything it keeps between iterations is in w,
+ * so a fault in the device (dev_fault.c) can start it afresh. */
+static __rte_noinline void
+worker_loop(struct worker *w)
+{
+	struct rte_mbuf *pkts[DP_RX_BURST];
+	uint64_t prev = rte_rdtsc();
+	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
+	 * next_t computed from it would then always be in the past. */
+	uint64_t ticks = w->now_t; /* recomputed from the TSC at the first tick */
+	uint64_t next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
+	int work = 0;
+
+	while (!dp_workers_quit) {
+		/* One TSC read per iteration: the previous iteration was busy
+		 * when it did any work, and lasted until now. */
+		uint64_t now = rte_rdtsc();
+		uint16_t nb;
+
+		if (work)
+			w->st->busy_tsc += now - prev;
+		/* A gap of a millisecond or more between two iterations: the
+		 * worker was descheduled (or the host stole the CPU). Peers'
+		 * packets queue up meanwhile; this says why they overflowed. */
+		if (unlikely(now - prev >= w->tsc_per_ms)) {
+			CNT(w, STALL);
+			CNT_ADD(w, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
+		}
+		w->st->loop_tsc = now - w->start_tsc;
+		prev = now;
+		w->now = now;
+		nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+		work = nb;
+		w->rx_backlog = nb < DP_RX_BURST ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
+		for (uint16_t i = 0; i < nb; i++) {
+			if (i + 1 < nb)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			rx_packet(w, pkts[i]);
+		}
+		if (unlikely(w->ctl->generation != w->gen_seen))
+			apply_control(w);
+		if (now >= next_t) {
+			ticks = (now - w->start_tsc) / w->tsc_per_t;
+			w->now_t = (uint32_t)ticks;
+			next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
+			if (now >= next_tick) {
+				w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
+				next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+				worker_tick(w);
+				work = 1;
+			} else if (!w->is_udp) {
+				/* Between milliseconds, the timers alone: busy
+				 * time only when one fired. */
+				w->timer_fired = 0;
+				w->timers_behind = (uint8_t)timers_run(w);
+				work |= w->timer_fired;
+			}
+		} else if (unlikely(w->timers_behind)) {
+			/* More expired in this millisecond than one tick's
+			 * budget (a keepalive test's requests): go on between
+			 * RX bursts rather than wait for the next tick. */
+			w->timers_behind = (uint8_t)timers_run(w);
+			work = 1;
+		}
+		if (w->interval && w->next_launch <= now && launch(w))
+			work = 1;
+		/* A device that takes nothing (link down) is not work. */
+		if (w->n_tx && now >= w->tx_due && tx_flush(w))
+			work = 1;
+	}
+}
+
+int
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->st->lcore = rte_lcore_id();
+	w->st->port = w->np->port_id;
+	/* A little more weight than other threads on a shared core: fewer
+	 * preemptions of the busy-polling worker, while tools and EAL's
+	 * control threads (nice 0) still get a quarter of the core when they
+	 * need it. Needs root or CAP_SYS_NICE; otherwise nice 0. */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DP_WORKER_NICE);
+	if (sigsetjmp(w->fault_jb, 1) != 0)
+		dev_fault_recover(w); /* a burst on a vanished memif region */
+	dev_fault_arm(w);
+	worker_loop(w);
+	for (int i = 0; i < 1000 && w->n_tx; i++)
+		tx_flush(w);
+	if (w->n_tx)
+		tx_discard_all(w);
+	dev_fault_arm(NULL);
+	pkt_flood_release(w);
+	pkt_release(w);
+	return 0;
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "net/pkt.h"
+#include "net/pkt_hdr.h"
+
+#define TCP_OPT_MSS_LEN 4
+
+uint32_t
+pkt_sum(const void *buf, uint32_t len)
+{
+	return __rte_raw_cksum(buf, len, 0);
+}
+
+/* mbufs come DP_STASH at a time: one pool access (and one lcore-id TLS
+ * lookup) per batch instead of per packet. */
+__rte_noinline struct rte_mbuf *
+pkt_alloc_refill(struct worker *w)
+{
+	struct rte_mbuf *m;
+
+	if (rte_pktmbuf_alloc_bulk(w->mp, w->stash, DP_STASH) == 0) {
+		w->n_stash = DP_STASH - 1;
+		return w->stash[DP_STASH - 1];
+	}
+	m = rte_pktmbuf_alloc(w->mp); /* the pool is nearly empty */
+	if (unlikely(m == NULL))
+		CNT(w, DROP_TX);
+	return m;
+}
+
+/* A received packet is done with: back to the stash when there is room
+ * (an mbuf just read is hot in cache, and this skips a pool put and get),
+ * else to its pool. */
+void
+pkt_free(struct worker *w, struct rte_mbuf *m)
+{
+	if (w->n_stash < DP_STASH && m->pool == w->mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
+	    rte_mbuf_refcnt_read(m) == 1) {
+		rte_pktmbuf_reset(m);
+		w->stash[w->n_stash++] = m;
+		return;
+	}
+	rte_pktmbuf_free(m);
+}
+
+void
+pkt_release(struct worker *w)
+{
+	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
+	w->n_stash = 0;
+}
+
+static __rte_always_inline void
+tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
+	 uint8_t flags, const struct msg *msg)
+{
+	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN : 0;
+	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + optlen;
+	struct rte_tcp_hdr *th;
+	uint32_t hsum;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->np->gw_mac);
+	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	th = (struct rte_tcp_hdr *)(p + l2 + l3);
+	seq = rte_cpu_to_be_32(seq);
+	ack = rte_cpu_to_be_32(ack);
+	th->src_port = t->lport;
+	th->dst_port = t->rport;
+	th->sent_seq = seq;
+	th->recv_ack = ack;
+	th->data_off = (uint8_t)((thl / 4) << 4);
+	th->tcp_flags = flags;
+	th->rx_win = 0xffff; /* 65535 */
+	th->cksum = 0;
+	th->tcp_urp = 0;
+	hsum = (uint32_t)t->lport + t->rport + sum32(seq) + sum32(ack) +
+	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + 0xffff;
+	if (optlen) {
+		uint8_t *o = (uint8_t *)(th + 1);
+		uint16_t mss = rte_cpu_to_be_16(w->mss);
+		o[0] = 2; /* MSS */
+		o[1] = 4;
+		memcpy(o + 2, &mss, 2);
+		hsum += (2 | 4 << 8) + (uint32_t)mss;
+	}
+	if (dlen)
+		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
+	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
+	if (w->v6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
+		ip6_write(w, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum6(w, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
+		uint16_t l4len = (uint16_t)(thl + dlen);
+		uint32_t isum = ip_write(w, ip, t, IPPROTO_TCP, l4len);
+		th->cksum = l4_cksum(w, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
+	}
+}
+
+void
+pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+	     uint32_t ack, uint8_t flags, const struct msg *msg)
+{
+	tcp_fill(w, m, t, seq, ack, flags, msg);
+}
+
+int
+pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	const struct msg *msg)
+{
+	struct rte_mbuf *m = pkt_alloc(w);
+
+	if (unlikely(m == NULL))
+		return -1;
+	tcp_fill(w, m, t, seq, ack, flags, msg);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+static __rte_always_inline void
+udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+{
+	struct rte_udp_hdr *uh;
+	uint32_t l2, l3;
+	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->np->gw_mac);
+	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	uh = (struct rte_udp_hdr *)(p + l2 + l3);
+	uh->src_port = t->lport;
+	uh->dst_port = t->rport;
+	uh->dgram_len = rte_cpu_to_be_16(ulen);
+	uh->dgram_cksum = 0;
+	rte_memcpy(uh + 1, msg->data, msg->len);
+	m->data_len = m->pkt_len = l2 + l3 + ulen;
+	if (w->v6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
+		ip6_write(w, ip6, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum6(w, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
+		uint32_t isum = ip_write(w, ip, t, IPPROTO_UDP, ulen);
+		uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
+		uh->dgram_cksum = l4_cksum(w, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+	}
+}
+
+void
+pkt_udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+{
+	udp_fill(w, m, t, msg);
+}
+
+int
+pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
+{
+	struct rte_mbuf *m = pkt_alloc(w);
+
+	if (unlikely(m == NULL))
+		return -1;
+	udp_fill(w, m, t, msg);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+int
+pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+{
+	static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+	static const struct rte_ether_addr zero = { .addr_bytes = { 0 } };
+	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_arp_hdr *a;
+	uint32_t l2;
+	uint8_t *p;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
+	a = (struct rte_arp_hdr *)(p + l2);
+	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	a->arp_hlen = RTE_ETHER_ADDR_LEN;
+	a->arp_plen = 4;
+	a->arp_opcode = rte_cpu_to_be_16(op);
+	rte_ether_addr_copy(&w->np->mac, &a->arp_data.arp_sha);
+	a->arp_data.arp_sip = sip;
+	rte_ether_addr_copy(op == 1 ? &zero : tmac, &a->arp_data.arp_tha);
+	a->arp_data.arp_tip = tip;
+	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
+	CNT(w, ARP_TX);
+	tx_enqueue(w, m);
+	return 0;
+}
+
+int
+pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+	const struct rte_ether_addr *dmac, const uint8_t *target)
+{
+	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_ipv6_hdr *ip;
+	uint8_t *p, *ic;
+	uint32_t l2, s;
+	uint16_t c;
+
+	if (unlikely(m == NULL))
+		return -1;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
+	ip = (struct rte_ipv6_hdr *)(p + l2);
+	ic = (uint8_t *)(ip + 1);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(32);
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 255; /* RFC 4861: neighbour discovery is link-local only */
+	memcpy(ip->src_addr, src, 16);
+	memcpy(ip->dst_addr, dst, 16);
+	memset(ic, 0, 32);
+	ic[0] = type;                     /* 135 solicitation, 136 advertisement */
+	if (type == 136)
+		ic[4] = 0x60;             /* solicited, override */
+	memcpy(ic + 8, target, 16);
+	ic[24] = type == 135 ? 1 : 2;     /* source / target link-layer address */
+	ic[25] = 1;
+	memcpy(ic + 26, w->np->mac.addr_bytes, 6);
+	s = rte_ipv6_phdr_cksum(ip, 0);
+	s = __rte_raw_cksum(ic, 32, s);
+	c = (uint16_t)~__rte_raw_cksum_reduce(s);
+	memcpy(ic + 2, &c, 2);
+	m->data_len = m->pkt_len = l2 + sizeof(*ip) + 32;
+	m->ol_flags = 0;
+	tx_enqueue(w, m);
+	return 0;
+}

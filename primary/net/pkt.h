@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Building the engine's packets: Ethernet (+VLAN), IPv4, TCP, UDP, ARP.
+ * Headers are written field by field into fresh mbufs; message bytes are
+ * copied from prebuilt buffers whose checksum sums are precomputed, so a
+ * segment's TCP checksum only sums its 20-24 header bytes.
+ */
+#ifndef DPERF_PKT_H
+#define DPERF_PKT_H
+
+#include <stdint.h>
+
+#include "state/worker.h"
+
+/* Queue a TCP segment on w's TX batch. m may be NULL (no payload).
+ * Returns 0, or -1 when no mbuf was available (dropTx counted). */
+int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+	    uint8_t flags, const struct msg *m);
+
+/* Queue a UDP datagram carrying m. */
+int pkt_udp(struct worker *w, const struct tuple *t, const struct msg *m);
+
+/* Queue an ARP packet: op 1 request (target_mac ignored), op 2 reply. */
+int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
+	    const struct rte_ether_addr *tmac);
+
+/* An IPv6 neighbour solicitation (type 135) or advertisement (136) for
+ * target, from src to dst (16-byte addresses), to dmac. */
+int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+	    const struct rte_ether_addr *dmac, const uint8_t *target);
+
+/* Fill m with a TCP segment or UDP datagram (what pkt_tcp and pkt_udp
+ * queue after allocating). */
+void pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+		  uint32_t ack, uint8_t flags, const struct msg *msg);
+void pkt_udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t,
+		  const struct msg *msg);
+
+/* pkt_flood.c: a flooding client's request datagram, or SYN, in an mbuf
+ * it keeps and reuses. Same returns as pkt_udp. */
+int pkt_flood_udp(struct worker *w, const struct tuple *t);
+int pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq);
+/* After a device fault: let go of the ring (what the device still holds
+ * is lost with the forgotten TX batch). */
+void pkt_flood_forget(struct worker *w);
+/* At the end: drop the ring's references. */
+void pkt_flood_release(struct worker *w);
+
+/* Free a received mbuf (to the stash when it has room). */
+void pkt_free(struct worker *w, struct rte_mbuf *m);
+/* Return the worker's unused preallocated mbufs to the pool. */
+void pkt_release(struct worker *w);
+
+/* Ones'-complement sum of a buffer, for struct msg.sum. */
+uint32_t pkt_sum(const void *buf, uint32_t len);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The receive path: validate every layer against the mbuf's real length,
+ * answer ARP and ICMP echo, hand TCP and UDP to the engine, and count
+ * every packet dropped under one named counter.
+ */
+#ifndef DPERF_RX_H
+#define DPERF_RX_H
+
+#include <rte_mbuf.h>
+
+#include "state/worker.h"
+
+/* Process one received packet; consumes m. */
+void rx_packet(struct worker *w, struct rte_mbuf *m);
+
+/* Send an ARP request for the port's gateway. */
+void rx_arp_request_gw(struct worker *w);
+
+#endif

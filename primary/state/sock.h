@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A connection: 64 bytes, one cache line. The 4-tuple is not stored: it is
+ * the socket's index in its worker's table (see sock_table.h).
+ */
+#ifndef DPERF_SOCK_H
+#define DPERF_SOCK_H
+
+#include <stdint.h>
+
+#include "http/http.h"
+
+enum sk_state {
+	SK_CLOSED = 0,
+	SK_SYN_SENT,
+	SK_SYN_RCVD,
+	SK_ESTABLISHED,
+	SK_FIN_WAIT_1, /* we sent FIN first */
+	SK_FIN_WAIT_2,
+	SK_CLOSE_WAIT,
+	SK_LAST_ACK,   /* peer sent FIN first, we answered with ours */
+};
+
+/* Timer lists a socket can be on (at most one at a time). */
+enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
+
+/* sock.flags */
+#define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
+#define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
+#define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
+
+struct sock {
+	uint32_t snd_una;   /* oldest unacknowledged sequence number */
+	uint32_t snd_nxt;   /* next sequence number to send */
+	uint32_t rcv_nxt;   /* next sequence number expected */
+	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
+	uint32_t t_prev;
+	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
+	uint32_t rsp_left;  /* client: response bytes still expected */
+	uint32_t req_done;  /* requests completed on this connection */
+	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
+	uint8_t state;      /* enum sk_state */
+	uint8_t flags;
+	uint8_t list;       /* enum sk_list */
+	uint8_t retries;
+	uint8_t inflight;   /* requests sent and not yet answered */
+	uint8_t last_kind;  /* server: method of the last request answered */
+	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
+	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
+	struct dp_req_scan rq; /* server: where the HTTP request stream is */
+	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
+	uint8_t pad[2];
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");
+
+#endif

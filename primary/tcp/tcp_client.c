@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The client side: open connections, send requests, read responses, close.
+ *
+ * Life of a connection (no keepalive, dperf's CPS test):
+ *   SYN ->  <- SYN+ACK   ACK+request ->   <- response(+FIN)
+ *   FIN+ACK ->  <- ACK   (no TIME_WAIT: the tuple is reused much later)
+ */
+#include <rte_branch_prediction.h>
+
+#include "http/http.h"
+#include "tcp/tcp.h"
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_dack.h"
+
+#define SKF_RSP_2XX 0x10 /* the response being read has a 2xx status */
+
+static void
+send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+{
+	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
+
+	pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+	sk_ack_sent(sk); /* the request carries the ACK of the last response */
+	sk->snd_nxt += w->req.len;
+	sk->inflight = (uint8_t)n;
+	sk->retries = 0;
+	sk->t_start = w->now;
+	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
+		CNT_ADD(w, HTTP_POST, n);
+	else if (w->is_http)
+		CNT_ADD(w, HTTP_GET, n);
+	else
+		CNT_ADD(w, TCP_REQ, n);
+	tl_add(w, sk, idx, TL_RT);
+}
+
+/* Close from our side: FIN (or RST with fast_close). */
+static void
+active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+{
+	if (w->fast_close) {
+		sk_ctl(w, t, sk, TH_RST | TH_ACK);
+		sk_closed(w, sk);
+		return;
+	}
+	sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+	sk->snd_nxt++;
+	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	sk->retries = 0;
+	tl_add(w, sk, idx, TL_RT);
+}
+
+static void
+fail(struct worker *w, struct sock *sk, const struct tuple *t)
+{
+	CNT(w, SK_ERR);
+	sk_ctl(w, t, sk, TH_RST | TH_ACK);
+	sk_closed(w, sk);
+}
+
+/* Consume response bytes. Returns -1 on a malformed response. */
+static int
+read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
+{
+	if (!w->is_http) {
+		uint32_t got = sk->raw_got + len;
+		while (got >= w->rsp_size && sk->inflight > 0) {
+			got -= w->rsp_size;
+			sk->inflight--;
+			sk->req_done++;
+			if (w->lat && sk->inflight == 0)
+				dp_hist_add(&w->lat->response, w->now - sk->t_start);
+			CNT(w, TCP_RSP);
+		}
+		sk->raw_got = (uint16_t)got;
+		return got >= w->rsp_size ? -1 : 0;
+	}
+	while (len > 0) {
+		uint32_t n;
+
+		if (sk->rsp_left == 0) {
+			int status;
+			uint32_t total;
+
+			if (sk->inflight == 0 ||
+			    dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) != 0) {
+				CNT(w, HTTP_ERR);
+				return -1;
+			}
+			sk->rsp_left = total;
+			if (status >= 200 && status < 300)
+				sk->flags |= SKF_RSP_2XX;
+			else
+				sk->flags &= (uint8_t)~SKF_RSP_2XX;
+		}
+		n = len < sk->rsp_left ? len : sk->rsp_left;
+		sk->rsp_left -= n;
+		p += n;
+		len -= n;
+		if (sk->rsp_left == 0) {
+			sk->inflight--;
+			sk->req_done++;
+			if (w->lat && sk->inflight == 0)
+				dp_hist_add(&w->lat->response, w->now - sk->t_start);
+			if (sk->flags & SKF_RSP_2XX)
+				CNT(w, HTTP_2XX);
+			else
+				CNT(w, HTTP_ERR);
+		}
+	}
+	return 0;
+}
+
+/* After response data (dlen bytes; 0 for a FIN alone): next request,
+ * wait, or close. The ACK of the data rides on what we send next when
+ * that leaves within the delayed-ACK time (tcp_dack.h). */
+static void
+next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+{
+	if (sk->inflight > 0) {
+		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
+			CNT(w, HTTP_ERR);
+			fail(w, sk, t);
+		} else if (dlen) {
+			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
+		}
+		return;
+	}
+	if ((sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
+	    (w->ka_num && sk->req_done >= w->ka_num)) {
+		active_close(w, sk, idx, t);
+		return;
+	}
+	if (w->tl[TL_KA].timeout == 0) {
+		send_request(w, sk, idx, t);
+		return;
+	}
+	/* The next request leaves when the keepalive timer fires: if that is
+	 * within the delay (or disable_ack says wait for it), it carries the
+	 * ACK; else nothing would, and the ACK goes now (tcp_dack.h). */
+	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout <= w->dack_t)))
+		sk_ack_with_next(w, sk, t, dlen);
+	else if (dlen)
+		sk_ctl(w, t, sk, TH_ACK);
+	tl_add(w, sk, idx, TL_KA);
+}
+
+void
+tcp_client_input(struct worker *w, const struct seg *s)
+{
+	uint64_t idx = sk_index_client(w, s->dip, s->dport, s->sport);
+	struct tuple t;
+	struct sock *sk;
+	int got_data;
+
+	seg_tuple(s, &t);
+	if (unlikely(idx == SK_NONE || s->sip != w->srv_ip)) {
+		CNT(w, TCP_DROP);
+		if (w->cfg->tcp_rst)
+			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		return;
+	}
+	sk = &w->sk[idx];
+	if (s->flags & TH_SYN)
+		CNT(w, SYN_RX);
+	if (s->flags & TH_FIN)
+		CNT(w, FIN_RX);
+	if (unlikely(s->flags & TH_RST)) {
+		CNT(w, RST_RX);
+		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
+		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
+			CNT(w, TCP_DROP);
+			return;
+		}
+		if (sk->inflight > 0 || sk->state == SK_SYN_SENT)
+			CNT(w, SK_ERR);
+		sk_closed(w, sk);
+		return;
+	}
+	if (unlikely(sk->state == SK_CLOSED)) {
+		CNT(w, TCP_DROP);
+		if (w->cfg->tcp_rst)
+			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		return;
+	}
+	if (sk->state == SK_SYN_SENT) {
+		if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
+			CNT(w, TCP_DROP);
+			return;
+		}
+		sk->snd_una = s->ack;
+		sk->rcv_nxt = s->seq + 1;
+		sk->state = SK_ESTABLISHED;
+		if (w->lat)
+			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
+		send_request(w, sk, (uint32_t)idx, &t);
+		return;
+	}
+	if (unlikely(s->flags & TH_SYN)) { /* our ACK of its SYN+ACK was lost */
+		if (s->seq + 1 == sk->rcv_nxt)
+			sk_ctl(w, &t, sk, TH_ACK);
+		CNT(w, TCP_DROP);
+		return;
+	}
+	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt)) {
+		CNT(w, TCP_DROP);
+		return;
+	}
+	if (seq_gt(s->ack, sk->snd_una)) {
+		sk->snd_una = s->ack;
+		sk->retries = 0; /* the peer makes progress */
+	}
+	got_data = s->dlen > 0;
+	if (got_data || (s->flags & TH_FIN)) {
+		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */
+			CNT(w, TCP_DROP);
+			sk_ctl(w, &t, sk, TH_ACK);
+			return;
+		}
+		sk->rcv_nxt += s->dlen;
+		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
+			fail(w, sk, &t);
+			return;
+		}
+		if (s->flags & TH_FIN) {
+			sk->rcv_nxt++;
+			sk->flags |= SKF_FIN_RCVD;
+		}
+	}
+	switch (sk->state) {
+	case SK_ESTABLISHED:
+		if (got_data || (s->flags & TH_FIN))
+			next_step(w, sk, (uint32_t)idx, &t, s->dlen);
+		break;
+	case SK_FIN_WAIT_1:
+	case SK_FIN_WAIT_2:
+		if (sk->flags & SKF_FIN_RCVD) {
+			sk_ctl(w, &t, sk, TH_ACK);
+			sk_closed(w, sk);
+		} else if (sk->snd_una == sk->snd_nxt) {
+			sk->state = SK_FIN_WAIT_2;
+			tl_add(w, sk, (uint32_t)idx, TL_RT);
+		}
+		break;
+	case SK_LAST_ACK:
+		if (sk->snd_una == sk->snd_nxt)
+			sk_closed(w, sk);
+		break;
+	default:
+		CNT(w, TCP_DROP);
+		break;
+	}
+}
+
+int
+tcp_client_launch(struct worker *w)
+{
+	uint64_t idx;
+	struct tuple t;
+	struct sock *sk;
+
+	/* The next free tuple; bounded so a full table costs little. A failed
+	 * search resumes where it stopped. */
+	for (int tries = 0; tries < 64; tries++) {
+		sk = &w->sk[w->cursor];
+		if (sk->state == SK_CLOSED || w->flood)
+			break;
+		sk_cursor_step(w);
+		sk = NULL;
+	}
+	if (sk == NULL)
+		return -1;
+	idx = w->cursor;
+	sk_cursor_tuple(w, &t);
+	sk_cursor_step(w);
+	CNT(w, SYN_TX);
+	if (w->flood) {
+		if (w->dip_num)
+			sk_cursor_dip(w, &t);
+		pkt_flood_syn(w, &t, tcp_iss(w, idx));
+		return 0;
+	}
+	sk_opened(w, sk);
+	sk->snd_una = tcp_iss(w, idx);
+	sk->snd_nxt = sk->snd_una + 1;
+	sk->rcv_nxt = 0;
+	sk->state = SK_SYN_SENT;
+	pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+	tl_add(w, sk, (uint32_t)idx, TL_RT);
+	return 0;
+}
+
+void
+tcp_client_close_idle(struct worker *w, uint32_t idx)
+{
+	struct sock *sk = &w->sk[idx];
+	struct tuple t;
+
+	sk_tuple(w, idx, &t);
+	active_close(w, sk, idx, &t);
+}
+
+void
+tcp_client_timer(struct worker *w, uint32_t idx, int which)
+{
+	struct sock *sk = &w->sk[idx];
+	struct tuple t;
+
+	sk_tuple(w, idx, &t);
+	if (which == TL_KA) {
+		if (w->stopping)
+			active_close(w, sk, idx, &t);
+		else
+			send_request(w, sk, idx, &t);
+		return;
+	}
+	if (++sk->retries > DP_MAX_RETRIES) {
+		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
+			sk_closed(w, sk);
+			return;
+		}
+		fail(w, sk, &t);
+		return;
+	}
+	switch (sk->state) {
+	case SK_SYN_SENT:
+		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+		CNT(w, SYN_RT);
+		CNT(w, SYN_TX);
+		break;
+	case SK_FIN_WAIT_2:
+		break; /* waiting for the peer's FIN */
+	default:
+		if (sk->snd_una != sk->snd_nxt)
+			sk_retransmit(w, sk, &t, &w->req);
+		break; /* else: request acknowledged, the response is slow */
+	}
+	tl_add(w, sk, idx, TL_RT);
+}

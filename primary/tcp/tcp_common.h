@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Pieces shared by the TCP client and server: sequence arithmetic, opening
+ * and closing sockets, and sending segments from a socket's state.
+ */
+#ifndef DPERF_TCP_COMMON_H
+#define DPERF_TCP_COMMON_H
+
+#include <rte_tcp.h>
+
+#include "net/pkt.h"
+#include "state/sock_table.h"
+#include "tcp/tcp.h"
+#include "state/tlist.h"
+#include "state/worker.h"
+
+#define TH_SYN RTE_TCP_SYN_FLAG
+#define TH_ACK RTE_TCP_ACK_FLAG
+#define TH_FIN RTE_TCP_FIN_FLAG
+#define TH_RST RTE_TCP_RST_FLAG
+#define TH_PSH RTE_TCP_PSH_FLAG
+
+static inline int seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static inline int seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+static inline int seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
+
+static inline uint32_t
+tcp_iss(const struct worker *w, uint64_t idx)
+{
+	return (uint32_t)(w->now >> 8) ^ (uint32_t)(idx * 2654435761u);
+}
+
+static inline void
+sk_opened(struct worker *w, struct sock *sk)
+{
+	sk->flags = 0;
+	sk->retries = 0;
+	memset(&sk->rq, 0, sizeof(sk->rq));
+	sk->last_kind = DP_REQ_NONE;
+	sk->inflight = 0;
+	sk->raw_got = 0;
+	sk->ack_bytes = 0;
+	sk->rsp_left = 0;
+	sk->req_done = 0;
+	sk->t_start = w->now;
+	CNT(w, SK_OPEN);
+	w->st->sk_cur++;
+}
+
+static inline void
+sk_closed(struct worker *w, struct sock *sk)
+{
+	tl_remove(w, sk);
+	sk->state = SK_CLOSED;
+	CNT(w, SK_CLOSE);
+	w->st->sk_cur--;
+}
+
+/* A segment carrying our ACK of everything received has been sent: no
+ * delayed ACK is owed (tcp_dack.h). */
+static inline void
+sk_ack_sent(struct sock *sk)
+{
+	sk->flags &= (uint8_t)~(SKF_ACK_OWED | SKF_ACK_QUEUED);
+	sk->ack_bytes = 0;
+}
+
+/* Pure ACK (or other control) from the socket's state. A RST carries the
+ * oldest unacknowledged sequence number: the one the peer expects even
+ * when what we sent after it was lost. Any of them acknowledges all we
+ * received (no delayed ACK is owed after it). */
+static inline void
+sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
+{
+	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
+	sk_ack_sent(sk);
+	if (flags & TH_RST)
+		CNT(w, RST_TX);
+	if (flags & TH_FIN)
+		CNT(w, FIN_TX);
+}
+
+/* Reset answering a segment that matches no connection (RFC 793 rules). */
+static inline void
+tcp_reply_rst(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+	      uint8_t in_flags, uint32_t dlen)
+{
+	if (in_flags & TH_RST)
+		return;
+	if (in_flags & TH_ACK)
+		pkt_tcp(w, t, ack, 0, TH_RST, NULL);
+	else
+		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
+			TH_RST | TH_ACK, NULL);
+	CNT(w, RST_TX);
+}
+
+/* Our tuple for a received segment (addresses swapped). */
+static inline void
+seg_tuple(const struct seg *s, struct tuple *t)
+{
+	t->lip = s->dip;
+	t->rip = s->sip;
+	t->lport = s->dport;
+	t->rport = s->sport;
+}
+
+/* Bytes of data (not counting a FIN) sent and not yet acknowledged. */
+static inline uint32_t
+sk_unacked_data(const struct sock *sk)
+{
+	uint32_t n = sk->snd_nxt - sk->snd_una;
+	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
+
+	return fin && n > 0 ? n - 1 : n;
+}
+
+/* Retransmit what is unacknowledged: one message from snd_una (every
+ * message a socket sends is the same bytes), or the FIN alone. */
+static inline void
+sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+{
+	uint32_t data = sk_unacked_data(sk);
+	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
+
+	sk_ack_sent(sk); /* each branch below acknowledges rcv_nxt */
+	if (data >= m->len) {
+		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
+		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, f, m);
+		CNT(w, PUSH_RT);
+	} else if (fin && sk->snd_nxt != sk->snd_una) {
+		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, NULL);
+		CNT(w, FIN_RT);
+		CNT(w, FIN_TX);
+	} else {
+		/* Only our ACK can be missing: send it again. */
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, NULL);
+		CNT(w, ACK_RT);
+	}
+}
+
+#endif
