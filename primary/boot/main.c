@@ -39,6 +39,7 @@
 #include "control/telemetry.h"
 #include "version.h"
 #include "boot/worker_setup.h"
+#include "engine/worker.h"
 
 #define EXIT_CONFIG 2
 #define EXIT_RUNTIME 1

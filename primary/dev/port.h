@@ -12,7 +12,7 @@
 
 #include "config.h"
 #include "shm.h"
-#include "state/worker.h"
+#include "state/netport.h"
 
 struct port_set {
 	struct netport np[DP_MAX_PORTS];

@@ -2,6 +2,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_dack.h"
 #include "engine/timers.h"
+#include "state/txq.h"
 
 /* Expires what is due on one list, at most DP_TIMER_BUDGET at a time.
  * Returns nonzero when due entries are left (budget spent, or the device

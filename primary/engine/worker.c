@@ -15,11 +15,13 @@
 #include "dev/dev_fault.h"
 #include "engine/timers.h"
 #include "net/pkt.h"
+#include "net/neigh.h"
 #include "net/rx.h"
 #include "tcp/tcp.h"
 #include "state/tlist.h"
 #include "udp/udp.h"
-#include "state/worker.h"
+#include "engine/worker.h"
+#include "state/txq.h"
 
 volatile int dp_workers_quit;
 
@@ -90,7 +92,7 @@ worker_tick(struct worker *w)
 		w->tx_taken_ms = w->now_ms;
 	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
 	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
-		rx_arp_request_gw(w);
+		neigh_request_gw(w);
 		w->next_arp_ms = w->now_ms + 1000;
 	}
 	if (w->is_client && w->interval == 0 && w->cps_w)

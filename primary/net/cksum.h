@@ -53,4 +53,15 @@ dp_cksum(const void *buf, uint32_t len, uint32_t sum)
 	return __rte_raw_cksum(buf, len, sum);
 }
 
+/* IPv6: pseudo-header + segment must sum to 0xffff. */
+static inline int
+net_l4_sum6_ok(const struct rte_ipv6_hdr *ip, const void *l4, uint32_t l4len)
+{
+	uint32_t s = rte_ipv6_phdr_cksum(ip, 0);
+
+	s = dp_cksum(l4, l4len, s);
+	return __rte_raw_cksum_reduce(s) == 0xffff;
+}
+
+
 #endif

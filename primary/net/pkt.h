@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "state/worker.h"
+#include "state/txq.h"
 
 /* Queue a TCP segment on w's TX batch. m may be NULL (no payload).
  * Returns 0, or -1 when no mbuf was available (dropTx counted). */

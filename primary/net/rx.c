@@ -1,136 +1,24 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The receive path (rx.h): Ethernet, VLAN, IPv4 and IPv6, checked against
+ * the mbuf's real length and checksums; ARP/NDP and ICMP go to neigh.c and
+ * icmp.c, TCP and UDP to the transports (l4.h).
+ */
 #include <string.h>
 
-#include <rte_arp.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
-#include <rte_icmp.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
-#include "net/pkt.h"
 #include "net/cksum.h"
+#include "net/icmp.h"
+#include "net/l4.h"
+#include "net/neigh.h"
+#include "net/pkt.h"
 #include "net/pkt_hdr.h"
 #include "net/rx.h"
-#include "tcp/tcp.h"
-#include "udp/udp.h"
-
-/* 1 when ip (network order) is one of this worker's port addresses. */
-static inline int
-is_local(const struct worker *w, uint32_t ip)
-{
-	const struct netport *np = w->np;
-	uint32_t h = rte_be_to_cpu_32(ip);
-
-	if (ip == np->local_ip)
-		return 1;
-	if (!w->is_client)
-		return h - np->srv_ip_h < np->n_srv;
-	return h - np->cli_ip_h < np->n_cli;
-}
-
-static void
-set_gw_mac(struct netport *np, const struct rte_ether_addr *mac)
-{
-	rte_ether_addr_copy(mac, &np->gw_mac);
-	rte_smp_wmb();
-	np->gw_ok = 1;
-}
-
-static void
-learn_gw(struct worker *w, uint32_t sip, const struct rte_ether_addr *mac)
-{
-	struct netport *np = w->np;
-
-	if (sip != np->gw_ip || np->gw_ok)
-		return;
-	set_gw_mac(np, mac);
-}
-
-/* ff02::1:ffXX:XXXX and 33:33:ff:XX:XX:XX for a target address. */
-static void
-solicited_node(const uint8_t *target, uint8_t *ip, struct rte_ether_addr *mac)
-{
-	static const uint8_t pfx[13] = { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff };
-
-	memcpy(ip, pfx, 13);
-	memcpy(ip + 13, target + 13, 3);
-	mac->addr_bytes[0] = 0x33;
-	mac->addr_bytes[1] = 0x33;
-	memcpy(mac->addr_bytes + 2, ip + 12, 4);
-}
-
-void
-rx_arp_request_gw(struct worker *w)
-{
-	if (w->np->v6) {
-		uint8_t dst[16];
-		struct rte_ether_addr mac;
-
-		solicited_node(w->np->gw_ip6, dst, &mac);
-		pkt_ndp(w, 135, w->np->local_ip6, dst, &mac, w->np->gw_ip6);
-		CNT(w, ARP_TX);
-		return;
-	}
-	pkt_arp(w, RTE_ARP_OP_REQUEST, w->np->local_ip, w->np->gw_ip, NULL);
-}
-
-static void
-arp_input(struct worker *w, const uint8_t *p, uint32_t len)
-{
-	const struct rte_arp_hdr *a = (const struct rte_arp_hdr *)p;
-	struct rte_ether_addr sha;
-	uint32_t sip, tip;
-
-	if (len < sizeof(*a) || a->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
-	    a->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || a->arp_hlen != 6 ||
-	    a->arp_plen != 4) {
-		CNT(w, BAD_RX);
-		return;
-	}
-	CNT(w, ARP_RX);
-	sha = a->arp_data.arp_sha;
-	sip = a->arp_data.arp_sip;
-	tip = a->arp_data.arp_tip;
-	learn_gw(w, sip, &sha);
-	if (a->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) && is_local(w, tip))
-		pkt_arp(w, RTE_ARP_OP_REPLY, tip, sip, &sha);
-	else if (a->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REPLY))
-		CNT(w, ARP_DROP); /* a request for an address we do not own */
-}
-
-/* Echo reply built in place; consumes m. */
-static void
-icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
-	   struct rte_ipv4_hdr *ip, uint32_t l4len)
-{
-	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)((uint8_t *)ip + rte_ipv4_hdr_len(ip));
-	uint32_t tmp;
-
-	CNT(w, ICMP_RX);
-	if (l4len < sizeof(*ic) || ic->icmp_type != RTE_IP_ICMP_ECHO_REQUEST || ic->icmp_code != 0 ||
-	    rte_raw_cksum(ic, l4len) != 0xffff) {
-		CNT(w, OTHER_RX);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-	rte_ether_addr_copy(&w->np->mac, &eth->src_addr);
-	tmp = ip->src_addr;
-	ip->src_addr = ip->dst_addr;
-	ip->dst_addr = tmp;
-	ip->time_to_live = 64;
-	ip->hdr_checksum = 0;
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
-	ic->icmp_cksum = 0;
-	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, l4len);
-	m->ol_flags = 0;
-	CNT(w, ICMP_TX);
-	tx_enqueue(w, m);
-}
 
 /* Software check: pseudo-header + segment must sum to 0xffff. The
  * pseudo-header is summed from the IP header's fields, not built on the
@@ -249,12 +137,12 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(w, BAD_RX);
 		return 0;
 	}
-	if (!is_local(w, ip->dst_addr)) {
+	if (!net_is_local(w, ip->dst_addr)) {
 		CNT(w, OTHER_RX);
 		return 0;
 	}
 	if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
-		learn_gw(w, w->np->gw_ip, &eth->src_addr);
+		neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
 		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
@@ -274,87 +162,6 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(w, OTHER_RX);
 		return 0;
 	}
-}
-
-/* IPv6: one of our addresses? (prefix of our ranges + low 32 bits) */
-static int
-is_local6(const struct worker *w, const uint8_t *a)
-{
-	const struct netport *np = w->np;
-	uint32_t h;
-
-	if (memcmp(a, np->local_ip6, 16) == 0)
-		return 1;
-	if (memcmp(a, w->lpfx, 12) != 0)
-		return 0;
-	memcpy(&h, a + 12, 4);
-	h = rte_be_to_cpu_32(h);
-	return w->is_client ? h - np->cli_ip_h < np->n_cli : h - np->srv_ip_h < np->n_srv;
-}
-
-static int
-l4_sum6_ok(const struct rte_ipv6_hdr *ip, const void *l4, uint32_t l4len)
-{
-	uint32_t s = rte_ipv6_phdr_cksum(ip, 0);
-
-	s = dp_cksum(l4, l4len, s);
-	return __rte_raw_cksum_reduce(s) == 0xffff;
-}
-
-/* Neighbour discovery and echo. Returns 1 when m was consumed. */
-static int
-icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
-	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len)
-{
-	struct netport *np = w->np;
-
-	if (len < 8 || !l4_sum6_ok(ip, ic, len)) {
-		CNT(w, BAD_RX);
-		return 0;
-	}
-	if (ic[0] == 135 && len >= 24) { /* solicitation */
-		CNT(w, ARP_RX);
-		if (memcmp(ip->src_addr, np->gw_ip6, 16) == 0 && !np->gw_ok)
-			set_gw_mac(np, &eth->src_addr);
-		if (is_local6(w, ic + 8)) {
-			pkt_ndp(w, 136, ic + 8, ip->src_addr, &eth->src_addr, ic + 8);
-			CNT(w, ARP_TX);
-		} else {
-			CNT(w, ARP_DROP);
-		}
-		return 0;
-	}
-	if (ic[0] == 136 && len >= 24) { /* advertisement */
-		CNT(w, ARP_RX);
-		if (memcmp(ic + 8, np->gw_ip6, 16) == 0 && !np->gw_ok)
-			set_gw_mac(np, &eth->src_addr);
-		return 0;
-	}
-	if (ic[0] == 128 && is_local6(w, ip->dst_addr)) { /* echo request */
-		uint8_t tmp[16];
-		uint32_t s;
-		uint16_t c;
-
-		CNT(w, ICMP_RX);
-		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-		rte_ether_addr_copy(&np->mac, &eth->src_addr);
-		memcpy(tmp, ip->src_addr, 16);
-		memcpy(ip->src_addr, ip->dst_addr, 16);
-		memcpy(ip->dst_addr, tmp, 16);
-		ip->hop_limits = 64;
-		ic[0] = 129;
-		ic[2] = ic[3] = 0;
-		s = rte_ipv6_phdr_cksum(ip, 0);
-		s = __rte_raw_cksum(ic, len, s);
-		c = (uint16_t)~__rte_raw_cksum_reduce(s);
-		memcpy(ic + 2, &c, 2);
-		m->ol_flags = 0;
-		CNT(w, ICMP_TX);
-		tx_enqueue(w, m);
-		return 1;
-	}
-	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */
-	return 0;
 }
 
 /* Returns 1 when m was consumed. */
@@ -381,13 +188,13 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
 		return icmp6_input(w, m, eth, ip, l4, plen);
-	if (!is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
+	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
 		CNT(w, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP) {
 		uint32_t sip, dip;
-		int ok = l4_sum6_ok(ip, l4, plen);
+		int ok = net_l4_sum6_ok(ip, l4, plen);
 
 		memcpy(&sip, ip->src_addr + 12, 4);
 		memcpy(&dip, ip->dst_addr + 12, 4);
@@ -431,7 +238,7 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 		if (ipv6_input(w, m, eth, (uint8_t *)eth + off, len - off))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
-		arp_input(w, (uint8_t *)eth + off, len - off);
+		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
 	} else {
 		CNT(w, OTHER_RX);
 	}

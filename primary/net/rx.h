@@ -13,7 +13,5 @@
 /* Process one received packet; consumes m. */
 void rx_packet(struct worker *w, struct rte_mbuf *m);
 
-/* Send an ARP request for the port's gateway. */
-void rx_arp_request_gw(struct worker *w);
 
 #endif

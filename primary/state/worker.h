@@ -17,6 +17,7 @@
 
 #include "http/http.h"
 #include "shm.h"
+#include "state/netport.h"
 #include "state/sock.h"
 
 #define DP_RX_BURST 32
@@ -38,39 +39,12 @@
 /* Full RX bursts in a row from which a client stops launching. */
 #define DP_RX_BACKLOG 16
 
-/* A port as the workers see it. Written by the primary before launch;
- * afterwards only gw_mac/gw_ok change (first ARP reply wins). */
-struct dack_ring;
-
-struct netport {
-	uint16_t port_id;
-	uint16_t n_workers;
-	uint16_t vlan_tci_be;   /* 0 = untagged */
-	uint8_t tx_cksum;       /* device computes IPv4/TCP/UDP checksums */
-	uint8_t rx_cksum;       /* device validates them */
-	struct rte_ether_addr mac;
-	struct rte_ether_addr gw_mac;
-	volatile uint32_t gw_ok;
-	uint32_t local_ip;      /* network order */
-	uint32_t gw_ip;
-	uint32_t srv_ip_h;      /* first server address, host order */
-	uint32_t n_srv;
-	uint32_t cli_ip_h;      /* client range (client mode) */
-	uint32_t n_cli;
-	/* IPv6: full addresses; ranges vary in their last bytes only, so the
-	 * low 32 bits identify an address (the *_ip_h fields above hold them)
-	 * and the first 12 bytes are a per-range prefix. */
-	uint8_t v6;
-	uint8_t local_ip6[16];
-	uint8_t gw_ip6[16];
-	uint8_t srv_pfx[12];
-	uint8_t cli_pfx[12];
-};
-
 /* A FIFO timer list: every entry has the same timeout, so appending keeps
  * it sorted and expiry only looks at the head. Links are index + 1.
  * Times are timer ticks, TL_PER_MS to the millisecond. */
 #define TL_PER_MS 64
+struct dack_ring;
+
 struct tlist {
 	uint32_t head;
 	uint32_t tail;
@@ -205,102 +179,7 @@ struct worker {
 	sigjmp_buf fault_jb;
 };
 
-/* An address's last 32 bits in host order (all of an IPv4 address). */
-static inline uint32_t
-dp_ip_low32(const struct dp_ip *ip)
-{
-	uint32_t v;
-
-	if (ip->family == 6)
-		memcpy(&v, ip->v6 + 12, 4);
-	else
-		v = ip->v4;
-	return rte_be_to_cpu_32(v);
-}
-
 #define CNT(w, id) ((w)->st->c[DP_C_##id]++)
 #define CNT_ADD(w, id, n) ((w)->st->c[DP_C_##id] += (n))
-
-/* worker.c */
-int worker_init(struct worker *w);
-int worker_main(void *arg);
-/* Timers, ARP retries and rate updates, once per millisecond (w->now_ms);
- * the timers also run at every timer tick between (worker_loop). */
-void worker_tick(struct worker *w);
-
-/* worker_tx.c: hand the batch to the device (the only device call; the
- * fuzz harness replaces it at link time). Returns the packets it took. */
-uint16_t tx_flush(struct worker *w);
-
-static inline void
-tx_drop_one(struct worker *w, struct rte_mbuf *m)
-{
-	CNT(w, DROP_TX);
-	rte_pktmbuf_free(m);
-}
-
-/* Packets queued for the device and not yet taken. */
-static inline uint16_t
-tx_pending(const struct worker *w)
-{
-	return (uint16_t)(w->n_tx - w->tx_head);
-}
-
-/* Drop whatever is still queued (the device would not take it). */
-static inline void
-tx_discard_all(struct worker *w)
-{
-	CNT_ADD(w, DROP_TX, tx_pending(w));
-	rte_pktmbuf_free_bulk(w->tx + w->tx_head, tx_pending(w));
-	w->n_tx = w->tx_head = 0;
-}
-
-/* The device has stopped taking packets for a while (its ring is full):
- * work that creates packets on its own (timers, launches, closes at stop)
- * waits for the next tick instead of overflowing the batch into dropTx. */
-static inline int
-tx_congested(const struct worker *w)
-{
-	/* (a batch merely held for tx_hold is not congestion) */
-	return !w->tx_dead && tx_pending(w) >= RTE_MAX(DP_TX_CONGESTED, (int)w->tx_burst);
-}
-
-/* The array is full up to its end: one more try at the device, then move
- * what is left to the front. */
-static inline void
-tx_make_room(struct worker *w)
-{
-	tx_flush(w);
-	if (w->tx_head) {
-		memmove(w->tx, w->tx + w->tx_head, (size_t)tx_pending(w) * sizeof(w->tx[0]));
-		w->n_tx = tx_pending(w);
-		w->tx_head = 0;
-	}
-}
-
-/*
- * Queue a packet; a full burst goes to the device at once, unless the
- * device refused part of the last one: then the worker loop retries once
- * per iteration. (Retrying on every packet, and shifting the queue after
- * each partial send, made a backlog cost several times more per packet
- * than a drained link, so a short stall of the peer turned into a lasting
- * overload.)
- */
-static inline void
-tx_enqueue(struct worker *w, struct rte_mbuf *m)
-{
-	if (unlikely(w->n_tx == DP_TX_CAP)) {
-		tx_make_room(w);
-		if (w->n_tx == DP_TX_CAP) {
-			tx_drop_one(w, m);
-			return;
-		}
-	}
-	if (w->n_tx == 0)
-		w->tx_due = w->now + w->tx_hold;
-	w->tx[w->n_tx++] = m;
-	if (tx_pending(w) >= w->tx_burst && !w->tx_blocked)
-		tx_flush(w);
-}
 
 #endif

@@ -8,20 +8,9 @@
 
 #include <rte_tcp.h>
 
+#include "net/l4.h"
 #include "state/worker.h"
 
-/* A parsed TCP segment, addresses as received (network order). */
-struct seg {
-	uint32_t sip, dip;
-	uint16_t sport, dport;
-	uint32_t seq, ack; /* host order */
-	uint8_t flags;
-	const uint8_t *data;
-	uint32_t dlen;
-};
-
-void tcp_client_input(struct worker *w, const struct seg *s);
-void tcp_server_input(struct worker *w, const struct seg *s);
 /* Open one client connection (or, with flood, send one SYN). Returns 0, or
  * -1 when no free socket was found. */
 int tcp_client_launch(struct worker *w);

@@ -5,15 +5,9 @@
 #ifndef DPERF_UDP_H
 #define DPERF_UDP_H
 
+#include "net/l4.h"
 #include "state/worker.h"
 
-struct udp_dgram {
-	uint32_t sip, dip;
-	uint16_t sport, dport;
-	uint32_t dlen;
-};
-
-void udp_input(struct worker *w, const struct udp_dgram *d);
 int udp_client_launch(struct worker *w);
 
 #endif

@@ -6,7 +6,8 @@
 #   2. each man page passes mandoc's lint (warnings and above) and renders with man -l
 #   3. each binary's --help equals the usage block of its man page; --version works
 #   4. every keyword the parser knows is documented in dperf.conf(5), and back
-#   5. docs/architecture.md's layout block names exactly the tree's folders
+#   5. docs/architecture.md's layout block names exactly the tree's folders,
+#      and primary/s rooms include only the rooms below them
 #   6. docs/testing.md names every test suite, and every name it gives exists
 #   7. make install / uninstall (DESTDIR, PREFIX), man -l of the installed pages,
 #      systemd-analyze verify of the installed unit
@@ -70,10 +71,21 @@ comm -13 "$T/kw.code" "$T/kw.doc" >"$T/kw.gone"
 
 # 5. The layout block against the tree.
 sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^[a-z0-9]+(/[a-z0-9]+)?/' | sort -u >"$T/layout.doc"
-{ find . -mindepth 1 -maxdepth 1 -type d; find tests docs -mindepth 1 -maxdepth 1 -type d; } |
+{ find . -mindepth 1 -maxdepth 1 -type d; find tests docs primary -mindepth 1 -maxdepth 1 -type d; } |
 	sed 's|^\./||; s|$|/|' | grep -vE '(^|/)(\.|__|build/)' | grep -vx 'tests/' | sort -u >"$T/layout.tree"
 diff "$T/layout.doc" "$T/layout.tree" >"$T/layout.diff" ||
 	bad "docs/architecture.md's layout block (<) and the tree (>) disagree:$(printf '\n'; cat "$T/layout.diff")"
+
+# 5b. primary/'s rooms: a file includes only headers of its own room or of
+# rooms listed below it in the layout block.
+rooms=$(sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^primary/[a-z0-9]+/' | cut -d/ -f2 | tac)
+rank() { local i=0 r; for r in $rooms; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
+for f in primary/*/*.[ch]; do
+	own=$(echo "$f" | cut -d/ -f2)
+	for inc in $(grep -oE '^#include "[a-z0-9_]+/[a-z0-9_]+\.h"' "$f" | grep -oE '"[a-z0-9_]+/' | tr -d '"/' | sort -u); do
+		[ "$(rank "$inc")" -le "$(rank "$own")" ] || bad "$f ($own/) includes $inc/, a room above its own in docs/architecture.md"
+	done
+done
 
 # 6. The test catalogue.
 for t in tests/e2e/test_*.sh tests/unit/test_*.c tests/fuzz/fuzz_*.c; do

@@ -42,7 +42,8 @@
 #include "net/rx.h"
 #include "tcp/tcp.h"
 #include "udp/udp.h"
-#include "state/worker.h"
+#include "engine/worker.h"
+#include "state/txq.h"
 #include "boot/worker_setup.h"
 
 #define N_PAIRS 3

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of the worker's TX queue (primary/state/worker.h, worker_tx.c):
+ * Unit tests of the worker's TX queue (primary/state/txq.h, dev/tx.c):
  * back-pressure keeps packets in order, a refusing device is retried once
  * per loop and not on every packet, the queue compacts only at its end,
  * and what cannot be queued is counted in dropTx.
@@ -8,7 +8,7 @@
  * real tx_flush runs. mbufs are plain structs with refcnt 2: a "free"
  * only drops the count to 1, which the tests read back.
  */
-// links: primary/dev/worker_tx.c
+// links: primary/dev/tx.c
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@
 #include <rte_mbuf.h>
 
 #include "shm.h"
-#include "state/worker.h"
+#include "state/txq.h"
 
 #define N_MBUF (DP_TX_CAP + 64)
 

@@ -8,7 +8,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "state/worker.h"
+#include "state/txq.h"
 
 uint16_t
 tx_flush(struct worker *w)

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * What the receive path hands to the transports: a parsed TCP segment or
+ * UDP datagram, and the entry points it calls. net/ declares them and
+ * tcp/ and udp/ define them, so the receive path needs no transport's
+ * header (a lower room never includes a higher one; the calls bind at
+ * link time, as direct calls, not through pointers).
+ */
+#ifndef DPERF_L4_H
+#define DPERF_L4_H
+
+#include <stdint.h>
+
+#include "state/worker.h"
+
+/* A parsed TCP segment, addresses as received (network order). */
+struct seg {
+	uint32_t sip, dip;
+	uint16_t sport, dport;
+	uint32_t seq, ack; /* host order */
+	uint8_t flags;
+	const uint8_t *data;
+	uint32_t dlen;
+};
+
+/* A UDP datagram's addresses (network order) and payload length. */
+struct udp_dgram {
+	uint32_t sip, dip;
+	uint16_t sport, dport;
+	uint32_t dlen;
+};
+
+/* tcp/tcp_client.c and tcp/tcp_server.c */
+void tcp_client_input(struct worker *w, const struct seg *s);
+void tcp_server_input(struct worker *w, const struct seg *s);
+/* udp/udp.c */
+void udp_input(struct worker *w, const struct udp_dgram *d);
+
+#endif
