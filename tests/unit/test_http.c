@@ -2,7 +2,7 @@
  * Unit tests of primary/http/http.c: dperf's message sizes and the small parsers
  * the TCP engine relies on.
  */
-// links: primary/http/http.c
+// links: primary/http/http.c primary/http/http_response.c primary/http/http_request.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
