@@ -80,7 +80,10 @@ struct app {
 	char name[64];
 	char runtime_dir[512];
 	const char *out; /* -o, or NULL */
+	FILE *summary;   /* -o opened before EAL starts (an unwritable path fails first) */
 	struct dp_shm *shm;
+	struct control ctl;       /* a running test's changes (control/) */
+	struct control_loop loop; /* the main lcore's loop over it */
 	struct port_set ports;
 	struct worker *workers[DP_MAX_WORKERS];
 	uint32_t n_workers;
@@ -120,7 +123,9 @@ start_workers(struct app *a, char *err, size_t errlen)
 	for (uint32_t i = 0; i < a->n_workers; i++)
 		dev_fault_find_pmd(a->workers[i]);
 	a->shm->hdr.start_tsc = rte_rdtsc();
-	control_loop_begin(a->shm);
+	control_loop_begin(&a->loop, &a->ctl, &a->ports);
+	a->loop.summary = a->summary;
+	a->loop.summary_path = a->out;
 	lcore = 0;
 	for (uint32_t i = 0; i < a->n_workers; i++) {
 		a->workers[i]->start_tsc = a->shm->hdr.start_tsc;
@@ -185,7 +190,7 @@ shutdown_app(struct app *a, int finished)
 	if (a->n_workers > 0)
 		move_to_idle_worker_cores(&a->cfg);
 	if (finished) /* totals once no worker counts anymore */
-		rc = control_loop_finish(a->shm, &a->ports, a->out);
+		rc = control_loop_finish(&a->loop);
 	ctl_server_stop();
 	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++)
@@ -302,7 +307,6 @@ main(int argc, char **argv)
 {
 	static struct app a;
 	const char *file = NULL, *name = NULL, *out = NULL;
-	FILE *summary = NULL;
 	char err[DP_ERR_LEN];
 	struct eal_args ea;
 	int check = 0, rc;
@@ -339,7 +343,7 @@ main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 	a.out = out;
-	if (out != NULL && (summary = fopen(out, "w")) == NULL) {
+	if (out != NULL && (a.summary = fopen(out, "w")) == NULL) {
 		snprintf(err, sizeof(err), "-o %s: %s", out, strerror(errno));
 		print_err(argv[0], err);
 		return EXIT_CONFIG;
@@ -367,8 +371,10 @@ main(int argc, char **argv)
 	rc = a.shm == NULL ? -1 : 0;
 	if (rc == 0)
 		rc = ports_init(&a.ports, &a.cfg, a.cfg.n_cpus / a.cfg.n_ports, err, sizeof(err));
-	if (rc == 0)
-		rc = ctl_server_start(a.shm, err, sizeof(err));
+	if (rc == 0) {
+		control_init(&a.ctl, a.shm);
+		rc = ctl_server_start(&a.ctl, err, sizeof(err));
+	}
 	if (rc == 0)
 		rc = start_workers(&a, err, sizeof(err));
 	if (rc != 0) {
@@ -378,6 +384,6 @@ main(int argc, char **argv)
 	}
 	telemetry_start(a.shm);
 	instance_mark(a.runtime_dir);
-	control_loop_run(a.shm, &a.ports, summary);
+	control_loop_run(&a.loop);
 	return shutdown_app(&a, 1) == 0 ? 0 : EXIT_RUNTIME;
 }

@@ -6,8 +6,6 @@
 #include "config.h"
 #include "control/control.h"
 
-static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
-
 void
 control_limits_init(struct control_limits *lim, const struct dp_config *cfg)
 {
@@ -179,14 +177,31 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 }
 
 void
-control_apply(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
-	      struct dp_ctl_rep *rep, uint64_t now_tsc)
+control_init(struct control *c, struct dp_shm *shm)
+{
+	c->shm = shm;
+	control_limits_init(&c->lim, &shm->cfg);
+	pthread_mutex_init(&c->lock, NULL);
+}
+
+void
+control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ctl_rep *rep,
+	      uint64_t now_tsc)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->version = DP_CTL_VERSION;
 	rep->status = DP_CTL_OK;
-	pthread_mutex_lock(&ctl_lock);
-	apply_locked(shm, lim, req, rep, now_tsc);
-	rep->generation = shm->ctl.generation;
-	pthread_mutex_unlock(&ctl_lock);
+	pthread_mutex_lock(&c->lock);
+	apply_locked(c->shm, &c->lim, req, rep, now_tsc);
+	rep->generation = c->shm->ctl.generation;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc)
+{
+	struct dp_ctl_req req = { .version = DP_CTL_VERSION, .op = op, .value = value };
+	struct dp_ctl_rep rep;
+
+	control_apply(c, &req, &rep, now_tsc);
 }

@@ -7,6 +7,7 @@
 #ifndef DPERF_CONTROL_H
 #define DPERF_CONTROL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "ctl_msg.h"
@@ -28,9 +29,25 @@ void control_limits_init(struct control_limits *lim, const struct dp_config *cfg
 int control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, char *why,
 			size_t len);
 
-/* Validate and apply req. Fills rep (status, message, generation). */
-void control_apply(struct dp_shm *shm, const struct control_limits *lim,
-		   const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now_tsc);
+/* The control plane's state, passed to whoever changes the test: the
+ * memzone whose control block it writes, this configuration's limits, and
+ * the lock that orders the IPC thread's requests with the main lcore's
+ * own (signals, the end of the duration). */
+struct control {
+	struct dp_shm *shm;
+	struct control_limits lim;
+	pthread_mutex_t lock;
+};
+
+void control_init(struct control *c, struct dp_shm *shm);
+/* The one place a change is published: validate req, store the values,
+ * then the generation (release), record it. Fills rep (status, message,
+ * generation). */
+void control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ctl_rep *rep,
+		   uint64_t now_tsc);
+/* A request of the primary's own (signals, duration), through the same
+ * validation as one that came over IPC. */
+void control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc);
 
 /* What a worker applies: one generation and the values published with it
  * (or newer ones: a change published meanwhile is applied on the next poll,

@@ -9,16 +9,15 @@
 
 #include "control/control_loop.h"
 #include "ctl_msg.h"
-#include "control/ctl_server.h"
+#include "control/control.h"
 #include "rates.h"
 #include "control/report.h"
 #include "stats_out.h"
 
 #define TICK_US 10000
 
+/* Signal handlers take no context: the count is the one static here. */
 static volatile sig_atomic_t signals_seen;
-static struct dp_snapshot first; /* at start, for the summary */
-static FILE *g_out, *g_summary;
 
 static void
 on_signal(int sig)
@@ -177,21 +176,24 @@ outstanding(const struct dp_shm *shm)
 }
 
 void
-control_loop_begin(struct dp_shm *shm)
+control_loop_begin(struct control_loop *l, struct control *ctl, struct port_set *ps)
 {
-	dp_snapshot_take(shm, shm->hdr.start_tsc, &first);
+	l->shm = ctl->shm;
+	l->ctl = ctl;
+	l->ps = ps;
+	l->out = stdout;
+	dp_snapshot_take(l->shm, l->shm->hdr.start_tsc, &l->first);
 }
 
 void
-control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
+control_loop_run(struct control_loop *l)
 {
+	struct dp_shm *shm = l->shm;
 	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
-	static struct dp_snapshot prev, cur; /* large: not on the stack */
 	uint32_t changes_printed = 0;
-	FILE *out = stdout;
 	int print = !shm->cfg.quiet;
 
-	prev = first;
+	l->prev = l->first;
 	for (;;) {
 		uint64_t now, elapsed_us;
 
@@ -201,9 +203,9 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 		if (signals_seen >= 2)
 			break;
 		if ((signals_seen || elapsed_us >= dp_run_end_us(&shm->ctl)) && !shm->ctl.stop)
-			ctl_server_local(DP_OP_STOP, 0);
-		ports_watch_links(ps);
-		shm->hdr.state = state_now(shm, ps, elapsed_us);
+			control_local(l->ctl, DP_OP_STOP, 0, now);
+		ports_watch_links(l->ps);
+		shm->hdr.state = state_now(shm, l->ps, elapsed_us);
 		if (shm->ctl.stop) {
 			uint64_t sk = 0;
 			if (stop_at == 0)
@@ -213,46 +215,44 @@ control_loop_run(struct dp_shm *shm, struct port_set *ps, FILE *summary_json)
 				break;
 		}
 		if (print) {
-			report_changes(out, shm, &changes_printed);
-			print = output_ok(out);
+			report_changes(l->out, shm, &changes_printed);
+			print = output_ok(l->out);
 		}
 		if (elapsed_us / 1000000 > sec) {
 			sec = elapsed_us / 1000000;
-			ports_read_stats(ps, shm);
-			dp_snapshot_take(shm, now, &cur);
-			history_push(shm, &prev, &cur, sec);
+			ports_read_stats(l->ps, shm);
+			dp_snapshot_take(shm, now, &l->cur);
+			history_push(shm, &l->prev, &l->cur, sec);
 			if (print) {
-				report_second(out, shm, &prev, &cur, sec);
-				print = output_ok(out);
+				report_second(l->out, shm, &l->prev, &l->cur, sec);
+				print = output_ok(l->out);
 			}
-			prev = cur;
+			l->prev = l->cur;
 		}
 	}
-	report_changes(out, shm, &changes_printed);
-	g_out = out;
-	g_summary = summary_json;
+	report_changes(l->out, shm, &changes_printed);
 }
 
 int
-control_loop_finish(struct dp_shm *shm, struct port_set *ps, const char *summary_path)
+control_loop_finish(struct control_loop *l)
 {
+	struct dp_shm *shm = l->shm;
 	int rc = 0;
-	static struct dp_snapshot last;
 
 	shm->hdr.stop_tsc = rte_rdtsc();
-	ports_read_stats(ps, shm);
-	dp_snapshot_take(shm, shm->hdr.stop_tsc, &last);
+	ports_read_stats(l->ps, shm);
+	dp_snapshot_take(shm, shm->hdr.stop_tsc, &l->last);
 	shm->hdr.state = DP_ST_DONE;
-	report_summary(g_out, shm, &first, &last);
-	if (g_summary != NULL) {
-		dp_stats_json(g_summary, shm, &first, &last);
+	report_summary(l->out, shm, &l->first, &l->last);
+	if (l->summary != NULL) {
+		dp_stats_json(l->summary, shm, &l->first, &l->last);
 		/* A full disk shows only here: the results are lost, say so. */
-		if (ferror(g_summary) | fclose(g_summary)) {
-			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", summary_path,
+		if (ferror(l->summary) | fclose(l->summary)) {
+			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", l->summary_path,
 				strerror(errno));
 			rc = -1;
 		}
-		g_summary = NULL;
+		l->summary = NULL;
 	}
 	return rc;
 }

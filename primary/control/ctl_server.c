@@ -14,9 +14,9 @@
 
 #define DP_CONTROL_NICE (-5) /* as the workers (worker.c) */
 
-static struct dp_shm *g_shm;
-static struct control_limits g_lim;
-static int registered;
+/* rte_mp calls its action with no context pointer: the one control the
+ * IPC server serves (set by ctl_server_start, NULL when not serving). */
+static struct control *served;
 
 /* Runs on EAL's IPC thread: never blocks, always replies. */
 static int
@@ -33,7 +33,7 @@ on_request(const struct rte_mp_msg *msg, const void *peer)
 		rep.status = DP_CTL_BADMSG;
 		snprintf(rep.msg, sizeof(rep.msg), "%s", why);
 	} else {
-		control_apply(g_shm, &g_lim, &req, &rep, rte_rdtsc());
+		control_apply(served, &req, &rep, rte_rdtsc());
 	}
 	memset(&out, 0, sizeof(out));
 	snprintf(out.name, sizeof(out.name), "%s", DP_CTL_ACTION);
@@ -70,33 +70,23 @@ raise_ipc_thread(void)
 }
 
 int
-ctl_server_start(struct dp_shm *shm, char *err, size_t errlen)
+ctl_server_start(struct control *c, char *err, size_t errlen)
 {
-	g_shm = shm;
-	control_limits_init(&g_lim, &shm->cfg);
+	served = c;
 	if (rte_mp_action_register(DP_CTL_ACTION, on_request) != 0) {
 		snprintf(err, errlen, "cannot register IPC action %s: %s", DP_CTL_ACTION,
 			 rte_strerror(rte_errno));
+		served = NULL;
 		return -1;
 	}
-	registered = 1;
 	raise_ipc_thread();
 	return 0;
 }
 
 void
-ctl_server_local(uint32_t op, int64_t value)
-{
-	struct dp_ctl_req req = { .version = DP_CTL_VERSION, .op = op, .value = value };
-	struct dp_ctl_rep rep;
-
-	control_apply(g_shm, &g_lim, &req, &rep, rte_rdtsc());
-}
-
-void
 ctl_server_stop(void)
 {
-	if (registered)
+	if (served != NULL)
 		rte_mp_action_unregister(DP_CTL_ACTION);
-	registered = 0;
+	served = NULL;
 }

@@ -8,12 +8,10 @@
 
 #include <stdint.h>
 
-#include "shm.h"
+#include "control/control.h"
 
-int ctl_server_start(struct dp_shm *shm, char *err, size_t errlen);
+/* Answer dperf-ctl and dperf-top's requests (EAL's IPC thread) with c. */
+int ctl_server_start(struct control *c, char *err, size_t errlen);
 void ctl_server_stop(void);
-/* For the main lcore (signals, duration): apply a request as if it came
- * over IPC, through the same validation. */
-void ctl_server_local(uint32_t op, int64_t value);
 
 #endif

@@ -4,7 +4,7 @@
 # secondaries (killed ones: test_secondary_kill.sh), two primaries, the watcher seeing the end.
 . "$(dirname "$0")/lib.sh"
 
-CPS=10k CLIENT_DURATION=60s SERVER_DURATION=120s memif_pair "$T"
+CPS=10k CLIENT_DURATION=300s SERVER_DURATION=400s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 rc=0; ctl status >/dev/null 2>"$T/list.err" || rc=$?
@@ -57,7 +57,7 @@ rc=0; why=$(ctl -p e2e-cli status --bogus 2>&1 >/dev/null) || rc=$?
 [ $rc = 2 ] && grep -q -- '"--bogus"' <<<"$why" && ! grep -q "unknown command" <<<"$why" || fail "status --bogus: exit $rc, $why"
 
 ctl -p e2e-cli set duration +5s >/dev/null || fail "set duration +5s refused"
-ctl -p e2e-cli status | grep -q "^duration: 65.0 s$" || fail "duration not extended to 65 s"
+ctl -p e2e-cli status | grep -q "^duration: 305.0 s$" || fail "duration not extended to 305 s"
 
 # Refusals: exit 1 with the primary's reason.
 refuse() {
@@ -103,7 +103,7 @@ python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/wat
 ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 15 || fail "server exit status"
 c=$T/e2e-cli.log
-grep -q "set cps 10000 -> 5000" "$c" && grep -q "set duration 60000000 -> 65000000" "$c" && grep -q "pause 0 -> 1" "$c" || fail "changes not recorded in the primary's output"
+grep -q "set cps 10000 -> 5000" "$c" && grep -q "set duration 300000000 -> 305000000" "$c" && grep -q "pause 0 -> 1" "$c" || fail "changes not recorded in the primary's output"
 # 20 secondaries starting at once on a 2-core box preempt the busy-polling
 # workers: retransmits and duplicate segments (tcpDrop) may follow, but
 # every connection must still complete.

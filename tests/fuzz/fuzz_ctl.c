@@ -36,7 +36,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct dp_shm *cli, *srv;
-	static struct control_limits lc, ls;
+	static struct control lc, ls;
 	struct dp_ctl_req req;
 	struct dp_ctl_rep rep;
 	const char *why;
@@ -44,16 +44,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cli == NULL) {
 		cli = make_shm(DP_MODE_CLIENT);
 		srv = make_shm(DP_MODE_SERVER);
-		control_limits_init(&lc, &cli->cfg);
-		control_limits_init(&ls, &srv->cfg);
+		control_init(&lc, cli);
+		control_init(&ls, srv);
 	}
 	if (dp_ctl_decode(data, size, &req, &why) != 0)
 		return 0;
-	control_apply(cli, &lc, &req, &rep, 5000000000ULL);
+	control_apply(&lc, &req, &rep, 5000000000ULL);
 	if (memchr(rep.msg, '\0', sizeof(rep.msg)) == NULL)
 		abort();
-	control_apply(srv, &ls, &req, &rep, 5000000000ULL);
-	if (cli->ctl.target_cps == 0 || cli->ctl.target_cps > lc.max_cps)
+	control_apply(&ls, &req, &rep, 5000000000ULL);
+	if (cli->ctl.target_cps == 0 || cli->ctl.target_cps > lc.lim.max_cps)
 		abort(); /* a refused value never lands */
 	if (cli->ctl.stop) { /* start over: a stopped test refuses everything */
 		memset(&cli->ctl, 0, sizeof(cli->ctl));

@@ -54,12 +54,12 @@ rules(const char *cps, const char *extra, struct dp_config *cfg)
 	} while (0)
 
 static struct dp_ctl_rep
-set(struct dp_shm *shm, const struct control_limits *lim, uint32_t op, int64_t v)
+set(struct control *c, uint32_t op, int64_t v)
 {
 	struct dp_ctl_req req = {.version = DP_CTL_VERSION, .op = op, .value = v};
 	struct dp_ctl_rep rep;
 
-	control_apply(shm, lim, &req, &rep, shm->hdr.start_tsc);
+	control_apply(c, &req, &rep, c->shm->hdr.start_tsc);
 	return rep;
 }
 
@@ -68,7 +68,7 @@ static void
 test_cps_one_rule(void **state)
 {
 	struct dp_shm *shm = aligned_alloc(DP_CACHE_LINE, sizeof(*shm));
-	struct control_limits lim;
+	struct control ctl;
 
 	(void)state;
 	assert_non_null(shm);
@@ -81,9 +81,9 @@ test_cps_one_rule(void **state)
 	shm->hdr.mode = DP_MODE_CLIENT;
 	shm->hdr.state = DP_ST_RUNNING;
 	shm->hdr.tsc_hz = 1000000000ULL;
-	control_limits_init(&lim, &shm->cfg);
-	assert_int_equal(set(shm, &lim, DP_OP_SET_CPS, 131071).status, DP_CTL_REFUSED);
-	assert_int_equal(set(shm, &lim, DP_OP_SET_CPS, 131070).status, DP_CTL_OK);
+	control_init(&ctl, shm);
+	assert_int_equal(set(&ctl, DP_OP_SET_CPS, 131071).status, DP_CTL_REFUSED);
+	assert_int_equal(set(&ctl, DP_OP_SET_CPS, 131070).status, DP_CTL_OK);
 	free(shm);
 }
 

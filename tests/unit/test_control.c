@@ -26,7 +26,7 @@
 
 struct fixture {
 	struct dp_shm *shm;
-	struct control_limits lim;
+	struct control ctl;
 };
 
 static struct dp_shm *
@@ -63,7 +63,7 @@ setup_client(void **state)
 	if (f == NULL)
 		return -1;
 	f->shm = new_shm(DP_MODE_CLIENT);
-	control_limits_init(&f->lim, &f->shm->cfg);
+	control_init(&f->ctl, f->shm);
 	*state = f;
 	return 0;
 }
@@ -79,7 +79,7 @@ setup_client_cc(void **state)
 	f->shm->cfg.cc = 1000;
 	f->shm->cfg.keepalive = 1;
 	f->shm->ctl.target_cc = 1000;
-	control_limits_init(&f->lim, &f->shm->cfg);
+	control_init(&f->ctl, f->shm);
 	*state = f;
 	return 0;
 }
@@ -92,7 +92,7 @@ setup_server(void **state)
 	if (f == NULL)
 		return -1;
 	f->shm = new_shm(DP_MODE_SERVER);
-	control_limits_init(&f->lim, &f->shm->cfg);
+	control_init(&f->ctl, f->shm);
 	*state = f;
 	return 0;
 }
@@ -114,7 +114,7 @@ req(struct fixture *f, uint32_t op, int64_t value, uint64_t now)
 	struct dp_ctl_rep rep;
 
 	memset(&rep, 0xa5, sizeof(rep));
-	control_apply(f->shm, &f->lim, &r, &rep, now);
+	control_apply(&f->ctl, &r, &rep, now);
 	assert_int_equal(rep.version, DP_CTL_VERSION);
 	assert_non_null(memchr(rep.msg, '\0', sizeof(rep.msg)));
 	return rep;
@@ -145,10 +145,10 @@ test_limits(void **state)
 
 	(void)state;
 	/* 10 clients x 65535 ports x 1 listen port x 1 worker. */
-	assert_int_equal(f->lim.tuples, 655350);
-	assert_int_equal(f->lim.max_cps, 655350 / DP_TUPLE_REUSE_S);
-	assert_int_equal(f->lim.max_cc, 655350);
-	assert_int_equal(f->lim.n_workers, 1);
+	assert_int_equal(f->ctl.lim.tuples, 655350);
+	assert_int_equal(f->ctl.lim.max_cps, 655350 / DP_TUPLE_REUSE_S);
+	assert_int_equal(f->ctl.lim.max_cc, 655350);
+	assert_int_equal(f->ctl.lim.n_workers, 1);
 
 	/* Huge tuple space: the per-core bound applies. */
 	c.clients[0].num = 1000000;
@@ -211,7 +211,7 @@ test_set_cps(void **state)
 	struct fixture *f = *state;
 	struct dp_shm *s = f->shm;
 	struct dp_ctl_rep rep;
-	int64_t max = (int64_t)f->lim.max_cps;
+	int64_t max = (int64_t)f->ctl.lim.max_cps;
 
 	assert_refused(req(f, DP_OP_SET_CPS, 0, START + SEC(1)), "at least 1");
 	assert_refused(req(f, DP_OP_SET_CPS, -5, START + SEC(1)), "at least 1");
@@ -277,7 +277,7 @@ test_set_cc(void **state)
 	struct dp_ctl_rep rep;
 
 	assert_refused(req(f, DP_OP_SET_CC, 0, START + SEC(1)), "at least 1");
-	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->lim.max_cc + 1, START + SEC(1)), "exceeds the");
+	assert_refused(req(f, DP_OP_SET_CC, (int64_t)f->ctl.lim.max_cc + 1, START + SEC(1)), "exceeds the");
 	assert_unchanged(s, 0, 0);
 	rep = req(f, DP_OP_SET_CC, 5000, START + SEC(1));
 	assert_int_equal(rep.status, DP_CTL_OK);
@@ -454,10 +454,10 @@ test_stale(void **state)
 	struct dp_ctl_rep rep;
 
 	r.send_tsc = now - age - HZ / 100;
-	control_apply(f->shm, &f->lim, &r, &rep, now);
+	control_apply(&f->ctl, &r, &rep, now);
 	assert_refused(rep, "not applied");
 	r.op = DP_OP_STOP;
-	control_apply(f->shm, &f->lim, &r, &rep, now);
+	control_apply(&f->ctl, &r, &rep, now);
 	assert_refused(rep, "not applied");
 	assert_unchanged(f->shm, 0, 0);
 	assert_int_equal(f->shm->ctl.target_cps, 1000);
@@ -465,11 +465,11 @@ test_stale(void **state)
 
 	r.op = DP_OP_SET_CPS;
 	r.send_tsc = now - age + HZ / 100;
-	control_apply(f->shm, &f->lim, &r, &rep, now);
+	control_apply(&f->ctl, &r, &rep, now);
 	assert_int_equal(rep.status, DP_CTL_OK);
 	r.send_tsc = 0;
 	r.value = 8000;
-	control_apply(f->shm, &f->lim, &r, &rep, now);
+	control_apply(&f->ctl, &r, &rep, now);
 	assert_int_equal(rep.status, DP_CTL_OK);
 	assert_int_equal(f->shm->ctl.target_cps, 8000);
 }
@@ -565,7 +565,7 @@ test_op_names(void **state)
 
 struct race {
 	struct dp_shm *shm;
-	struct control_limits lim;
+	struct control ctl;
 	volatile int done;
 	uint64_t stale, reads, last_cps, last_cc, last_gen;
 };
@@ -606,18 +606,19 @@ test_publication_race(void **state)
 	r.shm->cfg.cc = 1;
 	r.shm->ctl.target_cps = 0;
 	r.shm->ctl.target_cc = 0;
-	r.lim.max_cps = r.lim.max_cc = UINT64_MAX;
-	r.lim.n_workers = 1;
+	control_init(&r.ctl, r.shm);
+	r.ctl.lim.max_cps = r.ctl.lim.max_cc = UINT64_MAX;
+	r.ctl.lim.n_workers = 1;
 	assert_int_equal(pthread_create(&t, NULL, race_worker, &r), 0);
 	/* Generation 2k-1 sets cps k, generation 2k sets cc k. */
 	for (int64_t k = 1; k <= RACE_CHANGES / 2; k++) {
 		struct dp_ctl_req req = {.version = DP_CTL_VERSION, .op = DP_OP_SET_CPS, .value = k};
 		struct dp_ctl_rep rep;
 
-		control_apply(r.shm, &r.lim, &req, &rep, START);
+		control_apply(&r.ctl, &req, &rep, START);
 		assert_int_equal(rep.status, DP_CTL_OK);
 		req.op = DP_OP_SET_CC;
-		control_apply(r.shm, &r.lim, &req, &rep, START);
+		control_apply(&r.ctl, &req, &rep, START);
 		assert_int_equal(rep.status, DP_CTL_OK);
 	}
 	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
