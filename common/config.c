@@ -43,15 +43,37 @@
 struct pctx;
 typedef int (*kw_fn)(struct pctx *p, int argc, char **argv);
 
+/* What a keyword's value is. Value kinds are parsed, range-checked,
+ * defaulted, described (dperf -k) and dumped by the table alone; K_FN
+ * keywords have a handler, which may still use its row's value kind
+ * (kw_store) for the part that is a plain value. */
+enum kw_kind {
+	K_FN,    /* the handler does everything */
+	K_FLAG,  /* no argument: sets a uint8_t to 1 */
+	K_NUM,   /* dperf's numbers (100, 2k, 1.5m) into a uint32_t or uint64_t */
+	K_TIME,  /* times (100s, 10ms, 3.5m, 100us) in microseconds, a uint64_t */
+	K_SECS,  /* whole seconds, given as a number or a time, into a uint32_t */
+};
+
+/* When dperf-live's dump of the configuration writes a value keyword. */
+enum kw_dump { D_ALWAYS, D_NONZERO, D_CUSTOM /* a dump_* function writes it */ };
+
 struct keyword {
 	const char *name;
-	kw_fn fn;
+	kw_fn fn;           /* NULL: kw_value (value kinds) or the flag */
+	uint8_t kind;       /* enum kw_kind */
+	uint8_t dump;       /* enum kw_dump, value kinds */
 	uint8_t min_args;
 	uint8_t max_args;
 	uint8_t multi;      /* may be given on several lines */
-	size_t flag_off;    /* for flags: offset of the uint8_t field */
+	uint8_t zero_ok;    /* K_SECS: 0 allowed below min ("0 to disable") */
+	uint8_t size;       /* the field's bytes (value kinds, flags) */
+	size_t off;         /* the dp_config field (value kinds, flags) */
+	uint64_t min, max;  /* value kinds: the range (us for times, s for K_SECS) */
+	uint64_t def;       /* value kinds: the default */
 	const char *syntax; /* the arguments, shown in "(expected ...)" */
-	const char *help;   /* range and default, for dperf -k */
+	const char *help;   /* dperf -k; for value kinds the range and default follow */
+	const char *def_text; /* value kinds: the default in words, when not def */
 };
 
 struct pctx {
@@ -139,36 +161,128 @@ arg_u32(struct pctx *p, const char *what, const char *s, uint64_t min, uint64_t 
 }
 
 static int
-arg_time(struct pctx *p, const char *s, uint64_t min_us, uint64_t max_us, const char *range,
-	 uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (dp_parse_duration_us(s, &v) < 0)
-		return kw_err(p, "bad time \"%s\" (" TIME_EXPECTED ")", s);
-	if (v < min_us || v > max_us)
-		return kw_err(p, "%s out of range (expected %s)", s, range);
-	*out = v;
-	return 0;
-}
-
-/* Seconds: a plain number or a time, rounded to the nearest second. */
-static int
-arg_seconds(struct pctx *p, const char *s, uint64_t *secs, uint64_t *us)
-{
-	if (dp_parse_duration_us(s, us) < 0)
-		return kw_err(p, "bad time \"%s\" (expected seconds like 30, or a time like 1m)", s);
-	*secs = (*us + US_PER_SEC / 2) / US_PER_SEC;
-	return 0;
-}
-
-static int
 arg_ip(struct pctx *p, const char *what, const char *s, struct dp_ip *ip)
 {
 	if (dp_parse_ip(s, ip) < 0)
 		return kw_err(p, "bad %s address \"%s\" (expected an IPv4 or IPv6 address)", what,
 			      s);
 	return 0;
+}
+
+/* ---- value keywords: the table's kinds ---- */
+
+static const struct keyword *find_keyword(const char *name);
+
+/* A time for a range or a default: whole hours, seconds, ms or us. */
+static const char *
+fmt_span(uint64_t us, char *buf, size_t len)
+{
+	if (us == 0)
+		snprintf(buf, len, "0");
+	else if (us % (3600 * US_PER_SEC) == 0)
+		snprintf(buf, len, "%lluh", (unsigned long long)(us / 3600 / US_PER_SEC));
+	else if (us % US_PER_SEC == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(us / US_PER_SEC));
+	else if (us % 1000 == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(us / 1000));
+	else
+		snprintf(buf, len, "%lluus", (unsigned long long)us);
+	return buf;
+}
+
+/* A value keyword's range as its messages and dperf -k say it. */
+static const char *
+kw_range(const struct keyword *kw, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	switch (kw->kind) {
+	case K_TIME:
+		if (kw->max == UINT64_MAX)
+			snprintf(buf, len, "a time > %s", fmt_span(kw->min - 1, a, sizeof(a)));
+		else
+			snprintf(buf, len, "%s..%s", fmt_span(kw->min, a, sizeof(a)),
+				 fmt_span(kw->max, b, sizeof(b)));
+		break;
+	case K_SECS:
+		snprintf(buf, len, "%llu..%llu seconds%s", (unsigned long long)kw->min,
+			 (unsigned long long)kw->max, kw->zero_ok ? ", or 0 to disable" : "");
+		break;
+	default:
+		snprintf(buf, len, "%llu..%llu", (unsigned long long)kw->min,
+			 (unsigned long long)kw->max);
+	}
+	return buf;
+}
+
+static void
+kw_put(struct dp_config *cfg, const struct keyword *kw, uint64_t v)
+{
+	void *f = (uint8_t *)cfg + kw->off;
+
+	if (kw->size == 8)
+		memcpy(f, &v, 8);
+	else if (kw->size == 4)
+		*(uint32_t *)f = (uint32_t)v;
+	else
+		*(uint8_t *)f = (uint8_t)v;
+}
+
+static uint64_t
+kw_get(const struct dp_config *cfg, const struct keyword *kw)
+{
+	const void *f = (const uint8_t *)cfg + kw->off;
+	uint64_t v;
+
+	if (kw->size == 8)
+		memcpy(&v, f, 8);
+	else if (kw->size == 4)
+		v = *(const uint32_t *)f;
+	else
+		v = *(const uint8_t *)f;
+	return v;
+}
+
+/* Parse s as kw's kind, check it against kw's range, store it in kw's
+ * field. Messages name the line's keyword (p->kw), which for "keepalive
+ * INTERVAL NUM" is not kw. */
+static int
+kw_store(struct pctx *p, const struct keyword *kw, const char *s)
+{
+	char range[64];
+	uint64_t v = 0, us = 0;
+
+	switch (kw->kind) {
+	case K_FLAG:
+		v = 1;
+		break;
+	case K_NUM:
+		if (dp_parse_number(s, &v) < 0)
+			return kw_err(p, "bad number \"%s\" (" NUMBER_EXPECTED ")", s);
+		break;
+	case K_TIME:
+		if (dp_parse_duration_us(s, &v) < 0)
+			return kw_err(p, "bad time \"%s\" (" TIME_EXPECTED ")", s);
+		break;
+	case K_SECS: /* a plain number or a time, to the nearest second */
+		if (dp_parse_duration_us(s, &us) < 0)
+			return kw_err(p, "bad time \"%s\" (expected seconds like 30, or a time like 1m)", s);
+		v = (us + US_PER_SEC / 2) / US_PER_SEC;
+		break;
+	default:
+		return kw_err(p, "internal: %s has no value kind", kw->name);
+	}
+	if (kw->kind != K_FLAG && !(kw->kind == K_SECS && kw->zero_ok && us == 0) &&
+	    (v < kw->min || v > kw->max))
+		return kw_err(p, "%s out of range (expected %s)", s, kw_range(kw, range, sizeof(range)));
+	kw_put(p->cfg, kw, v);
+	return 0;
+}
+
+static int
+kw_value(struct pctx *p, int argc, char **argv)
+{
+	return kw_store(p, p->kw, argc ? argv[0] : NULL);
 }
 
 /* ---- keyword handlers ---- */
@@ -406,43 +520,6 @@ h_listen(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
-static int
-h_duration(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_time(p, argv[0], 1, UINT64_MAX, "a time > 0", &p->cfg->duration_us);
-}
-
-static int
-h_cps(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_num(p, "", argv[0], 1, UINT32_MAX, &p->cfg->cps);
-}
-
-static int
-h_cc(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_num(p, "", argv[0], 1, UINT32_MAX, &p->cfg->cc);
-}
-
-static int
-h_flag(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	*((uint8_t *)p->cfg + p->kw->flag_off) = 1;
-	return 0;
-}
-
-static int
-h_launch_num(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 1, 1024, &p->cfg->launch_num);
-}
-
 /* dperf's older spelling of "keepalive INTERVAL": it turns keepalive on
  * (dperf's test/performance/cc files give cc with this line only).
  * 0 is dperf's "next request as soon as the response is in". */
@@ -451,15 +528,7 @@ h_keepalive_interval(struct pctx *p, int argc, char **argv)
 {
 	(void)argc;
 	p->cfg->keepalive = 1;
-	return arg_time(p, argv[0], 0, 3600 * US_PER_SEC, "0..1h",
-			&p->cfg->keepalive_request_interval_us);
-}
-
-static int
-h_keepalive_num(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 0, 1000000000, &p->cfg->keepalive_request_num);
+	return kw_store(p, p->kw, argv[0]);
 }
 
 /* "keepalive", or dperf's older "keepalive INTERVAL [NUM]". */
@@ -467,18 +536,11 @@ static int
 h_keepalive(struct pctx *p, int argc, char **argv)
 {
 	p->cfg->keepalive = 1;
-	if (argc >= 1 && h_keepalive_interval(p, 1, argv) < 0)
+	if (argc >= 1 && kw_store(p, find_keyword("keepalive_request_interval"), argv[0]) < 0)
 		return -1;
-	if (argc == 2 && h_keepalive_num(p, 1, argv + 1) < 0)
+	if (argc == 2 && kw_store(p, find_keyword("keepalive_request_num"), argv[1]) < 0)
 		return -1;
 	return 0;
-}
-
-static int
-h_pipeline(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 1, 64, &p->cfg->pipeline);
 }
 
 static int
@@ -494,57 +556,6 @@ h_protocol(struct pctx *p, int argc, char **argv)
 	else
 		return kw_err(p, "bad protocol \"%s\" (expected tcp, http or udp)", argv[0]);
 	return 0;
-}
-
-static int
-h_tx_burst(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 1, 1024, &p->cfg->tx_burst);
-}
-
-/* dperf-live extension: fewer, fuller device calls at high rates. */
-static int
-h_tx_hold(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_time(p, argv[0], 0, 1000, "0..1ms", &p->cfg->tx_hold_us);
-}
-
-static int
-h_slow_start(struct pctx *p, int argc, char **argv)
-{
-	uint64_t secs = 0, us = 0;
-
-	(void)argc;
-	if (arg_seconds(p, argv[0], &secs, &us) < 0)
-		return -1;
-	if ((us != 0 && secs < 10) || secs > 600)
-		return kw_err(p, "%s out of range (expected 10..600 seconds, or 0 to disable)",
-			      argv[0]);
-	p->cfg->slow_start = (uint32_t)secs;
-	return 0;
-}
-
-static int
-h_wait(struct pctx *p, int argc, char **argv)
-{
-	uint64_t secs = 0, us = 0;
-
-	(void)argc;
-	if (arg_seconds(p, argv[0], &secs, &us) < 0)
-		return -1;
-	if (secs > 60)
-		return kw_err(p, "%s out of range (expected 0..60 seconds)", argv[0]);
-	p->cfg->wait = (uint32_t)secs;
-	return 0;
-}
-
-static int
-h_mss(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 536, MSS_JUMBO, &p->cfg->mss);
 }
 
 static int
@@ -564,13 +575,6 @@ h_tos(struct pctx *p, int argc, char **argv)
 	}
 	p->cfg->tos = (uint8_t)v;
 	return 0;
-}
-
-static int
-h_vlan(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 1, 4094, &p->cfg->vlan);
 }
 
 static int
@@ -696,15 +700,6 @@ h_rss(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
-/* Messages larger than one segment: dperf's range; used once a message
- * can span several segments (payload_size above mss is refused today). */
-static int
-h_send_window(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_u32(p, "", argv[0], 2, 16, &p->cfg->send_window);
-}
-
 static int
 h_jumbo(struct pctx *p, int argc, char **argv)
 {
@@ -755,22 +750,6 @@ h_payload_size(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
-static int
-h_retransmit_timeout(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_time(p, argv[0], 10000, 60 * US_PER_SEC, "10ms..60s",
-			&p->cfg->retransmit_timeout_us);
-}
-
-/* dperf-live extension. At most 500 ms: RFC 1122 4.2.3.2. */
-static int
-h_delayed_ack(struct pctx *p, int argc, char **argv)
-{
-	(void)argc;
-	return arg_time(p, argv[0], 0, 500000, "0..500ms", &p->cfg->delayed_ack_us);
-}
-
 static const struct {
 	const char *name;
 	uint8_t level;
@@ -800,11 +779,27 @@ h_log_level(struct pctx *p, int argc, char **argv)
 
 /* ---- the keyword table ---- */
 
-#define FLAG(n, field, help) { n, h_flag, 0, 0, 0, offsetof(struct dp_config, field), "", help }
-#define KW(n, fn, lo, hi, syntax, help) { n, fn, lo, hi, 0, 0, syntax, help }
-#define KW_MULTI(n, fn, lo, hi, syntax, help) { n, fn, lo, hi, 1, 0, syntax, help }
+#define FIELD(f) .off = offsetof(struct dp_config, f), .size = sizeof(((struct dp_config *)0)->f)
+#define FLAG(n, f, h) { .name = n, .kind = K_FLAG, FIELD(f), .syntax = "", .help = h }
+#define KW(n, fn_, lo, hi, syn, h) \
+	{ .name = n, .fn = fn_, .kind = K_FN, .min_args = lo, .max_args = hi, .syntax = syn, .help = h }
+#define KW_MULTI(n, fn_, lo, hi, syn, h) \
+	{ .name = n, .fn = fn_, .kind = K_FN, .min_args = lo, .max_args = hi, .multi = 1, \
+	  .syntax = syn, .help = h }
+/* A value: one argument of kind k into field f, range lo..hi, default d,
+ * written by the dump as dm says; h says what it does, dt the default in
+ * words when d alone would mislead. */
+#define VAL(n, k, f, lo, hi, d, dm, syn, h, dt) \
+	{ .name = n, .kind = k, .dump = dm, .min_args = 1, .max_args = 1, FIELD(f), .min = lo, \
+	  .max = hi, .def = d, .syntax = syn, .help = h, .def_text = dt }
+#define NUM(n, f, lo, hi, d, dm, h, dt) VAL(n, K_NUM, f, lo, hi, d, dm, "NUMBER", h, dt)
+#define TIME(n, f, lo, hi, d, dm, h, dt) VAL(n, K_TIME, f, lo, hi, d, dm, "TIME", h, dt)
+#define MS 1000ULL
+#define S US_PER_SEC
 
-/* Numbers take dperf's syntax (100, 2k, 1.5m), times 100s, 3.5m, 10ms, 100us. */
+/* One row per keyword: the parser, the defaults (dp_config_defaults),
+ * dperf -k and the dump all read it. Numbers take dperf's syntax (100,
+ * 2k, 1.5m), times 100s, 3.5m, 10ms, 100us. */
 static const struct keyword keywords[] = {
 	KW("mode", h_mode, 1, 1, "client|server", "required"),
 	KW("cpu", h_cpu, 1, MAX_TOKENS, "N [N|N-M ...]", "required; cores 0..1023, at most 16, "
@@ -812,12 +807,12 @@ static const struct keyword keywords[] = {
 	KW("socket_mem", h_socket_mem, 1, 1, "MB[,MB...]", "EAL --socket-mem; default: EAL's"),
 	KW_MULTI("port", h_port, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]", "1..4 lines; DEV a PCI "
 		 "address or a vdev (net_memif0,..., net_tap0,...)"),
-	KW("duration", h_duration, 1, 1, "TIME", "at full rate, after wait and slow_start; "
-	   "default 60s"),
-	KW("cps", h_cps, 1, 1, "NUMBER", "client; 1..4294967295; default 1000 when cc is given"),
-	KW("cc", h_cc, 1, 1, "NUMBER", "client, with keepalive; 1..4294967295; default none"),
+	TIME("duration", duration_us, 1, UINT64_MAX, 60 * S, D_ALWAYS,
+	     "at full rate, after wait and slow_start", NULL),
+	NUM("cps", cps, 1, UINT32_MAX, 0, D_NONZERO, "client", "1000 when cc is given"),
+	NUM("cc", cc, 1, UINT32_MAX, 0, D_NONZERO, "client, with keepalive", "none"),
 	FLAG("flood", flood, "client: packets without connections"),
-	KW("launch_num", h_launch_num, 1, 1, "NUMBER", "1..1024; default 4"),
+	NUM("launch_num", launch_num, 1, 1024, 4, D_ALWAYS, "connections launched at a time", NULL),
 	KW_MULTI("client", h_client, 2, 2, "IP COUNT", "COUNT 1..254, last byte varies; one "
 		 "line per port on a client, any number (up to 16) on a server"),
 	KW_MULTI("server", h_server, 2, 2, "IP COUNT", "COUNT 1..254; one line per port, one "
@@ -829,21 +824,24 @@ static const struct keyword keywords[] = {
 	FLAG("payload_random", payload_random, "random letters in payloads"),
 	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]", "INTERVAL 0..1h, default 1s; "
 	   "NUM 0..1000000000 requests per connection, default 0 (no limit)"),
-	KW("keepalive_request_interval", h_keepalive_interval, 1, 1, "TIME", "turns keepalive "
-	   "on; 0..1h; default 1s"),
-	KW("keepalive_request_num", h_keepalive_num, 1, 1, "NUMBER", "0..1000000000; default 0"),
-	KW("pipeline", h_pipeline, 1, 1, "NUMBER", "requests in flight per connection, 1..64; "
-	   "default 1"),
+	{ .name = "keepalive_request_interval", .fn = h_keepalive_interval, .kind = K_TIME,
+	  .dump = D_CUSTOM, .min_args = 1, .max_args = 1, FIELD(keepalive_request_interval_us),
+	  .min = 0, .max = 3600 * S, .def = S, .syntax = "TIME", .help = "turns keepalive on" },
+	NUM("keepalive_request_num", keepalive_request_num, 0, 1000000000, 0, D_ALWAYS,
+	    "requests per connection, 0 = no limit", NULL),
+	NUM("pipeline", pipeline, 1, 64, 1, D_ALWAYS, "requests in flight per connection", NULL),
 	KW("protocol", h_protocol, 1, 1, "tcp|http|udp", "default tcp; udp with cc and keepalive: "
 	   "cc / interval datagrams per second"),
-	KW("tx_burst", h_tx_burst, 1, 1, "NUMBER", "1..1024; default 8"),
-	KW("tx_hold", h_tx_hold, 1, 1, "TIME", "dperf-live: 0..1ms; default 0"),
-	KW("slow_start", h_slow_start, 1, 1, "SECONDS", "client; 10..600, or 0 (dperf-live) for "
-	   "none; default 30"),
-	KW("wait", h_wait, 1, 1, "SECONDS", "client; 0..60; default 3"),
-	KW("mss", h_mss, 1, 1, "NUMBER", "536..1460, or up to 9000 with jumbo; default 1460"),
+	NUM("tx_burst", tx_burst, 1, 1024, 8, D_ALWAYS, "packets per device call", NULL),
+	TIME("tx_hold", tx_hold_us, 0, 1 * MS, 0, D_NONZERO,
+	     "dperf-live: a partial TX batch waits up to this long", NULL),
+	{ .name = "slow_start", .kind = K_SECS, .dump = D_ALWAYS, .min_args = 1, .max_args = 1,
+	  FIELD(slow_start), .min = 10, .max = 600, .zero_ok = 1, .def = 30, .syntax = "SECONDS",
+	  .help = "client; 0 (dperf-live) for none" },
+	VAL("wait", K_SECS, wait, 0, 60, 3, D_ALWAYS, "SECONDS", "client", NULL),
+	NUM("mss", mss, 536, MSS_JUMBO, MSS_STD, D_ALWAYS, "above 1460 with jumbo only", NULL),
 	KW("tos", h_tos, 1, 1, "NUMBER", "0..255 or 0x00..0xff; default 0"),
-	KW("vlan", h_vlan, 1, 1, "ID", "1..4094; default none"),
+	NUM("vlan", vlan, 1, 4094, 0, D_NONZERO, "802.1Q tag", "none"),
 	KW("jumbo", h_jumbo, 0, 1, "[MTU]", "MTU 9000..9710; default 9000"),
 	KW("rss", h_rss, 0, 2, "[l3 [mq_rx_rss]]", "spread flows over a port's cores by an IP "
 	   "address hash (dperf's l3); l3l4 and auto are refused"),
@@ -857,17 +855,23 @@ static const struct keyword keywords[] = {
 	KW("client_port_range", h_client_port_range, 1, 2, "MIN [MAX]", "1..65535; default 1 "
 	   "65535"),
 	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]", "deprecated: client_port_range"),
-	KW("send_window", h_send_window, 1, 1, "NUMBER", "2..16; for messages over several "
-	   "segments; default 0 (unused)"),
+	NUM("send_window", send_window, 2, 16, 0, D_NONZERO,
+	    "segments in flight, for messages over several segments", "0 (unused)"),
 	KW("packet_size", h_packet_size, 1, 1, "NUMBER", "deprecated: the frame size, headers "
 	   "included; becomes payload_size"),
 	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),
 	KW("change_dip", h_change_dip, 3, 3, "IP STEP NUM", "client with flood: destinations IP + "
 	   "k x STEP, k < NUM; STEP 1..65535, NUM 1..65535, at least one per core"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
-	KW("retransmit_timeout", h_retransmit_timeout, 1, 1, "TIME", "10ms..60s; default 2s"),
-	KW("delayed_ack", h_delayed_ack, 1, 1, "TIME", "dperf-live: 0..500ms, at most "
-	   "half of retransmit_timeout; default 40ms (or that half)"),
+	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, 2 * S, D_ALWAYS,
+	     "the first retransmission's timeout", NULL),
+	/* 40 ms, Linux's shortest delayed-ACK time: below the 200 ms minimum
+	 * RTO of a kernel peer, so a held ACK never causes a retransmission,
+	 * and long enough for a keepalive request every few ms to carry it.
+	 * At most 500 ms: RFC 1122 4.2.3.2. */
+	TIME("delayed_ack", delayed_ack_us, 0, 500 * MS, 40 * MS, D_ALWAYS,
+	     "dperf-live: longest an ACK waits for data to ride on, at most half of "
+	     "retransmit_timeout", "40ms (or that half)"),
 	FLAG("disable_ack", disable_ack, "a response's ACK always waits for the next request"),
 	KW("log_level", h_log_level, 1, 1, "debug|info|notice|warning|error|0..8", "default info"),
 };
@@ -955,7 +959,7 @@ parse_tokens(struct pctx *p, int n, char **tok)
 			      p->kw_line[kw - keywords], kw->name);
 	if (p->kw_line[kw - keywords] == 0)
 		p->kw_line[kw - keywords] = p->line;
-	return kw->fn(p, argc, tok + 1);
+	return kw->fn ? kw->fn(p, argc, tok + 1) : kw_value(p, argc, tok + 1);
 }
 
 static int
@@ -1306,27 +1310,18 @@ void
 dp_config_defaults(struct dp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	for (size_t i = 0; i < N_KEYWORDS; i++)
+		if (keywords[i].kind >= K_NUM)
+			kw_put(cfg, &keywords[i], keywords[i].def);
+	/* the handlers' keywords */
 	cfg->listen_port = 80;
 	cfg->listen_num = 1;
-	cfg->duration_us = 60 * US_PER_SEC; /* dperf's DEFAULT_DURATION */
 	cfg->tcp_rst = 1;
 	cfg->log_level = 7; /* RTE_LOG_INFO */
 	cfg->protocol = DP_PROTO_TCP;
 	cfg->http_method = DP_HTTP_GET;
-	cfg->launch_num = 4;
-	cfg->keepalive_request_interval_us = US_PER_SEC;
-	cfg->pipeline = 1;
-	cfg->tx_burst = 8;
-	cfg->slow_start = 30;
-	cfg->wait = 3;
-	cfg->mss = MSS_STD;
 	cfg->lport_min = 1;
 	cfg->lport_max = 65535;
-	cfg->retransmit_timeout_us = 2 * US_PER_SEC;
-	/* 40 ms, Linux's shortest delayed-ACK time: below the 200 ms minimum
-	 * RTO of a kernel peer, so a held ACK never causes a retransmission,
-	 * and long enough for a keepalive request every few ms to carry it. */
-	cfg->delayed_ack_us = 40000;
 	strcpy(cfg->http_path, "/");
 }
 
@@ -1528,12 +1523,6 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	static const char *const protos[] = { "tcp", "http", "udp" };
 	char t[32];
 
-	put(o, "duration %s\n", fmt_time(cfg->duration_us, t, sizeof(t)));
-	if (cfg->cps != 0)
-		put(o, "cps %llu\n", (unsigned long long)cfg->cps);
-	if (cfg->cc != 0)
-		put(o, "cc %llu\n", (unsigned long long)cfg->cc);
-	put(o, "launch_num %u\n", cfg->launch_num);
 	put(o, "protocol %s\n", protos[cfg->protocol]);
 	if (cfg->n_payload_sizes != 0) {
 		put(o, "payload_size");
@@ -1546,27 +1535,31 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	if (cfg->keepalive) /* the interval line turns keepalive on */
 		put(o, "keepalive_request_interval %s\n",
 		    fmt_time(cfg->keepalive_request_interval_us, t, sizeof(t)));
-	put(o, "keepalive_request_num %u\n", cfg->keepalive_request_num);
-	if (cfg->send_window != 0)
-		put(o, "send_window %u\n", cfg->send_window);
 	if (cfg->jumbo)
 		put(o, "jumbo %u\n", cfg->jumbo_mtu);
-	put(o, "pipeline %u\n", cfg->pipeline);
-	put(o, "tx_burst %u\n", cfg->tx_burst);
-	if (cfg->tx_hold_us)
-		put(o, "tx_hold %s\n", fmt_time(cfg->tx_hold_us, t, sizeof(t)));
-	put(o, "slow_start %u\n", cfg->slow_start);
-	put(o, "wait %u\n", cfg->wait);
-	put(o, "mss %u\n", cfg->mss);
 	put(o, "tos 0x%02x\n", cfg->tos);
-	if (cfg->vlan != 0)
-		put(o, "vlan %u\n", cfg->vlan);
 	put(o, "tcp_rst %u\n", cfg->tcp_rst);
 	put(o, "client_port_range %u %u\n", cfg->lport_min, cfg->lport_max);
-	put(o, "retransmit_timeout %s\n", fmt_time(cfg->retransmit_timeout_us, t, sizeof(t)));
-	put(o, "delayed_ack %s\n", fmt_time(cfg->delayed_ack_us, t, sizeof(t)));
-	/* disable_ack is a FLAG: dump_flags() writes it */
 	put(o, "log_level %u\n", cfg->log_level);
+}
+
+/* The table's value keywords, as their rows say. */
+static void
+dump_values(struct out *o, const struct dp_config *cfg)
+{
+	char t[32];
+
+	for (size_t i = 0; i < N_KEYWORDS; i++) {
+		const struct keyword *kw = &keywords[i];
+		uint64_t v = kw->kind >= K_NUM ? kw_get(cfg, kw) : 0;
+
+		if (kw->kind < K_NUM || kw->dump == D_CUSTOM || (kw->dump == D_NONZERO && v == 0))
+			continue;
+		if (kw->kind == K_TIME)
+			put(o, "%s %s\n", kw->name, fmt_time(v, t, sizeof(t)));
+		else
+			put(o, "%s %llu\n", kw->name, (unsigned long long)v);
+	}
 }
 
 static void
@@ -1582,8 +1575,7 @@ static void
 dump_flags(struct out *o, const struct dp_config *cfg)
 {
 	for (size_t i = 0; i < N_KEYWORDS; i++)
-		if (keywords[i].fn == h_flag
-		    && *((const uint8_t *)cfg + keywords[i].flag_off) != 0)
+		if (keywords[i].kind == K_FLAG && kw_get(cfg, &keywords[i]) != 0)
 			put(o, "%s\n", keywords[i].name);
 	if (cfg->keepalive)
 		put(o, "keepalive\n");
@@ -1613,6 +1605,7 @@ dp_config_dump(const struct dp_config *cfg, char *buf, size_t len)
 	if (cfg->socket_mem[0] != '\0')
 		put(&o, "socket_mem %s\n", cfg->socket_mem);
 	dump_ports(&o, cfg);
+	dump_values(&o, cfg);
 	dump_load(&o, cfg);
 	dump_http(&o, cfg);
 	dump_flags(&o, cfg);
@@ -1643,9 +1636,22 @@ dp_config_keywords(char *buf, size_t len)
 
 	if (len > 0)
 		buf[0] = '\0';
-	for (size_t i = 0; i < N_KEYWORDS; i++)
-		put(&o, "%s%s%s\n    %s\n", keywords[i].name, keywords[i].syntax[0] ? " " : "",
-		    keywords[i].syntax, keywords[i].help);
+	for (size_t i = 0; i < N_KEYWORDS; i++) {
+		const struct keyword *kw = &keywords[i];
+		char range[64], def[32];
+
+		put(&o, "%s%s%s\n    ", kw->name, kw->syntax[0] ? " " : "", kw->syntax);
+		if (kw->kind >= K_NUM) { /* range and default first, as for the handlers' */
+			if (kw->def_text == NULL && kw->kind == K_TIME)
+				fmt_span(kw->def, def, sizeof(def));
+			else if (kw->def_text == NULL)
+				snprintf(def, sizeof(def), "%llu", (unsigned long long)kw->def);
+			put(&o, "%s; default %s%s", kw_range(kw, range, sizeof(range)),
+			    kw->def_text ? kw->def_text : def, kw->help[0] ? "; " : "");
+		}
+		put(&o, "%s", kw->help);
+		put(&o, "\n");
+	}
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		put(&o, "%s\n    refused: %s\n", refused[i].name, refused[i].why);
 	if (len == 0)

@@ -60,9 +60,12 @@ for bin in dperf dperf-top; do
 	done
 done
 
-# 4. Keywords: the parser's table (common/config.c) against dperf.conf(5).
-grep -oE '^[[:space:]]*(KW|KW_MULTI|FLAG)\("[a-z_0-9]+"' common/config.c | grep -oE '"[a-z_0-9]+"' | tr -d '"' | sort -u >"$T/kw.code"
-[ -s "$T/kw.code" ] || bad "no keywords found in common/config.c's table (did its shape change?)"
+# 4. Keywords: the parser's table (common/config.c, as dperf -k prints it) against dperf.conf(5).
+# (dperf -k prints the table: a keyword per unindented line, its help
+# indented below; the refused ones say so and are not the parser's.)
+"$BUILD/dperf" -k | awk '/^[a-z]/ { k = $1; next } /^    refused:/ { k = ""; next } k != "" { print k; k = "" }' |
+	sort -u >"$T/kw.code"
+[ -s "$T/kw.code" ] || bad "no keywords in $BUILD/dperf -k (did its shape change?)"
 $PY scripts/mandoc.py block docs/man/dperf.conf.5.md keywords | sed -n 's/^| `\([a-z_0-9]*\).*/\1/p' | sort -u >"$T/kw.doc"
 comm -23 "$T/kw.code" "$T/kw.doc" | while read -r k; do echo "$k"; done >"$T/kw.undoc"
 comm -13 "$T/kw.code" "$T/kw.doc" >"$T/kw.gone"

@@ -892,6 +892,59 @@ test_keywords_listing(void **state)
 	assert_non_null(strstr(buf, "kni\n    refused: KNI was removed from DPDK in 23.11"));
 }
 
+/* dperf -k and the parser read one table: for every numeric keyword, the
+ * range -k gives is the one the parser enforces. Its ends are not refused
+ * as out of range (another rule may still refuse them: mss 9000 without
+ * jumbo), one past either end is, with the range -k gives. */
+static void
+test_value_ranges(void **state)
+{
+	static char buf[16384];
+	char text[4096], err[DP_ERR_LEN], line[128], want[160];
+	const char *at;
+	int checked = 0;
+
+	(void)state;
+	dp_config_keywords(buf, sizeof(buf));
+	for (at = buf; (at = strstr(at, " NUMBER\n    ")) != NULL; at++) {
+		const char *name = at, *help = at + 12, *eol = strchr(help, '\n');
+		char kw[64], range[48];
+		unsigned long long lo, hi;
+		const char *r;
+		int n = 0;
+
+		while (name > buf && name[-1] != '\n')
+			name--;
+		snprintf(kw, sizeof(kw), "%.*s", (int)(at - name), name);
+		/* a value row's help starts "LO..HI; default" */
+		r = strstr(help, "; default");
+		if (sscanf(help, "%llu..%llu%n", &lo, &hi, &n) != 2 || help[n] != ';' || r == NULL ||
+		    r > eol)
+			continue; /* a handler's keyword: its own text */
+		snprintf(range, sizeof(range), "%llu..%llu", lo, hi);
+		for (int k = 0; k < 4; k++) {
+			unsigned long long v = k == 0 ? lo : k == 1 ? hi : k == 2 ? lo - 1 : hi + 1;
+			struct tcase tc = { 0, kw, line, NULL };
+			struct dp_config cfg;
+			int rc;
+
+			if (k == 2 && lo == 0)
+				continue;
+			snprintf(line, sizeof(line), "%s %llu\n", kw, v);
+			build(&tc, text, sizeof(text));
+			rc = dp_config_parse("t.conf", text, &cfg, err, sizeof(err));
+			snprintf(want, sizeof(want), "%s: %llu out of range (expected %s)", kw, v, range);
+			if (k < 2 && rc != 0 && strstr(err, "out of range") != NULL)
+				fail_msg("%s %llu: refused as out of range, -k says %s: %s", kw, v, range, err);
+			if (k >= 2 && (rc == 0 || strstr(err, want) == NULL))
+				fail_msg("%s %llu: expected \"%s\", got %s", kw, v, want, rc ? err : "accepted");
+		}
+		checked++;
+	}
+	print_message("%d numeric keywords checked against dperf -k\n", checked);
+	assert_true(checked >= 8);
+}
+
 static void
 test_dump_truncates(void **state)
 {
@@ -989,6 +1042,7 @@ main(void)
 		cmocka_unit_test(test_tuple_space),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_keywords_listing),
+		cmocka_unit_test(test_value_ranges),
 		cmocka_unit_test(test_dump_truncates),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_shipped_configs),
