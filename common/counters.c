@@ -20,6 +20,7 @@ const char *const dp_state_names[DP_ST__COUNT] = {
 	[DP_ST_SLOW_START] = "slow-start",
 	[DP_ST_RUNNING] = "running",
 	[DP_ST_PAUSED] = "paused",
+	[DP_ST_LINK_DOWN] = "link-down",
 	[DP_ST_STOPPING] = "stopping",
 	[DP_ST_DONE] = "done",
 };

@@ -71,7 +71,9 @@ enum dp_counter_kind { CK_EVENT, CK_BITS };
 	X(IERRORS, "ierrors")              \
 	X(OERRORS, "oerrors")              \
 	X(IMISSED, "imissed")              \
-	X(RX_NOMBUF, "rxNombuf")
+	X(RX_NOMBUF, "rxNombuf")            \
+	X(LINK_DOWN, "linkDown") /* the link went down (ours, counted by the main lcore) */ \
+	X(LINK_UP, "linkUp")     /* ...and came back */
 
 enum dp_port_counter {
 #define DP_X_ENUM(id, name) DP_PC_##id,

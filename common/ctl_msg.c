@@ -18,6 +18,11 @@ static const char *const op_names[DP_OP__COUNT] = {
 const char *
 dp_ctl_op_name(uint32_t op)
 {
+	static const char *const link[DP_EV_LINK_PORTS] = { "port0 link", "port1 link",
+							   "port2 link", "port3 link" };
+
+	if (op >= DP_EV_LINK0 && op < DP_EV_LINK0 + DP_EV_LINK_PORTS)
+		return link[op - DP_EV_LINK0];
 	return op < DP_OP__COUNT ? op_names[op] : "unknown";
 }
 

@@ -30,6 +30,11 @@ enum dp_ctl_op {
 	DP_OP__COUNT
 };
 
+/* Events the primary records in the same change log, never requests (the
+ * decoder refuses them): port P's link went 1 -> 0 (down) or 0 -> 1 (up). */
+#define DP_EV_LINK0 64
+#define DP_EV_LINK_PORTS 4
+
 struct dp_ctl_req {
 	uint32_t version;
 	uint32_t op;

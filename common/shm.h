@@ -20,7 +20,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 7
+#define DP_SHM_ABI 8
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -32,6 +32,7 @@ enum dp_state {
 	DP_ST_SLOW_START,
 	DP_ST_RUNNING,
 	DP_ST_PAUSED,
+	DP_ST_LINK_DOWN,  /* a port lost its link (or its memif peer) after it was up */
 	DP_ST_STOPPING,
 	DP_ST_DONE,
 	DP_ST__COUNT

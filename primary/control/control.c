@@ -205,3 +205,19 @@ control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc)
 
 	control_apply(c, &req, &rep, now_tsc);
 }
+
+void
+control_note(struct control *c, uint32_t what, int64_t old, int64_t val, uint64_t now_tsc)
+{
+	struct dp_control *b = &c->shm->ctl;
+	struct dp_change *ch;
+
+	pthread_mutex_lock(&c->lock);
+	ch = &b->changes[b->n_changes % DP_CHANGES_LEN];
+	ch->tsc = now_tsc;
+	ch->what = what;
+	ch->old_value = old;
+	ch->new_value = val;
+	__atomic_store_n(&b->n_changes, b->n_changes + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&c->lock);
+}

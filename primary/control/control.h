@@ -48,6 +48,9 @@ void control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ct
 /* A request of the primary's own (signals, duration), through the same
  * validation as one that came over IPC. */
 void control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc);
+/* An event of the primary's (DP_EV_*) into the change log, beside the
+ * changes: it changes no value and publishes no generation. */
+void control_note(struct control *c, uint32_t what, int64_t old, int64_t val, uint64_t now_tsc);
 
 /* What a worker applies: one generation and the values published with it
  * (or newer ones: a change published meanwhile is applied on the next poll,

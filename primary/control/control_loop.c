@@ -108,6 +108,8 @@ state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_
 
 	if (shm->ctl.stop)
 		return DP_ST_STOPPING;
+	if (ps->ever_up & ~ps->link_up)
+		return DP_ST_LINK_DOWN;
 	if (shm->hdr.mode != DP_MODE_CLIENT)
 		return DP_ST_RUNNING;
 	if (!gateways_ok(ps) || elapsed_us < wait_us)
@@ -175,6 +177,76 @@ outstanding(const struct dp_shm *shm)
 	return sk;
 }
 
+/* A client's links get this long after "wait" to come up and resolve
+ * their gateways; then the test ends with an error rather than run its
+ * whole duration sending nothing. */
+#define LINK_WAIT_S 5
+
+static const char *
+port_dev(const struct dp_shm *shm, uint32_t p)
+{
+	return shm->cfg.ports[p].dev;
+}
+
+/* Link changes after the first up: counted per port and logged. */
+static void
+note_links(struct control_loop *l, uint32_t changed, uint64_t now)
+{
+	struct dp_shm *shm = l->shm;
+
+	for (uint32_t p = 0; p < l->ps->n && p < DP_EV_LINK_PORTS; p++) {
+		uint32_t bit = 1u << p;
+		int up = !!(l->ps->link_up & bit);
+
+		if (!(changed & bit) || !(l->seen_up & bit)) {
+			l->seen_up |= l->ps->link_up & bit;
+			continue;
+		}
+		shm->ports[p].c[up ? DP_PC_LINK_UP : DP_PC_LINK_DOWN]++;
+		control_note(l->ctl, DP_EV_LINK0 + p, !up, up, now);
+	}
+}
+
+/* A client whose links never came up, or whose gateway never answered,
+ * by wait + LINK_WAIT_S: one line saying which and why, and a stop. */
+static void
+check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
+{
+	const struct port_set *ps = l->ps;
+	struct dp_shm *shm = l->shm;
+	static char why[512];
+
+	if (l->ready || shm->hdr.mode != DP_MODE_CLIENT || shm->ctl.stop)
+		return;
+	if (ps->link_up == (1u << ps->n) - 1 && gateways_ok(ps)) {
+		l->ready = 1;
+		return;
+	}
+	if (elapsed_us < ((uint64_t)shm->cfg.wait + LINK_WAIT_S) * 1000000)
+		return;
+	for (uint32_t p = 0; p < ps->n; p++) {
+		char gw[64];
+
+		if (!(ps->link_up & (1u << p))) {
+			snprintf(why, sizeof(why), "port %u (%s): the link never came up in %u s%s", p,
+				 port_dev(shm, p), shm->cfg.wait + LINK_WAIT_S,
+				 (ps->memif_client & (1u << p))
+					 ? " (a memif client: does its server already have a client?)"
+					 : "");
+			break;
+		}
+		if (!ps->np[p].gw_ok) {
+			snprintf(why, sizeof(why), "port %u (%s): the gateway %s never answered in %u s (expected the device under test at that address, or its MAC on the port line)",
+				 p, port_dev(shm, p), dp_ip_str(&shm->cfg.ports[p].gw, gw, sizeof(gw)),
+				 shm->cfg.wait + LINK_WAIT_S);
+			break;
+		}
+	}
+	fprintf(stderr, "dperf: %s\n", why);
+	l->failed = why;
+	control_local(l->ctl, DP_OP_STOP, 0, now);
+}
+
 void
 control_loop_begin(struct control_loop *l, struct control *ctl, struct port_set *ps)
 {
@@ -204,7 +276,8 @@ control_loop_run(struct control_loop *l)
 			break;
 		if ((signals_seen || elapsed_us >= dp_run_end_us(&shm->ctl)) && !shm->ctl.stop)
 			control_local(l->ctl, DP_OP_STOP, 0, now);
-		ports_watch_links(l->ps);
+		note_links(l, ports_watch_links(l->ps, elapsed_us), now);
+		check_ready(l, elapsed_us, now);
 		shm->hdr.state = state_now(shm, l->ps, elapsed_us);
 		if (shm->ctl.stop) {
 			uint64_t sk = 0;
@@ -244,6 +317,14 @@ control_loop_finish(struct control_loop *l)
 	dp_snapshot_take(shm, shm->hdr.stop_tsc, &l->last);
 	shm->hdr.state = DP_ST_DONE;
 	report_summary(l->out, shm, &l->first, &l->last);
+	/* A client that lost its peer and did not get it back did not run
+	 * the test it was asked to: its exit says so, as does the summary. */
+	if (l->failed == NULL && shm->hdr.mode == DP_MODE_CLIENT && (l->ps->ever_up & ~l->ps->link_up))
+		l->failed = "a port's link was down at the end of the test (its peer was lost)";
+	if (l->failed != NULL) {
+		fprintf(l->out, "failed   %s\n", l->failed);
+		rc = -1;
+	}
 	if (l->summary != NULL) {
 		dp_stats_json(l->summary, shm, &l->first, &l->last);
 		/* A full disk shows only here: the results are lost, say so. */

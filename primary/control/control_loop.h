@@ -24,6 +24,9 @@ struct control_loop {
 	const char *summary_path;
 	struct dp_snapshot first; /* at start, for the summary */
 	struct dp_snapshot prev, cur, last;
+	uint32_t seen_up;         /* ports whose link has been up */
+	int ready;                /* every link up and gateway resolved, once */
+	const char *failed;       /* why the test failed (non-zero exit), or NULL */
 };
 
 void control_loop_signals(void);

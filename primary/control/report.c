@@ -24,11 +24,13 @@ ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	for (uint32_t p = 0; p < b->n_ports; p++)
 		fprintf(f, "port%-4u ierrors %-14" PRIu64 " oerrors %-14" PRIu64 " imissed %-14" PRIu64
-			" rxNombuf %" PRIu64 "\n",
+			" rxNombuf %-14" PRIu64 " linkDown %-14" PRIu64 " linkUp %" PRIu64 "\n",
 			p, dp_delta(a->pc[p][DP_PC_IERRORS], b->pc[p][DP_PC_IERRORS]),
 			dp_delta(a->pc[p][DP_PC_OERRORS], b->pc[p][DP_PC_OERRORS]),
 			dp_delta(a->pc[p][DP_PC_IMISSED], b->pc[p][DP_PC_IMISSED]),
-			dp_delta(a->pc[p][DP_PC_RX_NOMBUF], b->pc[p][DP_PC_RX_NOMBUF]));
+			dp_delta(a->pc[p][DP_PC_RX_NOMBUF], b->pc[p][DP_PC_RX_NOMBUF]),
+			dp_delta(a->pc[p][DP_PC_LINK_DOWN], b->pc[p][DP_PC_LINK_DOWN]),
+			dp_delta(a->pc[p][DP_PC_LINK_UP], b->pc[p][DP_PC_LINK_UP]));
 }
 
 static void

@@ -26,6 +26,13 @@ dev_name(const char *dev, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)n, dev);
 }
 
+/* A memif device in the client role (memif's default role is server). */
+static int
+is_memif_client(const char *dev)
+{
+	return strncmp(dev, "net_memif", 9) == 0 && strstr(dev, "role=client") != NULL;
+}
+
 static int
 port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_t nq,
 	   char *err, size_t errlen)
@@ -109,14 +116,14 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0) {
 		/* DPDK's memif client fails its start when no server listens. */
-		int memif_client = strncmp(pc->dev, "net_memif", 9) == 0 &&
-				   strstr(pc->dev, "role=client") != NULL;
 		snprintf(err, errlen, "%s:%u: port: cannot start %s: %s%s", cfg->file, pc->line, name,
 			 rte_strerror(-rc),
-			 memif_client ? " (is its memif server, role=server on the same socket, running?)" : "");
+			 is_memif_client(pc->dev) ? " (is its memif server, role=server on the same socket, running?)" : "");
 		return -1;
 	}
 	ps->started |= 1u << i;
+	if (is_memif_client(pc->dev))
+		ps->memif_client |= 1u << i;
 	rte_eth_promiscuous_enable(pid);
 	np->port_id = pid;
 	np->n_workers = (uint16_t)nq;
@@ -137,6 +144,7 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	if (pc->has_gw_mac) {
 		memcpy(np->gw_mac.addr_bytes, pc->gw_mac, 6);
 		np->gw_ok = 1;
+		ps->static_gw |= 1u << i;
 	}
 	np->vlan_tci_be = cfg->vlan ? rte_cpu_to_be_16((uint16_t)cfg->vlan) : 0;
 	np->srv_ip_h = dp_ip_low32(&cfg->servers[i].start);
@@ -153,6 +161,7 @@ ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t workers_pe
 	   char *err, size_t errlen)
 {
 	memset(ps, 0, sizeof(*ps));
+	ps->client = cfg->mode == DP_MODE_CLIENT;
 	for (uint32_t i = 0; i < cfg->n_ports; i++) {
 		if (port_setup(ps, cfg, i, workers_per_port, err, errlen) != 0)
 			return -1;
@@ -195,10 +204,38 @@ ports_mark_pools(const struct port_set *ps, struct dp_shm *shm)
 		shm->ports[i].mbuf_free_start = shm->ports[i].mbuf_free;
 }
 
-void
-ports_watch_links(struct port_set *ps)
+/* Stop and start port i with its workers parked (netport.quiesce): each
+ * acknowledges between two bursts, within microseconds; a worker that
+ * does not within 100 ms (descheduled) leaves the port as it is. */
+static void
+port_restart(struct port_set *ps, uint32_t i)
 {
-	uint32_t up = 0;
+	struct netport *np = &ps->np[i];
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
+
+	np->quiesce_acks = 0;
+	__atomic_store_n(&np->quiesce, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&np->quiesce_acks, __ATOMIC_ACQUIRE) < np->n_workers) {
+		if (rte_get_timer_cycles() > end)
+			goto out;
+		rte_pause();
+	}
+	(void)rte_eth_dev_stop(np->port_id);
+	if (rte_eth_dev_start(np->port_id) != 0)
+		ps->started &= ~(1u << i);
+	else
+		ps->started |= 1u << i;
+out:
+	__atomic_store_n(&np->quiesce, 0, __ATOMIC_SEQ_CST);
+}
+
+/* How often a lost memif client port tries its server again. */
+#define MEMIF_RETRY_US 1000000
+
+uint32_t
+ports_watch_links(struct port_set *ps, uint64_t now_us)
+{
+	uint32_t up = 0, changed;
 
 	for (uint32_t i = 0; i < ps->n; i++) {
 		struct rte_eth_link link;
@@ -208,7 +245,28 @@ ports_watch_links(struct port_set *ps)
 	}
 	if (up & ~ps->link_up)
 		memif_warm_regions();
+	changed = up ^ ps->link_up;
+	for (uint32_t i = 0; i < ps->n; i++) {
+		uint32_t bit = 1u << i;
+		struct netport *np = &ps->np[i];
+
+		if ((changed & up & bit) && (ps->ever_up & bit) && ps->client && !(ps->static_gw & bit))
+			np->gw_ok = 0; /* before the workers see the link: no launch to an old MAC */
+		np->link_up = !!(up & bit);
+		if ((changed & bit) && !(up & bit))
+			ps->retry_us[i] = now_us + MEMIF_RETRY_US;
+		/* DPDK's memif client connects only when started: restart it
+		 * (its queues and rings stay; the workers' bursts see a
+		 * disconnected device meanwhile and return nothing). */
+		if (!(up & bit) && (ps->ever_up & bit) && (ps->memif_client & bit) &&
+		    now_us >= ps->retry_us[i]) {
+			ps->retry_us[i] = now_us + MEMIF_RETRY_US;
+			port_restart(ps, i);
+		}
+	}
+	ps->ever_up |= up;
 	ps->link_up = up;
+	return changed;
 }
 
 void

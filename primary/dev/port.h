@@ -20,6 +20,11 @@ struct port_set {
 	uint32_t n;
 	uint32_t started;
 	uint32_t link_up; /* bit per port, as last seen by ports_watch_links */
+	uint32_t ever_up; /* bit per port: its link has been up */
+	uint32_t memif_client; /* bit per port: a memif client (reconnected by restarting it) */
+	uint32_t static_gw;    /* bit per port: the gateway's MAC was given (port line) */
+	uint8_t client;        /* client mode: a link back up resolves its gateway again */
+	uint64_t retry_us[DP_MAX_PORTS]; /* when a lost memif client port is restarted next */
 };
 
 /* Configure and start every port. Returns 0, or -1 with err set. */
@@ -32,7 +37,13 @@ void ports_mark_pools(const struct port_set *ps, struct dp_shm *shm);
 void ports_read_stats(const struct port_set *ps, struct dp_shm *shm);
 /* Main lcore, every tick: when a link comes up, fault in the memif
  * shared memory before traffic (memif_warm.c). */
-void ports_watch_links(struct port_set *ps);
+/* The links, every control loop tick (now_us since start): publishes each
+ * port's state to its workers (netport.link_up) and returns the ports
+ * whose link changed since the last call. A memif client whose server
+ * went away is restarted once a second, so that it connects to a new
+ * server on the same socket; a client's link back up resolves its gateway
+ * again (the new peer may have another MAC). */
+uint32_t ports_watch_links(struct port_set *ps, uint64_t now_us);
 void ports_close(struct port_set *ps);
 
 #endif

@@ -16,7 +16,7 @@ tx_flush(struct worker *w)
 	uint16_t n = tx_pending(w), sent;
 	uint64_t bytes = 0;
 
-	if (n == 0)
+	if (n == 0 || unlikely(w->quiesced)) /* its port is being restarted */
 		return 0;
 	w->in_tx = 1; /* for dev_fault.c */
 	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);

@@ -46,7 +46,8 @@ set_rate(struct worker *w)
 	uint64_t rate = w->cps_w;
 	uint32_t t = w->now_ms, start = w->cfg->wait * 1000;
 
-	if (!w->is_client || w->paused || w->stopping || !w->np->gw_ok || t < start) {
+	if (!w->is_client || w->paused || w->stopping || !w->np->gw_ok || !w->np->link_up ||
+	    t < start) {
 		w->interval = 0;
 		w->st->cps_now = 0;
 		return;
@@ -95,9 +96,10 @@ worker_tick(struct worker *w)
 		neigh_request_gw(w);
 		w->next_arp_ms = w->now_ms + 1000;
 	}
-	if (w->is_client && w->interval == 0 && w->cps_w)
-		set_rate(w); /* gateway resolved or wait over */
-	else if (w->is_client && w->slow_start_ms && w->interval)
+	/* The wait, the slow start, the gateway and the link change the rate
+	 * without a control change: a link lost mid-test stops the launches
+	 * here, within a millisecond. */
+	if (w->is_client && (w->cps_w || w->interval))
 		set_rate(w);
 	if (w->is_udp)
 		return;
@@ -191,7 +193,15 @@ worker_loop(struct worker *w)
 		w->st->loop_tsc = now - w->start_tsc;
 		prev = now;
 		w->now = now;
-		nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+		if (unlikely(w->np->quiesce)) {
+			if (!w->quiesced)
+				__atomic_add_fetch(&w->np->quiesce_acks, 1, __ATOMIC_RELEASE);
+			w->quiesced = 1;
+			nb = 0;
+		} else {
+			w->quiesced = 0;
+			nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+		}
 		work = nb;
 		w->rx_backlog = nb < DP_RX_BURST ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
 		for (uint16_t i = 0; i < nb; i++) {

@@ -25,6 +25,16 @@ struct netport {
 	struct rte_ether_addr mac;
 	struct rte_ether_addr gw_mac;
 	volatile uint32_t gw_ok;
+	/* The link as the main lcore last saw it (dev/port.c): a client does
+	 * not launch while it is down, and does not count the slots it misses
+	 * then as launchSkip (the tester is not the limit). */
+	volatile uint32_t link_up;
+	/* A restart of the port (dev/port.c) parks its workers: while quiesce
+	 * is set they make no device call, and each says so once, between two
+	 * bursts, by counting itself in quiesce_acks (DPDK swaps the port's
+	 * burst functions at stop and start: a burst meanwhile faults). */
+	volatile uint32_t quiesce;
+	volatile uint32_t quiesce_acks;
 	uint32_t local_ip;      /* network order */
 	uint32_t gw_ip;
 	uint32_t srv_ip_h;      /* first server address, host order */

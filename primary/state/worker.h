@@ -149,6 +149,7 @@ struct worker {
 	uint8_t timers_behind; /* due entries left after the last run */
 	uint8_t timer_fired;   /* a timer expired in the last run (busy time) */
 	uint8_t tx_dead;       /* the device took nothing for DP_TX_DEAD_MS */
+	uint8_t quiesced;      /* counted in np->quiesce_acks for the current restart */
 	uint32_t tx_taken_ms;  /* last tick the device took packets, or had none queued */
 
 	/* launching (client) */

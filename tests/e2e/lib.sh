@@ -77,15 +77,18 @@ wait_exit() {
 }
 
 # wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds (0), or
-# give up after SECONDS (1). Readiness is a condition, not a sleep.
+# give up after SECONDS of wall time (1); CMD runs at least once. (A CMD
+# that attaches a secondary takes a while itself: counting tries instead
+# of time made "5 s" last a minute on a loaded box.) Readiness is a
+# condition, not a sleep.
 wait_until() {
-	local n=$(($1 * 10))
+	local end=$((SECONDS + $1))
 	shift
-	for _ in $(seq "$n"); do
+	while :; do
 		"$@" && return 0
+		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.1
 	done
-	return 1
 }
 
 # stat_of NAME KEY: a field of a primary's one-shot stats --json.
