@@ -44,6 +44,7 @@ ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
 TUI_SRC     := $(wildcard tui/*.c)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+UNIT_PY     := $(wildcard tests/unit/test_*.py)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -100,6 +101,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 
 asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all

@@ -3,8 +3,11 @@
 
 One worker core per side over a net_memif pair (client on CPU 1, server on
 CPU 0). Every figure is the median of the steady seconds (the primary's own
-per-second output), with min and max. Prints a table, then one JSON object
-on the last line.
+per-second output), with min and max. Errors are judged on both sides over
+each run as a whole (each primary's -o summary, ramp and drain included).
+Prints a table, then one JSON object on the last line; exits 1 when a
+figure failed (a CPS search that held no level, throughput or keepalive
+with errors in both tries, an attach pair without a usable second).
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
 to run, of cps, throughput, keepalive, cc, tx_mpps, testpmd, attach, ctl;
@@ -26,8 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 SMOKE = os.environ.get("BENCH_SMOKE") == "1"
 DPERF, CTL, TOP = (os.path.join(BUILD, x) for x in ("dperf", "dperf-ctl", "dperf-top"))
-TMP = tempfile.mkdtemp(prefix="dperf-bench.")
-SOCK = os.path.join(TMP, "m.sock")
+TMP = SOCK = None              # made by main(): importing this file (tests) starts nothing
 PROCS = []
 RUN_S = 4 if SMOKE else 9      # client duration per scenario
 # Both sides batch TX: a partial batch waits up to 5 us for more packets,
@@ -125,13 +127,12 @@ port net_memif0,role=server,socket={SOCK},rsize=13 198.18.0.1 198.18.0.2
 client 198.18.1.2 200
 server 198.18.2.1 1
 listen 80 {LISTEN}
-quiet
 {TX_TUNING}
 {extra}
 """)
 
 
-def client_conf(cps, extra="", duration=None):
+def client_conf(cps, extra="", duration=None, wait=1):
     return write(os.path.join(TMP, "client.conf"), f"""mode client
 cpu 1
 duration {duration or RUN_S}s
@@ -141,36 +142,63 @@ client 198.18.1.2 200
 server 198.18.2.1 1
 listen 80 {LISTEN}
 slow_start 0
-wait 1
+wait {wait}
 launch_num 16
 {TX_TUNING}
 {extra}
 """)
 
 
+def summary(path, who):
+    """A primary's -o summary: its counters over its whole run (start,
+    ramp, steady seconds, stop and drain), as totals."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"bench: {who} left no summary in {path} ({e})")
+
+
 class Server:
+    """A fresh server; after the with-block, .total is its summary."""
+
     def __init__(self, extra=""):
         self.extra = extra
 
     def __enter__(self):
-        self.p = start([DPERF, "-c", server_conf(self.extra), "-p", "bench-srv"],
+        self.out = os.path.join(TMP, "server.json")
+        if os.path.exists(self.out):
+            os.unlink(self.out)
+        self.p = start([DPERF, "-c", server_conf(self.extra), "-p", "bench-srv", "-o", self.out],
                        os.path.join(TMP, "server.log"))
         wait_up("bench-srv", self.p)
         return self
 
-    def __exit__(self, *a):
+    def __exit__(self, exc, *a):
         stop("bench-srv", self.p)
+        if exc is None:
+            self.total = summary(self.out, "the server")
 
 
-def run_client(cps, extra="", during=None, duration=None):
-    """Run one client to its end; returns its steady seconds."""
-    logf = os.path.join(TMP, "client.log")
-    p = start([DPERF, "-c", client_conf(cps, extra, duration), "-p", "bench-cli"], logf)
+class Run:
+    """One client run: .secs its steady seconds, .all every second it
+    printed, .total its -o summary."""
+
+    def __init__(self, secs, total):
+        self.all, self.secs, self.total = secs, steady(secs), total
+
+
+def run_client(cps, extra="", during=None, duration=None, wait=1):
+    """Run one client to its end."""
+    logf, out = os.path.join(TMP, "client.log"), os.path.join(TMP, "client.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    p = start([DPERF, "-c", client_conf(cps, extra, duration, wait), "-p", "bench-cli", "-o", out], logf)
     if during:
         wait_up("bench-cli", p)
         during(p)
     p.wait(120)
-    return steady(seconds(logf))
+    return Run(seconds(logf), summary(out, "the client"))
 
 
 def steady(secs):
@@ -180,12 +208,49 @@ def steady(secs):
     return run[1:-1] if len(run) > 2 else run
 
 
-ERRS = ("skErr", "tcpDrop", "synRt", "pushRt", "finRt", "ackRt", "dropTx", "httpErr")
+# Counters that say a packet or a connection was lost, refused or went
+# wrong: any of them not zero on either side fails a level. Not devFault:
+# the server counts one when its memif peer leaves at the end (the PMD
+# faulting on the ring the client just unmapped); traffic lost that way
+# would show here as unanswered requests or retransmits.
+ERRS = ("skErr", "tcpDrop", "synRt", "pushRt", "finRt", "ackRt", "dropTx", "httpErr", "badRx",
+        "udpDrop", "ierrors", "oerrors", "imissed", "rxNombuf")
 
 
-def errors(secs):
-    """The error counters that are not zero over these seconds."""
-    return {k: v for k, v in ((k, sum(s.get(k, 0) for s in secs)) for k in ERRS) if v}
+def errors(total):
+    """The error counters that are not zero in these counts."""
+    return {k: total[k] for k in ERRS if total.get(k)}
+
+
+def requests(t):
+    """Requests a client sent, or a server received (HTTP and raw TCP)."""
+    return t.get("httpGet", 0) + t.get("httpPost", 0) + t.get("tcpReq", 0)
+
+
+def answers(t):
+    """Responses a client received in full, or a server sent."""
+    return t.get("http2XX", 0) + t.get("tcpRsp", 0)
+
+
+def level_errors(client, server):
+    """What went wrong in one level, judged on both sides over their whole
+    runs (the -o summaries: ramp and drain included, not only the steady
+    seconds the rate is taken from): each side's error counters, the
+    client's requests left unanswered, and its connections still open at
+    its end."""
+    errs = {f"client {k}": v for k, v in errors(client).items()}
+    errs.update({f"server {k}": v for k, v in errors(server).items()})
+    if requests(client) != answers(client):
+        errs["client unanswered"] = requests(client) - answers(client)
+    if client.get("skCon"):
+        errs["client open at end"] = client["skCon"]
+    return errs
+
+
+def sides(client, server):
+    """Both sides' totals over the level, to show what was judged."""
+    return {"client_requests": requests(client), "client_answers": answers(client),
+            "server_requests": requests(server), "server_answers": answers(server)}
 
 
 # ---------------------------------------------------------------- scenarios
@@ -193,33 +258,39 @@ def errors(secs):
 HELD = 0.97  # a level is held when its median reaches this share of the target
 
 
+def verdict(target, rates, errs, skip=0):
+    """One level's verdict: held when error-free on both sides (errs, from
+    level_errors) and the median of its steady seconds reaches HELD of
+    the target."""
+    if not rates:
+        return "no steady seconds"
+    if errs:
+        return "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
+    if stat(rates)["median"] < HELD * target:
+        return f"error-free but short of the target (launchSkip {skip})"
+    return "held"
+
+
 def cps_try(lv):
     """One client run at target lv against a fresh server: (secs, verdict, info)."""
-    with Server():
-        secs = run_client(lv)
+    with Server() as server:
+        run = run_client(lv)
+    secs = run.secs
     rates = [s.get("http2XX", 0) for s in secs]
-    errs = errors(secs)
-    med = stat(rates)["median"]
-    skip = sum(s.get("launchSkip", 0) for s in secs)
-    if not secs:
-        verdict = "no steady seconds"
-    elif errs:
-        verdict = f"errors {errs}"
-    elif med < HELD * parse_number(lv):
-        verdict = f"error-free but short of the target (launchSkip {skip})"
-    else:
-        verdict = "held"
-    log(f"  cps {lv}: {verdict}, median {med:.0f}/s, client busy {stat([s.get('cpu', 0) for s in secs])['median']:.0f}%, "
-        f"client worker stalls >= 1 ms: {sum(s.get('stall', 0) for s in secs)} "
-        f"({sum(s.get('stallUs', 0) for s in secs) / 1000:.1f} ms in all)")
-    return secs, verdict, {"target": parse_number(lv), "cps": stat(rates), "errors": errs,
-                           "launch_skip": skip}
+    errs = level_errors(run.total, server.total)
+    skip = run.total.get("launchSkip", 0)
+    v = verdict(parse_number(lv), rates, errs, skip)
+    log(f"  cps {lv}: {v}, median {stat(rates)['median']:.0f}/s, client busy {stat([s.get('cpu', 0) for s in secs])['median']:.0f}%, "
+        f"client worker stalls >= 1 ms: {run.total.get('stall', 0)} "
+        f"({run.total.get('stallUs', 0) / 1000:.1f} ms in all)")
+    return secs, v, {"target": parse_number(lv), "cps": stat(rates), "errors": errs,
+                     "launch_skip": skip, "judged": sides(run.total, server.total)}
 
 
 def bench_cps():
-    """Raise the target until a level is not held: error-free (no skErr,
-    tcpDrop, retransmits, dropTx, httpErr) with a median of at least 97% of
-    the target. A client that cannot keep up skips launches (launchSkip)
+    """Raise the target until a level is not held: error-free on both
+    sides over the whole level (level_errors) with a median of at least
+    97% of the target. A client that cannot keep up skips launches (launchSkip)
     instead of overflowing its peer, so the first level not held usually
     shows the saturation rate, error-free, short of its target."""
     levels = ["50k", "100k"] if SMOKE else ["200k", "400k", "600k", "800k", "900k", "1m", "1.1m",
@@ -232,23 +303,24 @@ def bench_cps():
         # stays when its peer disconnects (README, limits).
         kept = None
         for attempt in (1, 2):
-            secs, verdict, info = cps_try(lv)
-            if verdict == "held":
+            secs, v, info = cps_try(lv)
+            if v == "held":
                 break
             # A level not held reports its better try: error-free first.
             if kept is None or (not info["errors"], info["cps"]["median"]) > \
                     (not kept[2]["errors"], kept[2]["cps"]["median"]):
-                kept = (secs, verdict, info)
-        if verdict != "held":
-            secs, verdict, info = kept
-        info.update({"ok": verdict == "held", "tries": attempt})
+                kept = (secs, v, info)
+        if v != "held":
+            secs, v, info = kept
+        info.update({"ok": v == "held", "verdict": v, "tries": attempt})
         tried.append(info)
-        if verdict != "held":
+        if v != "held":
             saturation = info
             break
         best = {"secs": secs, "target": parse_number(lv)}
     if best is None:
-        return {"median": 0, "min": 0, "max": 0, "cores": "1+1", "levels": tried}, None
+        return {"median": 0, "min": 0, "max": 0, "cores": "1+1", "levels": tried,
+                "failed": "no level held: " + tried[-1]["verdict"]}, None
     secs = best["secs"]
     res = stat([s["http2XX"] for s in secs])
     res.update({"target": best["target"], "cores": "1+1 (client+server)",
@@ -270,25 +342,42 @@ def per_unit(secs, unit):
             "rx": round(sum(s["pktRx"] for s in secs) / n, 3)}
 
 
+def keepalive_figure(server_extra, client_extra, figure):
+    """A keepalive figure (figure(second) per steady second), from the
+    first of two tries that is error-free on both sides over its whole
+    run (this shared box has stray stalls). When both tries had errors,
+    the figure fails: it is printed with its errors, and the bench exits 1."""
+    for attempt in (1, 2):
+        with Server(server_extra) as server:
+            run = run_client("10k", client_extra)
+        errs = level_errors(run.total, server.total)
+        log(f"  try {attempt}: " + (", ".join(f"{k} {v}" for k, v in errs.items()) or "no errors"))
+        if not errs:
+            break
+    res = stat([figure(s) for s in run.secs])
+    res.update({"errors": errs, "tries": attempt, "judged": sides(run.total, server.total)})
+    if errs:
+        res["failed"] = "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
+    return res, run.secs
+
+
 def bench_throughput():
-    with Server("keepalive\npayload_size 1460"):
-        secs = run_client("10k", "cc 200\nkeepalive_request_interval 1us")
-    gbps = stat([s["bitsRx"] / 1e9 for s in secs])
-    gbps.update({"cores": "1+1", "response_bytes": 1460, "connections": 200,
-                 "errors": errors(secs)})
-    return gbps
+    res, _ = keepalive_figure("keepalive\npayload_size 1460", "cc 200\nkeepalive_request_interval 1us",
+                              lambda s: s["bitsRx"] / 1e9)
+    res.update({"cores": "1+1", "response_bytes": 1460, "connections": 200})
+    return res
 
 
 def bench_keepalive():
     """Requests per second on 200 keepalive connections, each sending its
     next 64-byte request as soon as the response is in (raw TCP), and the
     packets each way per request: 1 and 1 when every ACK rides on data."""
-    with Server("keepalive\npayload_size 64"):
-        secs = run_client("10k", "cc 200\nkeepalive_request_interval 1us\npayload_size 64")
-    rps = stat([s.get("tcpRsp", 0) for s in secs])
-    rps.update({"cores": "1+1", "message_bytes": 64, "connections": 200,
-                "packets_per_request": per_unit(secs, "tcpRsp"), "errors": errors(secs)})
-    return rps
+    res, secs = keepalive_figure("keepalive\npayload_size 64",
+                                 "cc 200\nkeepalive_request_interval 1us\npayload_size 64",
+                                 lambda s: s.get("tcpRsp", 0))
+    res.update({"cores": "1+1", "message_bytes": 64, "connections": 200,
+                "packets_per_request": per_unit(secs, "tcpRsp")})
+    return res
 
 
 def rss_of_table(pid, nbytes):
@@ -421,46 +510,167 @@ def bench_testpmd():
     return res
 
 
-def bench_attach_cost(target):
+def saturation_target():
+    """The attach cost's target without the CPS search: 90% of what the
+    client reaches when asked for more than it can open (a 4M target)."""
     with Server():
-        base = run_client(target)
+        run = run_client("4m")
+    sat = stat([s.get("http2XX", 0) for s in run.secs])["median"]
+    return max(10000, int(sat * 0.9) // 10000 * 10000), f"90% of the client's saturation ({sat:.0f}/s)"
 
-        def attach(p):
-            tmux = shutil.which("tmux")
-            if tmux:
-                subprocess.run([tmux, "-L", "dperf-bench", "new-session", "-d", "-x", "100", "-y", "30",
-                                f"{TOP} -p bench-cli -d 0.1"], check=False)
-            start([CTL, "-p", "bench-cli", "stats", "--watch", "0.1"], os.path.join(TMP, "watch.log"))
-        watched = run_client(target, during=attach)
-        subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
-    a = stat([s["http2XX"] for s in base])["median"]
-    b = stat([s["http2XX"] for s in watched])["median"]
-    return {"ratio": round(b / a, 4) if a else 0, "cps_without": a, "cps_with": b,
-            "attached": "dperf-top -d 0.1 and dperf-ctl stats --watch 0.1", "target": target}
+
+def attach_viewers():
+    """Attach dperf-top (in tmux, when installed) and dperf-ctl stats
+    --json --watch 0.1 to the running client, and wait until each shows
+    it is reading (dperf-top's screen names the instance; the watch has
+    written a line). Returns (what is attached, in words; the client's
+    elapsed seconds, on its own clock, when both were seen reading; the
+    watch process)."""
+    watch_log = os.path.join(TMP, "watch.log")
+    watch = start([CTL, "-p", "bench-cli", "stats", "--json", "--watch", "0.1"], watch_log)
+    tmux = shutil.which("tmux")
+    if tmux:
+        subprocess.run([tmux, "-L", "dperf-bench", "new-session", "-d", "-x", "100", "-y", "30",
+                        f"{TOP} -p bench-cli -d 0.1"], check=False)
+    top_ok = watch_ok = False
+    end = time.time() + 10
+    while time.time() < end and not (watch_ok and (top_ok or not tmux)):
+        watch_ok = watch.poll() is None and os.path.getsize(watch_log) > 0
+        if tmux and not top_ok:
+            screen = subprocess.run([tmux, "-L", "dperf-bench", "capture-pane", "-p"],
+                                    capture_output=True, text=True).stdout
+            top_ok = "bench-cli" in screen
+        time.sleep(0.1)
+    time.sleep(0.2)   # a watch line written after both were seen
+    ready = watch_elapsed(watch_log)
+    parts = []
+    parts.append("dperf-top -d 0.1" if top_ok else
+                 "dperf-top NOT attached (" + ("tmux is not installed" if not tmux else
+                                               "its screen never showed the instance") + ")")
+    parts.append("dperf-ctl stats --watch 0.1" if watch_ok else
+                 "dperf-ctl stats --watch NOT attached (it wrote nothing)")
+    return ", ".join(parts), ready, watch
+
+
+def watch_elapsed(path):
+    """The client's elapsed seconds in the last complete line of a JSON
+    watch; a watch that wrote nothing gives infinity (no second counts)."""
+    try:
+        with open(path) as f:
+            lines = [ln for ln in f.read().split("\n")[:-1] if ln.startswith("{")]
+        return float(json.loads(lines[-1])["elapsed"])
+    except (OSError, IndexError, ValueError, KeyError):
+        return float("inf")
+
+
+def detach_viewers(watch):
+    subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
+    if watch.poll() is None:
+        watch.terminate()
+        watch.wait(10)
+
+
+def attach_summary(pairs, attached):
+    """Interleaved pairs (with viewers, then without) -> the figure: the
+    median CPS ratio with/without and its spread over the pairs, and the
+    client's busy share each way (the cost shows there when both runs hold
+    the target)."""
+    ratios = [round(q["cps_with"] / q["cps_without"], 4) if q["cps_without"] else 0 for q in pairs]
+    r = stat(ratios)
+    res = {"ratio": round(r["median"], 4), "ratio_min": r["min"], "ratio_max": r["max"], "pairs": pairs,
+            "busy_with": stat([q["busy_with"] for q in pairs])["median"],
+            "busy_without": stat([q["busy_without"] for q in pairs])["median"],
+            "attached": "; ".join(sorted(set(attached)))}
+    short = [i + 1 for i, q in enumerate(pairs) if not q["seconds_with"] or not q["seconds_without"]]
+    if short:
+        res["failed"] = f"pair(s) {short} had no steady second after the viewers were reading"
+    return res
+
+
+def bench_attach_cost(target, target_from):
+    """CPS with viewers attached over CPS without, at a target near the
+    client's saturation, measured as interleaved pairs (with, without,
+    with, without, ...) so that the host's slow spells fall on both sides.
+    Each run has a fresh server (memif, see cps_try). The client waits 3 s
+    before it opens connections, so that the viewers are usually reading
+    before the first steady second; both runs of a pair use only the
+    seconds after the viewers were seen reading (on the client's clock)."""
+    pairs, attached = [], []
+    for i in range(2 if SMOKE else 3):
+        q, cut = {}, 0
+        for viewers in (True, False):
+            got = {}
+
+            def during(p):
+                got["attached"], got["ready"], got["watch"] = attach_viewers()
+            with Server() as server:
+                run = run_client(target, during=during if viewers else None, wait=3,
+                                 duration=RUN_S + 2)
+            if viewers:
+                detach_viewers(got["watch"])
+                attached.append(got["attached"])
+                cut = got["ready"]
+            secs = [s for s in run.secs if s["sec"] - 1 >= cut]
+            side = "with" if viewers else "without"
+            q["cps_" + side] = stat([s.get("http2XX", 0) for s in secs])["median"]
+            q["busy_" + side] = stat([s.get("cpu", 0) for s in secs])["median"]
+            q["errors_" + side] = level_errors(run.total, server.total)
+            q["seconds_" + side] = len(secs)
+        q["viewers_reading_after_s"] = round(cut, 1) if cut != float("inf") else None
+        log(f"  pair {i + 1}: cps with {q['cps_with']:.0f} / without {q['cps_without']:.0f}, "
+            f"client busy {q['busy_with']:.0f}% / {q['busy_without']:.0f}%, "
+            f"{q['seconds_with']} s each, viewers reading {cut:.1f} s after the client's start")
+        pairs.append(q)
+    res = attach_summary(pairs, attached)
+    res.update({"target": target, "target_from": target_from})
+    return res
+
+
+APPLIED = re.compile(r"applied by all \d+ workers ([0-9.]+) us")
+LATE = re.compile(r"applied by \d+ of \d+ workers within 1 s")
+LATE_US = 1e6   # dperf-ctl waits 1 s for the workers: a late change counts as 1 s, a lower bound
+
+
+def apply_latency(outputs):
+    """dperf-ctl's answers to `set` (one stdout each) -> the figure. Every
+    request is a sample: one applied by all workers gives its time; one
+    not applied by all within 1 s counts as 1 s (a lower bound) in p50 and
+    max; one without an answer (refused, not answered) is counted apart."""
+    us, late, none = [], 0, 0
+    for out in outputs:
+        m = APPLIED.search(out)
+        if m:
+            us.append(float(m.group(1)))
+        elif LATE.search(out):
+            late += 1
+            us.append(LATE_US)
+        else:
+            none += 1
+    return {"p50": round(statistics.median(us), 1) if us else 0, "max": round(max(us), 1) if us else 0,
+            "samples": len(outputs), "over_1s": late, "unanswered": none}
 
 
 def bench_ctl_apply():
-    lat = []
+    outputs = []
     with Server():
         def during(p):
             for i in range(5 if SMOKE else 20):
-                out = subprocess.run([CTL, "-p", "bench-cli", "set", "cps", str(20000 + 1000 * (i % 2))],
-                                     capture_output=True, text=True).stdout
-                m = re.search(r"applied by all \d+ workers ([0-9.]+) us", out)
-                if m:
-                    lat.append(float(m.group(1)))
+                outputs.append(subprocess.run([CTL, "-p", "bench-cli", "set", "cps", str(20000 + 1000 * (i % 2))],
+                                              capture_output=True, text=True).stdout)
             subprocess.run([CTL, "-p", "bench-cli", "stop"], capture_output=True)
         run_client("20k", during=during, duration=120)
-    return {"p50": round(statistics.median(lat), 1) if lat else 0, "max": round(max(lat), 1) if lat else 0,
-            "samples": len(lat)}
+    return apply_latency(outputs)
 
 
 LISTEN = 1
 
 
 def main():
+    global TMP, SOCK
     if os.geteuid() != 0:
         raise SystemExit("bench: needs root (hugepages)")
+    TMP = tempfile.mkdtemp(prefix="dperf-bench.")
+    SOCK = os.path.join(TMP, "m.sock")
     t0 = time.time()
     res = {"machine": {"cpus": os.cpu_count(), "cpu": open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(" :\t"),
                        "link": "net_memif pair, one worker core per side"}}
@@ -488,15 +698,26 @@ def main():
         res["cps_link_ratio"] = round(cps_info["pps_one_way"] / 1e6 / res["testpmd_mpps"]["median"], 4)
     elif run("cps") and run("testpmd"):
         res["cps_link_ratio"] = 0
-    target = cps_info["target"] if cps_info else 100000
     if run("attach"):
-        log("bench: attach cost"); res["attach_cost"] = bench_attach_cost(target)
+        log("bench: attach cost")
+        target = (cps_info["target"], "the CPS search's highest level held") if cps_info else saturation_target()
+        res["attach_cost"] = bench_attach_cost(*target)
     if run("ctl"):
         log("bench: ctl apply"); res["ctl_apply_us"] = bench_ctl_apply()
     res["seconds"] = round(time.time() - t0)
     res["smoke"] = SMOKE
     table(res)
     print(json.dumps(res, separators=(",", ":")))
+    failed = failures(res)
+    for f in failed:
+        log(f"bench: FAILED: {f}")
+    return 1 if failed else 0
+
+
+def failures(res):
+    """The figures that failed (errors where none may be, no level held):
+    the bench prints them all, then exits 1."""
+    return [f"{k}: {v['failed']}" for k, v in res.items() if isinstance(v, dict) and v.get("failed")]
 
 
 SCENARIOS = ("cps", "throughput", "keepalive", "cc", "tx_mpps", "testpmd", "attach", "ctl")
@@ -509,21 +730,31 @@ def next_level(n):
     return f"{n['target']:.0f} / {n['cps']['median']:.0f} / {errs}"
 
 
+def judged(fig):
+    if fig.get("failed"):
+        return f"FAILED ({fig['tries']} tries): {fig['failed']}"
+    return "none"
+
+
 def table(r):
     def mmm(d, fmt="{:.0f}"):
         return f"{fmt.format(d['median'])} ({fmt.format(d['min'])}..{fmt.format(d['max'])})"
     rows = []
     if "cps" in r:
-        rows += [("cps (error-free, HTTP short connections)", mmm(r["cps"]), r["cps"].get("cores", "")),
+        rows += [("cps (HTTP short connections, error-free on both sides)",
+                  "FAILED: " + r["cps"]["failed"] if r["cps"].get("failed") else mmm(r["cps"]),
+                  r["cps"].get("cores", "")),
                  ("  next level: target / achieved / errors", next_level(r["cps"].get("next_level")), "")]
         if "packets_per_conn" in r["cps"]:
             ppc = r["cps"]["packets_per_conn"]
             rows.append(("  packets per connection: client tx / rx", f"{ppc['tx']} / {ppc['rx']}", ""))
     if "throughput_gbps" in r:
-        rows.append(("throughput_gbps (keepalive, 1460-byte responses)", mmm(r["throughput_gbps"], "{:.2f}"), "1+1"))
+        rows += [("throughput_gbps (keepalive, 1460-byte responses)", mmm(r["throughput_gbps"], "{:.2f}"), "1+1"),
+                 ("  errors, both sides, whole run", judged(r["throughput_gbps"]), "")]
     if "keepalive_rps" in r:
         ppr = r["keepalive_rps"]["packets_per_request"]
         rows += [("keepalive_rps (cc 200, 64-byte messages)", mmm(r["keepalive_rps"]), "1+1"),
+                 ("  errors, both sides, whole run", judged(r["keepalive_rps"]), ""),
                  ("  packets per request: client tx / rx", f"{ppr['tx']} / {ppr['rx']}", "")]
     if "cc" in r:
         rows.append(("cc held / bytes_per_conn", f"{mmm(r['cc'])} / {r['cc']['bytes_per_conn']}", "1+1"))
@@ -535,9 +766,16 @@ def table(r):
     if "cps_link_ratio" in r:
         rows.append(("cps_link_ratio", f"{r['cps_link_ratio']}", ""))
     if "attach_cost" in r:
-        rows.append(("attach_cost (cps with/without viewers)", f"{r['attach_cost']['ratio']}", ""))
+        a = r["attach_cost"]
+        rows += [(f"attach_cost (cps with/without viewers, {len(a['pairs'])} interleaved pairs)",
+                  f"{a['ratio']} ({a['ratio_min']}..{a['ratio_max']})", ""),
+                 ("  client busy % with / without", f"{a['busy_with']:.0f} / {a['busy_without']:.0f}", ""),
+                 (f"  at {a['target']}/s, {a['target_from']}; attached", a["attached"], "")]
     if "ctl_apply_us" in r:
-        rows.append(("ctl_apply_us p50 / max", f"{r['ctl_apply_us']['p50']} / {r['ctl_apply_us']['max']}", ""))
+        c = r["ctl_apply_us"]
+        rows += [("ctl_apply_us p50 / max", f"{c['p50']} / {c['max']}", ""),
+                 ("  samples / over 1 s (counted as 1 s) / unanswered",
+                  f"{c['samples']} / {c['over_1s']} / {c['unanswered']}", "")]
     w = max(len(a) for a, _, _ in rows)
     print(f"{'figure'.ljust(w)}  {'median (min..max)'.ljust(28)}  cores")
     for a, b, c in rows:
@@ -546,7 +784,7 @@ def table(r):
 
 if __name__ == "__main__":
     try:
-        main()
+        rc = main()
     finally:
         for p in PROCS:
             if p.poll() is None:
@@ -556,8 +794,10 @@ if __name__ == "__main__":
                 except subprocess.TimeoutExpired:
                     p.kill()
         subprocess.run(["tmux", "-L", "dperf-bench", "kill-server"], capture_output=True)
-        shutil.rmtree(TMP, ignore_errors=True)
+        if TMP:
+            shutil.rmtree(TMP, ignore_errors=True)
         # testpmd stopped by SIGINT leaves its runtime directory behind.
         # So does a primary that had to be killed; every process of the run has ended here.
         for d in ("bench-tp-rx", "bench-tp-tx", "bench-srv", "bench-cli", "bench-flood"):
             shutil.rmtree(os.path.join("/var/run/dpdk", d), ignore_errors=True)
+    sys.exit(rc)

@@ -125,8 +125,6 @@ alloc_dack(struct worker *w, char *err, size_t errlen)
 	size_t bytes = dack_ring_bytes(DACK_RING_SIZE);
 	void *p;
 
-	w->dack_t = tl_ticks(w->cfg->delayed_ack_us);
-	w->disable_ack = w->cfg->disable_ack;
 	if (w->cfg->delayed_ack_us == 0)
 		return 0; /* w->dack NULL: every ACK at once */
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -169,22 +167,16 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	return alloc_dack(w, err, errlen);
 }
 
-int
-worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen)
+void
+worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
+	      uint64_t hz)
 {
-	const struct dp_config *cfg = wp->cfg;
 	uint64_t rt_ms = cfg->retransmit_timeout_us / 1000;
 	uint64_t ka_ms = cfg->keepalive_request_interval_us / 1000;
 
 	w->cfg = cfg;
-	w->ctl = &wp->shm->ctl;
-	w->st = &wp->shm->workers[wp->id];
-	w->lat = &wp->shm->lat[wp->id];
-	w->np = wp->np;
-	w->mp = wp->mp;
-	w->id = wp->id;
-	w->port_id = wp->np->port_id;
-	w->queue = wp->queue;
+	w->id = id;
+	w->queue = queue;
 	w->is_client = cfg->mode == DP_MODE_CLIENT;
 	w->is_udp = cfg->protocol == DP_PROTO_UDP;
 	w->pps_interval_us = w->is_client && w->is_udp && cfg->cc ? cfg->keepalive_request_interval_us : 0;
@@ -192,7 +184,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 		w->dip_h = dp_ip_low32(&cfg->change_dip);
 		w->dip_step = cfg->change_dip_step;
 		w->dip_num = cfg->change_dip_num;
-		w->dip_first = w->dip_next = wp->id;
+		w->dip_first = w->dip_next = id;
 		w->dip_every = cfg->n_cpus;
 	}
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
@@ -204,7 +196,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->launch_num = cfg->launch_num;
 	w->ka_num = cfg->keepalive_request_num;
 	w->slow_start_ms = cfg->slow_start * 1000;
-	w->hz = rte_get_tsc_hz();
+	w->hz = hz;
 	w->tx_hold = w->hz / 1000000 * cfg->tx_hold_us;
 	w->tsc_per_ms = w->hz / 1000;
 	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
@@ -215,9 +207,23 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
 	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
 	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
+	w->dack_t = tl_ticks(cfg->delayed_ack_us);
+	w->disable_ack = cfg->disable_ack;
 	w->next_arp_ms = 0;
 	w->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
-	set_addresses(w, wp->port_idx); /* IPv6 prefixes: checked by config_rules.c */
+	set_addresses(w, port_idx); /* IPv6 prefixes: checked by config_rules.c */
+}
+
+int
+worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen)
+{
+	w->ctl = &wp->shm->ctl;
+	w->st = &wp->shm->workers[wp->id];
+	w->lat = &wp->shm->lat[wp->id];
+	w->np = wp->np;
+	w->mp = wp->mp;
+	w->port_id = wp->np->port_id;
+	worker_fields(w, wp->cfg, wp->id, wp->queue, wp->port_idx, rte_get_tsc_hz());
 	if (build_messages(w, wp->port_idx, err, errlen) != 0)
 		return -1;
 	return alloc_sockets(w, err, errlen);

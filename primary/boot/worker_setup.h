@@ -18,6 +18,13 @@ struct worker_params {
 
 extern volatile int dp_workers_quit;
 
+/* The worker's fields that follow from its configuration and place alone
+ * (flags, sizes, timer lengths, addresses): no EAL, no memory. w->np must
+ * be set (IPv6 prefixes). worker_setup calls it; so do the unit tests, to
+ * build their workers as the engine does. */
+void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
+		  uint64_t hz);
+
 /* Returns 0, or -1 with a one-line reason in err. */
 int worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen);
 void worker_teardown(struct worker *w);

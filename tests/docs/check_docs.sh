@@ -91,12 +91,12 @@ for f in primary/*/*.[ch]; do
 done
 
 # 6. The test catalogue.
-for t in tests/e2e/test_*.sh tests/unit/test_*.c tests/fuzz/fuzz_*.c; do
+for t in tests/e2e/test_*.sh tests/unit/test_*.c tests/unit/test_*.py tests/fuzz/fuzz_*.c; do
 	n=$(basename "$t"); n=${n%.*}
 	grep -q "\`$n\`" docs/testing.md || bad "docs/testing.md does not describe $n ($t)"
 done
 for n in $(grep -oE '`(test|fuzz)_[a-z0-9_]+`' docs/testing.md | tr -d '`' | sort -u); do
-	[ -e tests/e2e/"$n".sh ] || [ -e tests/unit/"$n".c ] || [ -e tests/fuzz/"$n".c ] ||
+	[ -e tests/e2e/"$n".sh ] || [ -e tests/unit/"$n".c ] || [ -e tests/unit/"$n".py ] || [ -e tests/fuzz/"$n".c ] ||
 		bad "docs/testing.md names $n, which is not a test"
 done
 

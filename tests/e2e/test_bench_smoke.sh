@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A smoke run of `make bench` (a few seconds per scenario): checks that
 # the bench works and prints every figure; the figures themselves are not
-# judged here (machines differ).
+# judged here (machines differ), but what the bench judged is: both sides
+# of every CPS level and of the throughput run were read.
 . "$(dirname "$0")/lib.sh"
 BENCH_SMOKE=1 BUILD=$BUILD python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$T/bench.err" || fail "bench failed: $(tail -5 "$T/bench.err")"
 tail -1 "$T/bench.out" | python3 -c '
@@ -21,7 +22,16 @@ assert 2.9 <= ppc["tx"] <= 3.1 and 2.9 <= ppc["rx"] <= 3.1, "cps packets per con
 assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
 assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
 assert r["tx_mpps"]["median"] > 0, "no flood measured"
-assert r["ctl_apply_us"]["samples"] > 0, "no control latency measured"
+for lv in r["cps"]["levels"] + [r["throughput_gbps"]]:
+    j = lv["judged"]
+    assert j["server_requests"] > 0 and j["client_requests"] > 0, "a side not judged: %s" % j
+    if not lv["errors"]:
+        assert j["server_requests"] == j["client_requests"] == j["client_answers"], "requests %s" % j
+a = r["attach_cost"]
+assert len(a["pairs"]) >= 2 and all(q["seconds_with"] and q["seconds_without"] for q in a["pairs"]), "attach pairs %s" % a["pairs"]
+assert a["attached"].startswith("dperf-top -d 0.1, dperf-ctl stats --watch 0.1"), "attached: %s" % a["attached"]
+c = r["ctl_apply_us"]
+assert c["samples"] == 5 and c["unanswered"] == 0, "ctl samples %s" % c
 ' || fail "bench JSON: $(tail -1 "$T/bench.out" | cut -c1-300)"
 grep -q "^figure" "$T/bench.out" || fail "no table printed"
 pass "$(grep -E '^cps|^throughput' "$T/bench.out" | tr -s ' ' | tr '\n' ';')"

@@ -17,7 +17,7 @@ rc=0; ctl -p $N set duration 30s >"$T/set.out" 2>"$T/set.err" || rc=$?
 grep -q "set duration was not applied" "$T/set.err" || fail "no 'not applied': $(tail -1 "$T/set.err")"
 note "$(tail -1 "$T/set.err")"
 kill -CONT "$PID_e2e_stale"
-sleep 0.5
+sleep 0.5 # (not readiness: the time the primary gets to apply the queued change, which it must refuse)
 ctl -p $N status >"$T/status2.out" || fail "status after SIGCONT: exit $?"
 grep -q "^duration: 60.0 s$" "$T/status2.out" || fail "the stale request was applied: $(grep duration "$T/status2.out")"
 grep -q "^generation: 0$" "$T/status2.out" || fail "a change was recorded: $(grep generation "$T/status2.out")"

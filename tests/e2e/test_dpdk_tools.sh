@@ -13,18 +13,14 @@ answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
 wait_until 15 answered || fail "no answer counted 15 s after the start"
 
 # DPDK's telemetry socket listens with a backlog of 1: a connection made
-# while the previous one is still being torn down can be refused; retry.
-tel() {
-	local out
-	for _ in 1 2 3 4 5; do
-		out=$(echo "$1" | timeout 10 dpdk-telemetry.py -f e2e-cli 2>&1) || true
-		grep -q "^{\"$1\"" <<<"$out" && { echo "$out"; return 0; }
-		sleep 0.5
-	done
-	echo "$out"
-	return 1
+# while the previous one is still being torn down can be refused; retry
+# until the command's answer comes (10 s at most).
+tel_once() {
+	out=$(echo "$1" | timeout 10 dpdk-telemetry.py -f e2e-cli 2>&1) || true
+	grep -q "^{\"$1\"" <<<"$out"
 }
-out=$(tel /dperf/stats) || fail "dpdk-telemetry.py: $out"
+tel() { wait_until 10 tel_once "$1"; }
+tel /dperf/stats || fail "dpdk-telemetry.py: $out"
 /usr/bin/python3 - "$out" <<'PY' || fail "telemetry /dperf/stats: $out"
 import json, sys
 # The tool prints a banner, then one JSON object per command.
@@ -34,7 +30,7 @@ st = [o["/dperf/stats"] for o in objs if "/dperf/stats" in o][0]
 # unanswered. (Was "A and B or C": it passed with no traffic at all.)
 assert st["http2XX"] > 0 and 0 <= st["httpGet"] - st["http2XX"] < 100, st
 PY
-out=$(tel /dperf/state) || fail "dpdk-telemetry.py: $out"
+tel /dperf/state || fail "dpdk-telemetry.py: $out"
 grep -q '"state": "running"' <<<"$out" || grep -q '"state":"running"' <<<"$out" || fail "telemetry /dperf/state: $out"
 note "dpdk-telemetry.py: /dperf/stats and /dperf/state answered"
 

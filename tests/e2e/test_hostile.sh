@@ -24,14 +24,16 @@ ip -n $NS link set dptap3 up
 ip netns exec $NS ping -c 2 -i 0.2 -W 2 198.18.0.1 >/dev/null || fail "no ping answer"
 mac=$(ip -n $NS neigh show 198.18.0.1 | awk '{print $5}')
 st() { jget "$(ctl -p e2e-hostile stats --json)" "$1"; }
-bad0=$(st badRx) other0=$(st otherRx) drop0=$(st tcpDrop)
+bad0=$(st badRx) other0=$(st otherRx) drop0=$(st tcpDrop) ok0=$(st http2XX)
 
 ip netns exec $NS wrk -t 1 -c 50 -d 8s http://198.18.0.1/ >"$T/wrk.log" 2>&1 &
 WRK=$!
-sleep 1
+# The hostile frames go in while wrk is being answered.
+loaded() { [ "$(st http2XX)" -gt "$ok0" ]; }
+wait_until 5 loaded || fail "wrk was not answered 5 s after its start: $(tail -3 "$T/wrk.log")"
 ip netns exec $NS /usr/bin/python3 "$(dirname "$0")/hostile.py" dptap3 "$mac" >"$T/sent.json" 2>"$T/scapy.err" || fail "scapy: $(tail -3 "$T/scapy.err")"
 wait $WRK || fail "wrk failed: $(tail -3 "$T/wrk.log")"
-sleep 1
+sleep 1 # (not readiness: the engine gets a second to take the last frames before its counters are read)
 kill -0 "$PID_e2e_hostile" || fail "the engine died"
 note "sent: $(cat "$T/sent.json")"
 grep -q "Socket errors" "$T/wrk.log" && fail "wrk: $(grep 'Socket errors' "$T/wrk.log")"

@@ -49,11 +49,11 @@ done
 ref=$(sort -n "$T/curl.times" | awk '{ t[NR] = $1 * 1e6 } END { print t[int((NR + 1) / 2)] }')
 note "curl's median time for the same server: $ref us"
 # Wait (at most 10 s) until two seconds of traffic have been recorded.
-for _ in $(seq 100); do
-	j=$(ctl -p e2e-lat stats --json)
-	[ "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["latency_total_us"]["response"]["count"])' "$j")" -ge 100 ] && break
-	sleep 0.1
-done
+recorded() {
+	j=$(ctl -p e2e-lat stats --json 2>/dev/null) || return 1
+	[ "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["latency_total_us"]["response"]["count"])' "$j")" -ge 100 ]
+}
+wait_until 10 recorded || fail "fewer than 100 responses recorded 10 s after curl's: $j"
 # A one-shot stats gives the last completed second's latency, as the
 # primary recorded it (it was zero: the earlier snapshot was faked).
 read -r ip50 in iv <<<"$(python3 -c '

@@ -20,12 +20,13 @@ held=()
 for i in 1 2 3; do
 	j=$(ctl -p e2e-cli stats --json)
 	held+=("$(jget "$j" skCon)")
-	sleep 1
+	sleep 1 # the test's duration: the target held over 3 samples, 1 s apart
 done
 note "skCon samples: ${held[*]}"
 for v in "${held[@]}"; do [ "$v" = 3000 ] || fail "skCon $v, expected the cc target 3000 to be held"; done
 # pause: no new connections, the keepalive ones stay and keep requesting.
 ctl -p e2e-cli pause >/dev/null || fail "pause refused" # (returns once every worker applied it)
+# The test's duration: 1 s paused, a keepalive request on every connection.
 j1=$(ctl -p e2e-cli stats --json); sleep 1; j2=$(ctl -p e2e-cli stats --json)
 [ "$(jget "$j1" skOpen)" = "$(jget "$j2" skOpen)" ] || fail "connections opened while paused"
 [ "$(jget "$j2" skCon)" = 3000 ] || fail "skCon $(jget "$j2" skCon) while paused, expected 3000"

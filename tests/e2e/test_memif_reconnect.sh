@@ -21,11 +21,9 @@ for i in 1 2 3 4 5; do
 		[ "$(total "$c" $k)" = 0 ] || fail "client $i: $k = $(total "$c" $k)"
 	done
 	sum=$((sum + ok))
-	# The server has seen the link go down before the next client starts.
-	for _ in $(seq 50); do
-		[ "$(jget "$(ctl -p e2e-srv stats --json)" skCon)" = 0 ] && break
-		sleep 0.1
-	done
+	# The server has closed this client's connections before the next starts.
+	srv_idle() { [ "$(stat_of e2e-srv skCon)" = 0 ]; }
+	wait_until 5 srv_idle || fail "the server still holds $(stat_of e2e-srv skCon) connections 5 s after client $i ended"
 done
 ctl -p e2e-srv stop >/dev/null || fail "stop refused"
 wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"

@@ -13,8 +13,8 @@ wait_until 15 answered || fail "no answer counted 15 s after the start" # past "
 port=$((20000 + RANDOM % 20000))
 bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
 EXP=$LAST_PID
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.txt" && break; sleep 0.2; done
-[ -s "$T/metrics.txt" ] || fail "no /metrics answer"
+metrics() { curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.txt"; }
+wait_until 10 metrics || fail "no /metrics answer in 10 s"
 promtool check metrics <"$T/metrics.txt" >"$T/promtool.log" 2>&1 || fail "promtool: $(head -5 "$T/promtool.log")"
 grep -q '^dperf_http_2xx_total{instance="e2e-cli"} [0-9]' "$T/metrics.txt" || fail "no http2XX counter: $(grep http "$T/metrics.txt" | head -3)"
 grep -q '^dperf_stall_seconds_total{instance="e2e-cli"} [0-9]*\.[0-9]\{6\}$' "$T/metrics.txt" || fail "stallUs not in seconds: $(grep stall "$T/metrics.txt")"

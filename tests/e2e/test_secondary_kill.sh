@@ -15,8 +15,9 @@ start_primary e2e-cli "$T/client.conf"
 SOCK=dperf-kill-e2e-$$
 tm() { tmux -L "$SOCK" "$@"; }
 trap 'rc=$?; tm kill-server 2>/dev/null; (exit $rc); cleanup' EXIT
-tm new-session -d -s idle "sleep 600"
-sleep 2
+tm new-session -d -s idle "sleep 600" # (a window to hold the dperf-top panes)
+answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
+wait_until 15 answered || fail "no answer counted 15 s after the start"
 
 top_n=0 watch_n=0 set_n=0 hit=0
 for i in $(seq "$KILLS"); do
@@ -53,9 +54,9 @@ if [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out"; then
 	skipped=$out
 	note "a killed tool left an EAL lock held; later tools say: $out"
 	rate() { awk '/http2XX/{for(i=1;i<NF;i++) if($i=="http2XX") v=$(i+1)} END{print v+0}' "$T/e2e-cli.log"; }
-	n0=$(grep -c '^seconds' "$T/e2e-cli.log"); sleep 2.5
-	[ "$(grep -c '^seconds' "$T/e2e-cli.log")" -gt "$n0" ] && [ "$(rate)" -gt 0 ] ||
-		fail "the client stopped counting after the kills"
+	n0=$(grep -c '^seconds' "$T/e2e-cli.log")
+	counting() { [ "$(grep -c '^seconds' "$T/e2e-cli.log")" -ge $((n0 + 2)) ] && [ "$(rate)" -gt 0 ]; }
+	wait_until 5 counting || fail "the client stopped counting after the kills"
 	kill -INT "$PID_e2e_cli"
 	wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"
 	kill -INT "$PID_e2e_srv"
@@ -63,16 +64,12 @@ if [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out"; then
 else
 	[ $rc = 0 ] || fail "stats after the kills: exit $rc: $out"
 	a=$(jget "$out" http2XX)
-	for _ in $(seq 30); do
-		b=$(jget "$(ctl -p e2e-cli stats --json)" http2XX)
-		[ "$b" -gt "$a" ] && break
-		sleep 0.1
-	done
-	[ "$b" -gt "$a" ] || fail "the client stopped counting: http2XX $a -> $b"
+	grew() { b=$(stat_of e2e-cli http2XX); [ "$b" -gt "$a" ]; }
+	wait_until 3 grew || fail "the client stopped counting: http2XX $a -> $b"
 	ctl -p e2e-cli set cps 10k >/dev/null || fail "a rate change was refused after the kills"
 	ctl -p e2e-cli status | grep -q "^target_cps: 10000$" || fail "target_cps not 10000 after the change"
 	tm new-window -d -t idle "$SECONDARY_BUILD/dperf-top -p e2e-cli --once >$T/top.txt 2>&1; touch $T/top.done"
-	for _ in $(seq 100); do [ -e "$T/top.done" ] && break; sleep 0.1; done
+	wait_until 10 test -e "$T/top.done" || fail "dperf-top --once did not end in 10 s: $(cat "$T/top.txt")"
 	grep -q "e2e-cli" "$T/top.txt" || fail "dperf-top --once could not attach after the kills: $(cat "$T/top.txt")"
 	note "after the kills: http2XX $a -> $b, set cps accepted, dperf-top attaches"
 	ctl -p e2e-cli stop >/dev/null || fail "stop refused"

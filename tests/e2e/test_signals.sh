@@ -41,7 +41,7 @@ note "piped into head: ran to its end, rc 0, noted once"
 conf 3s
 start_primary $N "$T/s.conf"
 kill -HUP "$PID_e2e_sig"
-sleep 0.5
+sleep 0.5 # (not readiness: the time SIGHUP gets to end the primary, which it must not)
 kill -0 "$PID_e2e_sig" 2>/dev/null || fail "SIGHUP ended the primary"
 wait_exit "$PID_e2e_sig" 10 || fail "SIGHUP: exit status $?"
 grep -q "^---- dperf $N total" "$T/$N.log" || fail "SIGHUP: no summary"

@@ -69,7 +69,9 @@ echo "$once" | grep -Eq '^TESTER +stall [0-9.]+[KMGT]? stallUs [0-9.]+[KMGT]? la
 # --- live view ------------------------------------------------------------
 cmd="$(printf '%q' "$TOP") -p $(printf '%q' "$CLIENT_NAME") -d 0.5; echo dperf-top-exit=\$?; exec sleep 600"
 tm new-session -d -s "$SESS" -x 100 -y 30 "$cmd" || fail "tmux new-session"
-sleep 3
+# Drawn once it has a rate to show (dperf-top needs two samples).
+drawn() { pane | grep -Eq 'RATES +CPS +[0-9.]+[KMGT]?'; }
+wait_for 10 drawn || fail "dperf-top drew no CPS in 10 s: $(pane)"
 screen=$(pane)
 head=$(echo "$screen" | head -n 1)
 echo "$head" | grep -qF "$CLIENT_NAME" || fail "instance name missing from header: $head"

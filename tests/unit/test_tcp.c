@@ -4,7 +4,7 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
+// links: primary/boot/worker_setup.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +23,7 @@
 #include "tcp/tcp_dack.h"
 #include "engine/timers.h"
 #include "boot/worker_msgs.h"
+#include "boot/worker_setup.h"
 
 /* ------------------------------------------------------------------ */
 /* A worker with its outbox                                            */
@@ -134,7 +135,7 @@ tx_flush(struct worker *w)
 }
 
 /* ------------------------------------------------------------------ */
-/* Building workers (after primary/boot/worker_setup.c)                     */
+/* Building workers (with primary/boot/worker_setup.c's worker_fields)    */
 
 static void
 base_cfg(struct dp_config *c, enum dp_mode mode)
@@ -163,7 +164,6 @@ node_new(const struct dp_config *cfg)
 {
 	struct node *n = calloc(1, sizeof(*n));
 	struct worker *w;
-	uint64_t rt_ms, ka_ms;
 	char err[DP_ERR_LEN];
 	int slot;
 
@@ -186,57 +186,22 @@ node_new(const struct dp_config *cfg)
 	n->np.cli_ip_h = rte_be_to_cpu_32(cfg->clients[0].start.v4);
 	n->np.n_cli = cfg->clients[0].num;
 
-	rt_ms = cfg->retransmit_timeout_us / 1000;
-	ka_ms = cfg->keepalive_request_interval_us / 1000;
-	w->cfg = cfg;
+	/* The engine's own setup of the worker's fields (primary/boot/
+	 * worker_setup.c); memory and messages below, as worker_setup does
+	 * them but out of plain heap memory. */
 	w->st = n->st;
 	w->np = &n->np;
-	w->is_client = cfg->mode == DP_MODE_CLIENT;
-	w->is_udp = 0;
-	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
-	w->fast_close = cfg->fast_close;
-	w->flood = cfg->flood;
-	w->tx_burst = (uint16_t)cfg->tx_burst;
-	w->mss = (uint16_t)cfg->mss;
-	w->tos = cfg->tos;
-	w->launch_num = cfg->launch_num;
-	w->ka_num = cfg->keepalive_request_num;
-	w->hz = HZ;
-	w->tsc_per_ms = HZ / 1000;
+	worker_fields(w, cfg, 0, 0, 0, HZ);
+	/* The test's clock. */
 	w->start_tsc = 1000000;
 	w->now = w->start_tsc;
 	w->now_ms = 0;
 	w->now_t = 0;
-	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
-	w->tl[TL_RT].timeout = rt_ms ? (uint32_t)rt_ms * TL_PER_MS : 1;
-	w->tl[TL_KA].timeout = tl_ticks(cfg->keepalive_request_interval_us);
-	w->tl[TL_IDLE].timeout = (uint32_t)(2 * rt_ms + ka_ms + 1000) * TL_PER_MS;
 	/* alloc_dack, with a small ring so that a test can fill it */
-	w->dack_t = tl_ticks(cfg->delayed_ack_us);
-	w->disable_ack = cfg->disable_ack;
 	if (cfg->delayed_ack_us) {
 		w->dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
 		assert_non_null(w->dack);
 		w->dack->mask = TEST_DACK_RING - 1;
-	}
-
-	/* set_addresses */
-	w->srv_ip = cfg->servers[0].start.v4;
-	w->lport_min = cfg->lport_min;
-	w->n_lport = cfg->lport_max - cfg->lport_min + 1;
-	w->sport_min = cfg->listen_port;
-	w->n_sport = cfg->listen_num;
-	if (w->is_client) {
-		w->cip_h = rte_be_to_cpu_32(cfg->clients[0].start.v4);
-		w->n_cip = cfg->clients[0].num;
-	} else {
-		for (uint32_t k = 0; k < cfg->n_clients; k++) {
-			w->cr[k].start_h = rte_be_to_cpu_32(cfg->clients[k].start.v4);
-			w->cr[k].num = cfg->clients[k].num;
-			w->cr[k].base = w->n_cip_total;
-			w->n_cip_total += cfg->clients[k].num;
-		}
-		w->n_cr = cfg->n_clients;
 	}
 
 	/* The engine's own message composition (primary/boot/worker_msgs.c). */

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""scripts/bench.py's judging, without DPDK: its verdicts, error counts and
+parsing are driven with made-up primaries' outputs (the processes replaced
+by stand-ins), so that a figure the bench prints cannot hide what went
+wrong. Run by `make unit` with /usr/bin/python3."""
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+spec = importlib.util.spec_from_file_location("bench", os.path.join(ROOT, "scripts", "bench.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+CLEAN_CLIENT = {"httpGet": 1000, "http2XX": 1000, "skCon": 0, "pktTx": 3000}
+CLEAN_SERVER = {"httpGet": 1000, "http2XX": 1000, "skCon": 0}
+
+
+def second(n, **c):
+    return dict({"sec": n, "state": "running", "cpu": 50.0, "http2XX": 0, "pktTx": 0, "pktRx": 0,
+                 "bitsRx": 0, "tcpRsp": 0}, **c)
+
+
+def run_of(rate, total, n=6):
+    """A client run: n running seconds at rate, and its summary."""
+    return bench.Run([second(i + 1, http2XX=rate, bitsRx=rate * 8, tcpRsp=rate) for i in range(n)], total)
+
+
+class Patched(unittest.TestCase):
+    """Replaces the bench's processes (server, client) with stand-ins."""
+
+    def setUp(self):
+        self.saved = {k: getattr(bench, k) for k in ("Server", "run_client", "attach_viewers",
+                                                     "detach_viewers", "log", "start")}
+        self.saved_which = bench.shutil.which
+        bench.log = lambda msg: None
+        self.runs, self.servers, self.calls = [], [], []
+        test = self
+
+        class FakeServer:
+            def __init__(self, extra=""):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *a):
+                self.total = test.servers.pop(0)
+
+        def fake_run(cps, extra="", during=None, duration=None, wait=1):
+            test.calls.append("with" if during else "without")
+            if during:
+                during(None)
+            return test.runs.pop(0)
+        bench.Server, bench.run_client = FakeServer, fake_run
+
+    def tearDown(self):
+        for k, v in self.saved.items():
+            setattr(bench, k, v)
+        bench.shutil.which = self.saved_which
+
+
+class Held(unittest.TestCase):
+    """CPS "held" is judged on both sides over the whole level."""
+
+    def test_clean_level_held(self):
+        errs = bench.level_errors(CLEAN_CLIENT, CLEAN_SERVER)
+        self.assertEqual(errs, {})
+        self.assertEqual(bench.verdict(1000, [1000, 990, 1001], errs), "held")
+
+    def test_server_drop_fails_level(self):
+        # The server's drops were hidden when only the client's seconds
+        # were read (the server ran quiet).
+        errs = bench.level_errors(CLEAN_CLIENT, dict(CLEAN_SERVER, tcpDrop=5))
+        self.assertEqual(errs, {"server tcpDrop": 5})
+        self.assertTrue(bench.verdict(1000, [1000] * 3, errs).startswith("errors server tcpDrop 5"))
+
+    def test_errors_outside_steady_seconds_count(self):
+        # A retransmit in the ramp or the drain is in the summary, not in
+        # the steady seconds the rate is taken from.
+        for k in ("synRt", "finRt", "imissed", "rxNombuf", "badRx"):
+            errs = bench.level_errors(dict(CLEAN_CLIENT, **{k: 1}), CLEAN_SERVER)
+            self.assertEqual(errs, {"client " + k: 1}, k)
+
+    def test_unanswered_and_left_open(self):
+        errs = bench.level_errors(dict(CLEAN_CLIENT, http2XX=997, skCon=3), CLEAN_SERVER)
+        self.assertEqual(errs, {"client unanswered": 3, "client open at end": 3})
+
+    def test_short_of_target(self):
+        self.assertTrue(bench.verdict(1000, [900, 950, 960], {}, 7).startswith("error-free but short"))
+        self.assertEqual(bench.verdict(1000, [], {}), "no steady seconds")
+
+
+class CpsTry(Patched):
+    def test_server_summary_is_judged(self):
+        self.runs = [run_of(50000, dict(CLEAN_CLIENT))]
+        self.servers = [dict(CLEAN_SERVER, skErr=2)]
+        secs, v, info = bench.cps_try("50k")
+        self.assertEqual(info["errors"], {"server skErr": 2})
+        self.assertNotEqual(v, "held")
+        self.assertEqual(info["judged"]["server_requests"], 1000)
+
+    def test_client_whole_run_is_judged(self):
+        # Clean steady seconds; a SYN retransmitted in the ramp is in the
+        # client's summary only.
+        self.runs = [run_of(50000, dict(CLEAN_CLIENT, synRt=1))]
+        self.servers = [dict(CLEAN_SERVER)]
+        secs, v, info = bench.cps_try("50k")
+        self.assertEqual(v, "errors client synRt 1")
+
+
+class Keepalive(Patched):
+    def test_errors_in_both_tries_fail_the_figure(self):
+        self.runs = [run_of(10, dict(CLEAN_CLIENT, pushRt=4)), run_of(10, dict(CLEAN_CLIENT))]
+        self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER, dropTx=1)]
+        res = bench.bench_throughput()
+        self.assertEqual(res["tries"], 2)
+        self.assertEqual(res["errors"], {"server dropTx": 1})
+        self.assertIn("server dropTx 1", res["failed"])
+        self.assertEqual(bench.failures({"throughput_gbps": res}), ["throughput_gbps: errors server dropTx 1"])
+        self.assertTrue(bench.judged(res).startswith("FAILED (2 tries)"))
+
+    def test_second_clean_try_counts(self):
+        self.runs = [run_of(10, dict(CLEAN_CLIENT, ackRt=1)), run_of(10, dict(CLEAN_CLIENT))]
+        self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER)]
+        res = bench.bench_throughput()
+        self.assertEqual((res["tries"], res["errors"]), (2, {}))
+        self.assertNotIn("failed", res)
+        self.assertEqual(bench.failures({"throughput_gbps": res}), [])
+
+
+class Attach(Patched):
+    def test_interleaved_pairs_and_spread(self):
+        bench.attach_viewers = lambda: ("dperf-top -d 0.1, dperf-ctl stats --watch 0.1", 2.0, None)
+        bench.detach_viewers = lambda w: None
+        rates = [900, 1000, 1000, 1000, 990, 1000]   # with, without, ...
+        self.runs = [run_of(r, dict(CLEAN_CLIENT)) for r in rates]
+        self.servers = [dict(CLEAN_SERVER) for _ in rates]
+        res = bench.bench_attach_cost(1000, "test")
+        self.assertEqual(self.calls, ["with", "without"] * 3)
+        self.assertEqual(len(res["pairs"]), 3)
+        self.assertEqual((res["ratio"], res["ratio_min"], res["ratio_max"]), (0.99, 0.9, 1.0))
+        # Steady seconds 2..5 (1 is the ramp, 6 partial); second 2 (1 s
+        # to 2 s) is not after the viewers read (2.0 s): 3 are used.
+        self.assertEqual(res["pairs"][0]["seconds_with"], 3)
+        self.assertNotIn("failed", res)
+
+    def test_no_second_after_attach_fails(self):
+        bench.attach_viewers = lambda: ("x", float("inf"), None)
+        bench.detach_viewers = lambda w: None
+        self.runs = [run_of(1000, dict(CLEAN_CLIENT)) for _ in range(6)]
+        self.servers = [dict(CLEAN_SERVER) for _ in range(6)]
+        res = bench.bench_attach_cost(1000, "test")
+        self.assertIsNone(res["pairs"][0]["viewers_reading_after_s"])
+        self.assertIn("no steady second", res["failed"])
+
+    def test_without_tmux_says_top_not_attached(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        bench.TMP = tmp
+
+        class Proc:
+            def poll(self):
+                return None
+
+        def fake_start(args, out, nice=False):
+            with open(out, "w") as f:
+                f.write('{"elapsed":2.500,"cps":1}\n{"elapsed":2.600,"cps":1}\n{"elapsed":2.7')
+            return Proc()
+        bench.start = fake_start
+        bench.shutil.which = lambda name: None
+        what, ready, watch = bench.attach_viewers()
+        self.assertEqual(ready, 2.6)   # the last complete line, on the client's clock
+        self.assertIn("dperf-top NOT attached (tmux is not installed)", what)
+        self.assertIn("dperf-ctl stats --watch 0.1", what)
+        self.assertNotIn("dperf-top -d", what)
+
+
+class CtlApply(unittest.TestCase):
+    def test_every_sample_counts(self):
+        outs = ["accepted: cps 20000 (generation 2)\napplied by all 1 workers 80.5 us after it was sent\n",
+                "accepted: cps 21000 (generation 3)\napplied by 0 of 1 workers within 1 s\n",
+                "accepted: cps 20000 (generation 4)\napplied by all 1 workers 120.0 us after it was sent\n",
+                ""]
+        r = bench.apply_latency(outs)
+        self.assertEqual((r["samples"], r["over_1s"], r["unanswered"]), (4, 1, 1))
+        self.assertEqual(r["max"], 1e6)
+        self.assertEqual(r["p50"], 120.0)
+
+    def test_all_late(self):
+        r = bench.apply_latency(["applied by 1 of 2 workers within 1 s\n"] * 3)
+        self.assertEqual((r["samples"], r["over_1s"], r["p50"]), (3, 3, 1e6))
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False, verbosity=1).result.wasSuccessful() else 1)
