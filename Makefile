@@ -38,7 +38,7 @@ CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -Iprimary -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c common/escape.c
+COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/figures.c common/stats_out.c common/runtime_dir.c common/meminfo.c common/escape.c
 PRIMARY_SRC := $(wildcard primary/*/*.c)
 ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
 CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
@@ -95,7 +95,7 @@ links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 $(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(COMMON_OBJ) $(call links,$<) \
+	@$(CC) $(CFLAGS) -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
 
 unit: $(UNIT_BIN)

@@ -26,6 +26,7 @@
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
 #define DP_CACHE_LINE 64
 
+/* Names: dp_state_name() (figures.h). */
 enum dp_state {
 	DP_ST_INIT = 0,
 	DP_ST_WAIT,       /* waiting for the gateway / "wait" seconds */
@@ -36,8 +37,6 @@ enum dp_state {
 	DP_ST_DONE,
 	DP_ST__COUNT
 };
-
-extern const char *const dp_state_names[DP_ST__COUNT];
 
 struct dp_shm_header {
 	uint64_t magic;

@@ -109,7 +109,7 @@ exposition(FILE *f, const struct dp_shm *s)
 		inst, dp_elapsed_s(s, snap.tsc));
 	fprintf(f, "# HELP dperf_end_seconds When the run ends, from the start: wait + slow start + duration\n"
 		   "# TYPE dperf_end_seconds gauge\ndperf_end_seconds{instance=\"%s\"} %.3f\n",
-		inst, (double)dp_run_end_us(&s->ctl) / 1e6);
+		inst, dp_end_s(s));
 	summary(f, "connect_seconds", "SYN sent to SYN+ACK received", &snap.lat_connect, s->hdr.tsc_hz, inst);
 	summary(f, "response_seconds", "request sent to the end of its response", &snap.lat_response,
 		s->hdr.tsc_hz, inst);
