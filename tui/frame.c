@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attach.h"
 #include "curses.h"
 #include "top.h"
-#include "../secondary/attach.h"
 
 void
 top_status(struct top *t, enum top_msg kind, const char *fmt, ...)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of common/figures.c: the one definition of every figure the
+ * Unit tests of lib/figures.c: the one definition of every figure the
  * readers show (rates, rps per mode, open sockets, elapsed and remaining,
  * state and mode names, per-second series from the primary's history).
  */
