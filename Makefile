@@ -94,9 +94,11 @@ $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
 
+# The Prometheus exporter's HTTP server: Debian's libmicrohttpd
+# (secondary/ctl_export.c says why).
 $(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lbsd -lm
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lmicrohttpd -lbsd -lm
 
 $(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
