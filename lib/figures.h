@@ -28,13 +28,6 @@
 const char *dp_mode_name(uint32_t mode);
 const char *dp_state_name(uint32_t state);
 
-/* The workers the primary runs (n_workers, bounded by the memzone). */
-static inline uint32_t
-dp_shm_n_workers(const struct dp_shm *s)
-{
-	return s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
-}
-
 /* Connections open now: each worker's sk_cur read once and summed; when
  * per_worker is not NULL it receives the values summed (so a reader's
  * per-worker rows always add up to its total). */
