@@ -34,14 +34,22 @@ PYTHON  ?= /usr/bin/python3
 # dperf-live's version: VERSION, plus the commit when built from git.
 DP_VERSION := $(shell cat VERSION)$(shell git rev-parse --short HEAD >/dev/null 2>&1 && echo " (git $$(git describe --always --dirty 2>/dev/null))")
 
+# Headers are found by -I, never by "../" paths: common/ (the memzone
+# contract) and lib/ (the readers' library) for every binary; a tool's own
+# folder is the compiler's default (the including file's directory).
+INCLUDES := -Icommon -Ilib
 CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field-initializers \
-           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP -Icommon -Iprimary -I$(BUILD)/gen $(SAN)
+           -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP $(INCLUDES) -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/rates.c common/stats_out.c common/runtime_dir.c common/meminfo.c common/escape.c
+COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+# lib/: the figures every reader shows (the primary's report, -o summary
+# and telemetry read them too), and what only the tools need: attaching
+# as a secondary and sending control requests.
+READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c
+ATTACH_SRC  := lib/attach.c lib/ctl_client.c
 PRIMARY_SRC := $(wildcard primary/*/*.c)
-ATTACH_SRC  := secondary/attach.c secondary/ctl_client.c
-CTL_SRC     := $(filter-out $(ATTACH_SRC),$(wildcard secondary/*.c))
+CTL_SRC     := $(wildcard secondary/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_PY     := $(wildcard tests/unit/test_*.py)
@@ -49,6 +57,7 @@ UNIT_PY     := $(wildcard tests/unit/test_*.py)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+READER_OBJ  := $(call obj,$(READER_SRC))
 PRIMARY_OBJ := $(call obj,$(PRIMARY_SRC))
 ATTACH_OBJ  := $(call obj,$(ATTACH_SRC))
 CTL_OBJ     := $(call obj,$(CTL_SRC))
@@ -72,31 +81,39 @@ $(BUILD)/gen/dp_version.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/obj/common/version.o: $(BUILD)/gen/dp_version.h
 
+# The primary's rooms include each other from primary/ ("net/rx.h"); only
+# the primary's objects, its unit tests and the fuzz harnesses get that
+# path, so a tool cannot include a primary header.
+$(BUILD)/obj/primary/%.o: CFLAGS += -Iprimary
+
 $(BUILD)/obj/%.o: %.c | dpdk-check
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -c $< -o $@
 
-$(BUILD)/dperf: $(PRIMARY_OBJ) $(COMMON_OBJ)
+$(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
 
-$(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(COMMON_OBJ)
+# The Prometheus exporter's HTTP server: Debian's libmicrohttpd
+# (secondary/ctl_export.c says why).
+$(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lbsd -lm
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lmicrohttpd -lbsd -lm
 
-$(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(COMMON_OBJ)
+$(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lncursesw -lbsd -lm
 
-# Unit tests: pure code only, no EAL. Each test links the common objects
-# plus the primary modules it names in its "// links:" line.
+# Unit tests: pure code only, no EAL. Each test links the common and
+# reader objects plus the modules it names in its "// links:" line, and
+# finds their headers by -I.
 links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 .SECONDEXPANSION:
-$(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
+$(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(COMMON_OBJ) $(call links,$<) \
+	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
 
 unit: $(UNIT_BIN)
@@ -126,7 +143,7 @@ test: deps
 # its seed corpus; crashes land in build/fuzz/ and fail the target.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icommon -Iprimary -I$(BUILD)/gen -std=gnu11
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
 FUZZ_CFG     := common/config.c common/config_values.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c $(FUZZ_CFG)
@@ -135,7 +152,7 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_
 # not the device (the harness stands in for tx_flush) nor the control path.
 FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
-                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC)
+                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(READER_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

@@ -26,6 +26,7 @@
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
 #define DP_CACHE_LINE 64
 
+/* Names: dp_state_name() (figures.h). */
 enum dp_state {
 	DP_ST_INIT = 0,
 	DP_ST_WAIT,       /* waiting for the gateway / "wait" seconds */
@@ -37,8 +38,6 @@ enum dp_state {
 	DP_ST_DONE,
 	DP_ST__COUNT
 };
-
-extern const char *const dp_state_names[DP_ST__COUNT];
 
 struct dp_shm_header {
 	uint64_t magic;
@@ -155,12 +154,19 @@ _Static_assert(sizeof(struct dp_shm_header) == DP_CACHE_LINE * 2, "header layout
 _Static_assert(__builtin_offsetof(struct dp_shm, workers) % DP_CACHE_LINE == 0, "workers misaligned");
 _Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target required");
 
+/* The workers every sum runs over: the primary's, bounded by the memzone. */
+static inline uint32_t
+dp_shm_n_workers(const struct dp_shm *s)
+{
+	return s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
+}
+
 /* Sum of one counter over all workers. */
 static inline uint64_t
 dp_shm_sum(const struct dp_shm *s, enum dp_counter c)
 {
 	uint64_t t = 0;
-	for (uint32_t i = 0; i < s->hdr.n_workers && i < DP_MAX_WORKERS; i++)
+	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
 		t += s->workers[i].c[c];
 	return t;
 }

@@ -154,7 +154,7 @@ static void
 report_apply(const struct dp_shm *s, uint64_t gen, uint64_t sent_tsc)
 {
 	uint64_t deadline = rte_rdtsc() + s->hdr.tsc_hz, last = 0;
-	uint32_t nw = s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
+	uint32_t nw = dp_shm_n_workers(s);
 
 	for (;;) {
 		uint32_t done = 0;

@@ -20,21 +20,15 @@ status_figures(const struct dp_shm *s, uint64_t now, struct status_fig *g)
 {
 	const struct dp_control *c = &s->ctl;
 
-	g->elapsed = s->hdr.stop_tsc ? dp_elapsed_s(s, s->hdr.stop_tsc) : dp_elapsed_s(s, now);
+	g->elapsed = dp_elapsed_s(s, now);
 	g->duration = (double)c->duration_us / 1e6;
 	/* One clock, from the start: "duration" (dperf's, what "set duration"
 	 * sets) begins after "lead" (a client's wait + slow start). */
 	g->lead = c->lead_s;
-	g->end = (double)dp_run_end_us(c) / 1e6;
-	g->remaining = g->end > g->elapsed ? g->end - g->elapsed : 0.0;
+	g->end = dp_end_s(s);
+	g->remaining = dp_remaining_s(s, now);
 	g->n_changes = c->n_changes;
 	g->first_change = g->n_changes > DP_CHANGES_LEN ? g->n_changes - DP_CHANGES_LEN : 0;
-}
-
-static uint32_t
-status_workers(const struct dp_shm *s)
-{
-	return s->hdr.n_workers < DP_MAX_WORKERS ? s->hdr.n_workers : DP_MAX_WORKERS;
 }
 
 static void
@@ -50,7 +44,7 @@ print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 	fprintf(f, "target_cps: %" PRIu64 "\ntarget_cc: %" PRIu64 "\npaused: %u\ngeneration: %" PRIu64 "\n",
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, "workers: %u\nports: %u\n", s->hdr.n_workers, s->hdr.n_ports);
-	for (uint32_t w = 0; w < status_workers(s); w++) {
+	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "worker %u: lcore %u port %u applied_generation %" PRIu64 " cps_now %" PRIu64
 			" connections %" PRIu64 " pkt_tx %" PRIu64 " bits_tx %" PRIu64 " udp_tx %" PRIu64
@@ -81,7 +75,7 @@ print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 	fprintf(f, ",\"target_cps\":%" PRIu64 ",\"target_cc\":%" PRIu64 ",\"paused\":%u,\"generation\":%" PRIu64,
 		(uint64_t)c->target_cps, (uint64_t)c->target_cc, c->paused, (uint64_t)c->generation);
 	fprintf(f, ",\"ports\":%u,\"workers\":[", s->hdr.n_ports);
-	for (uint32_t w = 0; w < status_workers(s); w++) {
+	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		fprintf(f, "%s{\"lcore\":%u,\"port\":%u,\"applied_generation\":%" PRIu64
 			",\"cps_now\":%" PRIu64 ",\"connections\":%" PRIu64 "}",
@@ -114,7 +108,7 @@ void
 ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
 {
-	struct dp_headline h;
+	struct dp_rates h;
 	int col = 0;
 
 	dp_headline(s, a, b, &h);

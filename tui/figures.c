@@ -25,23 +25,19 @@ top_figures(const struct top *t, struct top_figs *f)
 {
 	const struct dp_shm *s = t->shm;
 	const struct dp_snapshot *a = &t->a, *b = &t->b;
-	uint64_t hz = t->hz, start = s->hdr.start_tsc, stop = s->hdr.stop_tsc, end;
+	uint64_t hz = t->hz;
+	struct dp_rates r;
 
 	memset(f, 0, sizeof(*f));
-	f->cps = dp_rate(a, b, DP_C_SK_OPEN, hz);
-	if (s->hdr.mode == DP_MODE_SERVER)
-		f->rps = dp_rate(a, b, DP_C_HTTP_2XX, hz) + dp_rate(a, b, DP_C_TCP_RSP, hz);
-	else
-		f->rps = dp_rate(a, b, DP_C_HTTP_GET, hz) + dp_rate(a, b, DP_C_TCP_REQ, hz);
-	f->gbps_rx = dp_rate(a, b, DP_C_BITS_RX, hz) / 1e9;
-	f->gbps_tx = dp_rate(a, b, DP_C_BITS_TX, hz) / 1e9;
-	f->mpps_rx = dp_rate(a, b, DP_C_PKT_RX, hz) / 1e6;
-	f->mpps_tx = dp_rate(a, b, DP_C_PKT_TX, hz) / 1e6;
-
-	end = stop != 0 ? stop : b->tsc;
-	if (start != 0 && end > start && hz != 0)
-		f->elapsed_s = (double)(end - start) / (double)hz;
-	f->duration_s = (double)dp_run_end_us(&s->ctl) / 1e6; /* the whole run: lead included */
+	dp_headline(s, a, b, &r);
+	f->cps = r.cps;
+	f->rps = r.rps;
+	f->gbps_rx = r.bps_rx / 1e9;
+	f->gbps_tx = r.bps_tx / 1e9;
+	f->mpps_rx = r.pps_rx / 1e6;
+	f->mpps_tx = r.pps_tx / 1e6;
+	f->elapsed_s = dp_elapsed_s(s, b->tsc);
+	f->duration_s = dp_end_s(s); /* the whole run: lead included */
 	f->target_cps = s->ctl.target_cps;
 	f->target_cc = s->ctl.target_cc;
 	f->paused = s->ctl.paused;
@@ -65,25 +61,6 @@ top_fmt_us(double us, char *buf, int len)
 	else
 		snprintf(buf, len, "%.0fus", us);
 	return buf;
-}
-
-const char *
-top_mode_name(uint32_t mode)
-{
-	switch (mode) {
-	case DP_MODE_CLIENT:
-		return "client";
-	case DP_MODE_SERVER:
-		return "server";
-	default:
-		return "-";
-	}
-}
-
-const char *
-top_state_name(uint32_t state)
-{
-	return state < DP_ST__COUNT && dp_state_names[state] ? dp_state_names[state] : "?";
 }
 
 const char *

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attach.h"
 #include "curses.h"
 #include "top.h"
-#include "../secondary/attach.h"
 
 void
 top_status(struct top *t, enum top_msg kind, const char *fmt, ...)
@@ -31,8 +31,8 @@ header(const struct top *t)
 	attron(ui_attr(AT_HEAD));
 	mvhline(0, 0, ' ', COLS);
 	attroff(ui_attr(AT_HEAD));
-	x = ui_put(0, 0, AT_HEAD, " dperf-top  %.48s  %s  ", s->hdr.name, top_mode_name(s->hdr.mode));
-	x = ui_put(0, x, AT_HEAD, "%s", top_state_name(s->hdr.state));
+	x = ui_put(0, 0, AT_HEAD, " dperf-top  %.48s  %s  ", s->hdr.name, dp_mode_name(s->hdr.mode));
+	x = ui_put(0, x, AT_HEAD, "%s", dp_state_name(s->hdr.state));
 	if (t->stopped)
 		x = ui_put(0, x, AT_HEAD, t->end == DP_END_DIED ? " (engine died)" : " (engine stopped)");
 	snprintf(right, sizeof(right), "pid %d  refresh %.2gs ", (int)s->hdr.pid, t->interval_s);

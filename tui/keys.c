@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "../secondary/ctl_client.h"
+#include "ctl_client.h"
 #include "curses.h"
 #include "top.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../secondary/attach.h"
+#include "attach.h"
 #include "curses.h"
 #include "top.h"
 #include "version.h"

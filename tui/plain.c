@@ -6,15 +6,15 @@
 #include "top.h"
 
 static void
-spark(FILE *out, const char *label, const struct top *t, enum top_series which)
+spark(FILE *out, const char *label, const struct top *t, enum dp_series which)
 {
 	static const char lv[] = " _.-=*#";
 	double v[60];
-	int e[60], n = top_history(t->shm, which, v, 60);
+	int e[60], n = dp_history_series(t->shm, which, v, 60);
 	double mx = top_spark_scale(v, n, 1, e);
 	char m[16];
 
-	if (which == SERIES_GBPS)
+	if (which == DP_SERIES_GBPS)
 		snprintf(m, sizeof(m), "%.3f", mx);
 	else
 		top_si(mx, m, sizeof(m));
@@ -55,8 +55,8 @@ plain_frame(const struct top *t, FILE *out)
 	char a[16], b[16], c[16];
 
 	top_figures(t, &f);
-	fprintf(out, "dperf-top  %.48s  %s  %s  pid %d\n", s->hdr.name, top_mode_name(s->hdr.mode),
-		top_state_name(s->hdr.state), (int)s->hdr.pid);
+	fprintf(out, "dperf-top  %.48s  %s  %s  pid %d\n", s->hdr.name, dp_mode_name(s->hdr.mode),
+		dp_state_name(s->hdr.state), (int)s->hdr.pid);
 	fprintf(out, "elapsed    %s", top_fmt_hms(f.elapsed_s, a, sizeof(a)));
 	if (f.duration_s > 0)
 		fprintf(out, " / %s  remaining %s", top_fmt_hms(f.duration_s, b, sizeof(b)),
@@ -87,6 +87,6 @@ plain_frame(const struct top *t, FILE *out)
 			top_fmt_us(f.lat_connect.p50, a, sizeof(a)), top_fmt_us(f.lat_connect.p99, b, sizeof(b)),
 			top_fmt_us(f.lat_response.p50, c, sizeof(c)), top_fmt_us(f.lat_response.p99, d, sizeof(d)));
 	}
-	spark(out, "CPS", t, SERIES_CPS);
-	spark(out, "Gbit/s", t, SERIES_GBPS);
+	spark(out, "CPS", t, DP_SERIES_CPS);
+	spark(out, "Gbit/s", t, DP_SERIES_GBPS);
 }

@@ -63,8 +63,6 @@ extern const int top_n_tester_c;
 
 /* figures.c */
 void top_figures(const struct top *t, struct top_figs *f);
-const char *top_mode_name(uint32_t mode);
-const char *top_state_name(uint32_t state);
 const char *top_fmt_hms(double s, char *buf, int len);
 const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
 const char *top_fmt_us(double us, char *buf, int len); /* 850us, 1.25ms, 2.00s */
@@ -73,9 +71,7 @@ const char *top_fmt_us(double us, char *buf, int len); /* 850us, 1.25ms, 2.00s *
 uint64_t top_tsc(void);
 uint64_t top_local_tsc_hz(void);
 
-/* history.c: per-second values from shm->history, oldest first */
-enum top_series { SERIES_CPS = 0, SERIES_GBPS };
-int top_history(const struct dp_shm *s, enum top_series which, double *out, int max);
+/* spark.c: graphs of dp_history_series (figures.h) */
 /* Scale v[0..n) into eighths of `rows` rows: out[i] in 0..rows*8. Returns the max. */
 double top_spark_scale(const double *v, int n, int rows, int *out);
 

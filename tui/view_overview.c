@@ -143,24 +143,24 @@ losses(const struct top_figs *f, int y)
 }
 
 static void
-graph(const struct top *t, enum top_series which, int y, int rows)
+graph(const struct top *t, enum dp_series which, int y, int rows)
 {
 	static double v[DP_HISTORY_LEN];
 	int width = COLS - GUTTER - 1, n;
 	char mx[16], now[16];
 	double m = 0;
 
-	n = top_history(t->shm, which, v, width < DP_HISTORY_LEN ? width : DP_HISTORY_LEN);
+	n = dp_history_series(t->shm, which, v, width < DP_HISTORY_LEN ? width : DP_HISTORY_LEN);
 	for (int i = 0; i < n; i++)
 		m = v[i] > m ? v[i] : m;
-	if (which == SERIES_GBPS) {
+	if (which == DP_SERIES_GBPS) {
 		snprintf(mx, sizeof(mx), "%.3f", m);
 		snprintf(now, sizeof(now), "%.3f", n ? v[n - 1] : 0.0);
 	} else {
 		top_si(m, mx, sizeof(mx));
 		top_si(n ? v[n - 1] : 0.0, now, sizeof(now));
 	}
-	ui_put(y, 0, AT_TITLE, " %s", which == SERIES_GBPS ? "Gbit/s" : "CPS");
+	ui_put(y, 0, AT_TITLE, " %s", which == DP_SERIES_GBPS ? "Gbit/s" : "CPS");
 	if (rows == 1) {
 		ui_put(y, 8, AT_DIM, "^%s", mx);
 	} else {
@@ -201,9 +201,9 @@ view_overview(const struct top *t, int y0, int y1)
 	if (rows > 12)
 		rows = 12;
 	if (rows >= 1) {
-		graph(t, SERIES_CPS, y + 1, rows);
-		graph(t, SERIES_GBPS, y + 2 + rows, rows);
+		graph(t, DP_SERIES_CPS, y + 1, rows);
+		graph(t, DP_SERIES_GBPS, y + 2 + rows, rows);
 	} else if (y1 - y >= 2) {
-		graph(t, SERIES_CPS, y + 1, 1);
+		graph(t, DP_SERIES_CPS, y + 1, 1);
 	}
 }

@@ -100,7 +100,7 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 		rc |= add(a, "--no-pci");
 	/* Legacy memory: every page mapped at start, no hotplug later. A
 	 * secondary killed mid-start-up can then only leave a read lock
-	 * behind, which never blocks the engine (see secondary/attach.c). */
+	 * behind, which never blocks the engine (see lib/attach.c). */
 	rc |= add(a, "--legacy-mem");
 	if (cfg->socket_mem[0])
 		rc |= add(a, "--socket-mem=%s", cfg->socket_mem);

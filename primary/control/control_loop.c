@@ -168,13 +168,9 @@ grace_us(const struct dp_shm *shm)
 static uint64_t
 outstanding(const struct dp_shm *shm)
 {
-	uint64_t sk = 0;
-
 	if (is_udp_client(shm))
 		return dp_delta(dp_shm_sum(shm, DP_C_UDP_RX), dp_shm_sum(shm, DP_C_UDP_TX));
-	for (uint32_t w = 0; w < shm->hdr.n_workers; w++)
-		sk += shm->workers[w].sk_cur;
-	return sk;
+	return dp_open_sockets(shm, NULL);
 }
 
 /* A client's links get this long after "wait" to come up and resolve

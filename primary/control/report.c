@@ -64,7 +64,7 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 		fputs("\033[H\033[2J", f);
 	fprintf(f, "\nseconds  %-14" PRIu64 " state    %-14s cpuUsage %-14.0f skCon    %-14" PRIu64
 		" targetCps %" PRIu64 "\n",
-		sec, dp_state_names[shm->hdr.state < DP_ST__COUNT ? shm->hdr.state : 0],
+		sec, dp_state_name(shm->hdr.state),
 		cur->n_workers ? 100.0 * busy / cur->n_workers : 0.0, cur->sk_cur,
 		(uint64_t)shm->ctl.target_cps);
 	counters(f, prev->c, cur->c);

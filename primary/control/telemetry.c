@@ -6,6 +6,7 @@
 #include <rte_telemetry.h>
 
 #include "control/telemetry.h"
+#include "figures.h"
 
 static const struct dp_shm *g_shm;
 static int pdump_up;
@@ -32,17 +33,13 @@ static int
 cmd_state(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct dp_shm *s = g_shm;
-	uint64_t sk = 0;
 
 	(void)cmd;
 	(void)params;
-	for (uint32_t w = 0; w < s->hdr.n_workers && w < DP_MAX_WORKERS; w++)
-		sk += s->workers[w].sk_cur;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", s->hdr.name);
-	rte_tel_data_add_dict_string(d, "mode", s->hdr.mode == DP_MODE_CLIENT ? "client" : "server");
-	rte_tel_data_add_dict_string(d, "state",
-				     s->hdr.state < DP_ST__COUNT ? dp_state_names[s->hdr.state] : "?");
+	rte_tel_data_add_dict_string(d, "mode", dp_mode_name(s->hdr.mode));
+	rte_tel_data_add_dict_string(d, "state", dp_state_name(s->hdr.state));
 	rte_tel_data_add_dict_u64(d, "target_cps", s->ctl.target_cps);
 	rte_tel_data_add_dict_u64(d, "target_cc", s->ctl.target_cc);
 	rte_tel_data_add_dict_u64(d, "duration_us", s->ctl.duration_us);
@@ -50,7 +47,7 @@ cmd_state(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "end_us", dp_run_end_us(&s->ctl));
 	rte_tel_data_add_dict_u64(d, "paused", s->ctl.paused);
 	rte_tel_data_add_dict_u64(d, "generation", s->ctl.generation);
-	rte_tel_data_add_dict_u64(d, "skCon", sk);
+	rte_tel_data_add_dict_u64(d, "skCon", dp_open_sockets(s, NULL));
 	rte_tel_data_add_dict_u64(d, "workers", s->hdr.n_workers);
 	return 0;
 }

@@ -7,7 +7,8 @@
 #   3. each binary's --help equals the usage block of its man page; --version works
 #   4. every keyword the parser knows is documented in dperf.conf(5), and back
 #   5. docs/architecture.md's layout block names exactly the tree's folders,
-#      and primary/s rooms include only the rooms below them
+#      primary/'s rooms include only the rooms below them, and no source
+#      includes by a "../" path
 #   6. docs/testing.md names every test suite, and every name it gives exists
 #   7. make install / uninstall (DESTDIR, PREFIX), man -l of the installed pages,
 #      systemd-analyze verify of the installed unit
@@ -89,6 +90,17 @@ for f in primary/*/*.[ch]; do
 		[ "$(rank "$inc")" -le "$(rank "$own")" ] || bad "$f ($own/) includes $inc/, a room above its own in docs/architecture.md"
 	done
 done
+
+# 5c. The includes the layout block states: no "../" path anywhere, and
+# common/ includes nothing of lib/ (lib/ sits on common/, not under it).
+# (That the tools include no primary header the build enforces: only the
+# primary's objects, unit tests and fuzz harnesses get -Iprimary.)
+grep -rn --include='*.[ch]' '^#[[:space:]]*include[[:space:]]*"\.\./' common lib primary secondary tui tests >"$T/dotdot" &&
+	bad "#include \"../\" (use -I in the Makefile's INCLUDES):$(printf '\n'; cat "$T/dotdot")"
+for h in $(cd lib && ls *.h); do
+	grep -ln "^#[[:space:]]*include[[:space:]]*\"$h\"" common/*.[ch] >>"$T/uplib"
+done
+[ -s "$T/uplib" ] && bad "common/ includes a lib/ header: $(sort -u "$T/uplib" | tr '\n' ' ')"
 
 # 6. The test catalogue.
 for t in tests/e2e/test_*.sh tests/unit/test_*.c tests/unit/test_*.py tests/fuzz/fuzz_*.c; do

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of common/rates.c: snapshots, rates, busy share, SI format.
+ * Unit tests of lib/rates.c: snapshots, rates, busy share, SI format.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -8,12 +8,13 @@
 
 #include <stdint.h>
 
+#include "figures.h"
 #include "shm.h"
 
 struct dp_snapshot {
 	uint64_t tsc;
 	uint64_t c[DP_C__COUNT];              /* summed over workers */
-	uint64_t sk_cur;                      /* open sockets, all workers */
+	uint64_t sk_cur;                      /* open sockets (dp_open_sockets) */
 	uint64_t wc[DP_MAX_WORKERS][DP_C__COUNT]; /* per worker */
 	uint64_t w_sk_cur[DP_MAX_WORKERS];
 	uint64_t w_busy[DP_MAX_WORKERS];
@@ -41,6 +42,13 @@ void dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapsh
  * second has completed yet. */
 int dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *a,
 			    struct dp_snapshot *b);
+
+/* The interval between two snapshots, and the headline figures over it
+ * (figures.h: what cps and rps mean). */
+void dp_snapshot_interval(const struct dp_snapshot *a, const struct dp_snapshot *b, uint64_t tsc_hz,
+			  struct dp_interval *iv);
+void dp_headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+		 struct dp_rates *r);
 
 /* Per-second rate of a summed counter between a (older) and b (newer);
  * 0 when the interval is empty. Counters never decrease; a decrease

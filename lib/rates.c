@@ -2,16 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "figures.h"
 #include "rates.h"
 
 void
 dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *out)
 {
-	uint32_t nw = s->hdr.n_workers, np = s->hdr.n_ports;
+	uint32_t nw = dp_shm_n_workers(s), np = s->hdr.n_ports;
 
 	memset(out, 0, sizeof(*out));
-	if (nw > DP_MAX_WORKERS)
-		nw = DP_MAX_WORKERS;
 	if (np > DP_MAX_PORTS)
 		np = DP_MAX_PORTS;
 	out->tsc = now_tsc;
@@ -23,31 +22,47 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 			out->wc[w][c] = ws->c[c];
 			out->c[c] += out->wc[w][c];
 		}
-		out->w_sk_cur[w] = ws->sk_cur;
-		out->sk_cur += out->w_sk_cur[w];
 		out->w_busy[w] = ws->busy_tsc;
 		out->w_loop[w] = ws->loop_tsc;
 		dp_hist_merge(&out->lat_connect, &s->lat[w].connect);
 		dp_hist_merge(&out->lat_response, &s->lat[w].response);
 		dp_hist_merge(&out->lat_server, &s->lat[w].server);
 	}
+	out->sk_cur = dp_open_sockets(s, out->w_sk_cur);
 	for (uint32_t p = 0; p < np; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
 			out->pc[p][c] = s->ports[p].c[c];
 }
 
 static double
-per_sec(uint64_t older, uint64_t newer, uint64_t t0, uint64_t t1, uint64_t hz)
+seconds(const struct dp_snapshot *a, const struct dp_snapshot *b, uint64_t hz)
 {
-	if (t1 <= t0 || hz == 0)
-		return 0.0;
-	return (double)dp_delta(older, newer) * (double)hz / (double)(t1 - t0);
+	return b->tsc > a->tsc && hz ? (double)(b->tsc - a->tsc) / (double)hz : 0.0;
+}
+
+void
+dp_snapshot_interval(const struct dp_snapshot *a, const struct dp_snapshot *b, uint64_t hz,
+		     struct dp_interval *iv)
+{
+	iv->a = a->c;
+	iv->b = b->c;
+	iv->seconds = seconds(a, b, hz);
+}
+
+void
+dp_headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	    struct dp_rates *r)
+{
+	struct dp_interval iv;
+
+	dp_snapshot_interval(a, b, s->hdr.tsc_hz, &iv);
+	dp_rates(&iv, s->hdr.mode, r);
 }
 
 double
 dp_rate(const struct dp_snapshot *a, const struct dp_snapshot *b, enum dp_counter c, uint64_t hz)
 {
-	return per_sec(a->c[c], b->c[c], a->tsc, b->tsc, hz);
+	return dp_per_sec(a->c[c], b->c[c], seconds(a, b, hz));
 }
 
 double
@@ -56,7 +71,7 @@ dp_rate_worker(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_
 {
 	if (w >= DP_MAX_WORKERS)
 		return 0.0;
-	return per_sec(a->wc[w][c], b->wc[w][c], a->tsc, b->tsc, hz);
+	return dp_per_sec(a->wc[w][c], b->wc[w][c], seconds(a, b, hz));
 }
 
 double
@@ -65,7 +80,7 @@ dp_rate_port(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t 
 {
 	if (p >= DP_MAX_PORTS)
 		return 0.0;
-	return per_sec(a->pc[p][c], b->pc[p][c], a->tsc, b->tsc, hz);
+	return dp_per_sec(a->pc[p][c], b->pc[p][c], seconds(a, b, hz));
 }
 
 double

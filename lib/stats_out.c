@@ -7,40 +7,6 @@
 
 #include "stats_out.h"
 
-double
-dp_elapsed_s(const struct dp_shm *s, uint64_t tsc)
-{
-	return tsc > s->hdr.start_tsc && s->hdr.start_tsc ? (double)(tsc - s->hdr.start_tsc) / (double)s->hdr.tsc_hz : 0.0;
-}
-
-const char *
-dp_mode_name(uint32_t m)
-{
-	return m == DP_MODE_CLIENT ? "client" : m == DP_MODE_SERVER ? "server" : "none";
-}
-
-const char *
-dp_state_name(uint32_t st)
-{
-	return st < DP_ST__COUNT ? dp_state_names[st] : "unknown";
-}
-
-void
-dp_headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
-	    struct dp_headline *h)
-{
-	uint64_t hz = s->hdr.tsc_hz;
-	int client = s->hdr.mode == DP_MODE_CLIENT;
-
-	h->cps = dp_rate(a, b, DP_C_SK_OPEN, hz);
-	h->rps = client ? dp_rate(a, b, DP_C_HTTP_2XX, hz) + dp_rate(a, b, DP_C_TCP_RSP, hz)
-			: dp_rate(a, b, DP_C_HTTP_GET, hz) + dp_rate(a, b, DP_C_TCP_REQ, hz);
-	h->bps_rx = dp_rate(a, b, DP_C_BITS_RX, hz);
-	h->bps_tx = dp_rate(a, b, DP_C_BITS_TX, hz);
-	h->pps_rx = dp_rate(a, b, DP_C_PKT_RX, hz);
-	h->pps_tx = dp_rate(a, b, DP_C_PKT_TX, hz);
-}
-
 static void
 lat_json(FILE *f, const char *key, const struct dp_lat *l)
 {
@@ -94,13 +60,13 @@ void
 dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
 {
-	struct dp_headline h;
+	struct dp_rates h;
 	uint64_t hz = s->hdr.tsc_hz;
 
 	dp_headline(s, a, b, &h);
 	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
 		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc));
-	fprintf(f, "\"end\":%.3f,", (double)dp_run_end_us(&s->ctl) / 1e6);
+	fprintf(f, "\"end\":%.3f,", dp_end_s(s));
 	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
 		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
 		(uint64_t)s->ctl.generation);
@@ -131,7 +97,7 @@ void
 dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
 	     int header)
 {
-	struct dp_headline h;
+	struct dp_rates h;
 	struct dp_lat c, r;
 
 	if (header) {

@@ -7,18 +7,6 @@
 #include "rates.h"
 #include "shm.h"
 
-/* Seconds from the test's start to tsc; mode and state names. */
-double dp_elapsed_s(const struct dp_shm *s, uint64_t tsc);
-const char *dp_mode_name(uint32_t mode);
-const char *dp_state_name(uint32_t state);
-
-/* Headline rates between two snapshots (per second). */
-struct dp_headline {
-	double cps, rps, bps_rx, bps_tx, pps_rx, pps_tx;
-};
-void dp_headline(const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
-		 struct dp_headline *h);
-
 /* Totals at b, rates and latency between a and b: one JSON object, one line. */
 void dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		   const struct dp_snapshot *b);

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The figures every reader shows (figures.h has their definitions).
+ */
+#include <string.h>
+
+#include "figures.h"
+
+const char *
+dp_mode_name(uint32_t mode)
+{
+	return mode == DP_MODE_CLIENT ? "client" : mode == DP_MODE_SERVER ? "server" : "none";
+}
+
+const char *
+dp_state_name(uint32_t state)
+{
+	static const char *const names[DP_ST__COUNT] = {
+		[DP_ST_INIT] = "init",
+		[DP_ST_WAIT] = "wait",
+		[DP_ST_SLOW_START] = "slow-start",
+		[DP_ST_RUNNING] = "running",
+		[DP_ST_PAUSED] = "paused",
+		[DP_ST_LINK_DOWN] = "link-down",
+		[DP_ST_STOPPING] = "stopping",
+		[DP_ST_DONE] = "done",
+	};
+
+	return state < DP_ST__COUNT && names[state] ? names[state] : "unknown";
+}
+
+uint64_t
+dp_open_sockets(const struct dp_shm *s, uint64_t *per_worker)
+{
+	uint32_t nw = dp_shm_n_workers(s);
+	uint64_t sum = 0;
+
+	for (uint32_t w = 0; w < nw; w++) {
+		uint64_t v = s->workers[w].sk_cur;
+
+		if (per_worker != NULL)
+			per_worker[w] = v;
+		sum += v;
+	}
+	return sum;
+}
+
+double
+dp_elapsed_s(const struct dp_shm *s, uint64_t tsc)
+{
+	uint64_t start = s->hdr.start_tsc, stop = s->hdr.stop_tsc;
+
+	if (stop != 0 && stop < tsc)
+		tsc = stop;
+	if (start == 0 || tsc <= start || s->hdr.tsc_hz == 0)
+		return 0.0;
+	return (double)(tsc - start) / (double)s->hdr.tsc_hz;
+}
+
+double
+dp_end_s(const struct dp_shm *s)
+{
+	return (double)dp_run_end_us(&s->ctl) / 1e6;
+}
+
+double
+dp_remaining_s(const struct dp_shm *s, uint64_t tsc)
+{
+	double end = dp_end_s(s), el = dp_elapsed_s(s, tsc);
+
+	return end > el ? end - el : 0.0;
+}
+
+double
+dp_per_sec(uint64_t older, uint64_t newer, double seconds)
+{
+	if (!(seconds > 0) || newer < older)
+		return 0.0;
+	return (double)(newer - older) / seconds;
+}
+
+double
+dp_interval_rate(const struct dp_interval *iv, enum dp_counter c)
+{
+	return dp_per_sec(iv->a[c], iv->b[c], iv->seconds);
+}
+
+double
+dp_rps(const struct dp_interval *iv, uint32_t mode)
+{
+	if (mode == DP_MODE_CLIENT) /* answers received, complete and 2xx */
+		return dp_interval_rate(iv, DP_C_HTTP_2XX) + dp_interval_rate(iv, DP_C_TCP_RSP);
+	/* a server: well-formed requests received (httpErr counts the others) */
+	return dp_interval_rate(iv, DP_C_HTTP_GET) + dp_interval_rate(iv, DP_C_HTTP_POST) +
+	       dp_interval_rate(iv, DP_C_TCP_REQ);
+}
+
+void
+dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r)
+{
+	r->cps = dp_interval_rate(iv, DP_C_SK_OPEN);
+	r->rps = dp_rps(iv, mode);
+	r->bps_rx = dp_interval_rate(iv, DP_C_BITS_RX);
+	r->bps_tx = dp_interval_rate(iv, DP_C_BITS_TX);
+	r->pps_rx = dp_interval_rate(iv, DP_C_PKT_RX);
+	r->pps_tx = dp_interval_rate(iv, DP_C_PKT_TX);
+}
+
+static double
+series_value(const struct dp_interval *iv, uint32_t mode, enum dp_series which)
+{
+	struct dp_rates r;
+
+	dp_rates(iv, mode, &r);
+	if (which == DP_SERIES_GBPS)
+		return (r.bps_rx + r.bps_tx) / 1e9;
+	return which == DP_SERIES_RPS ? r.rps : r.cps;
+}
+
+int
+dp_history_series(const struct dp_shm *s, enum dp_series which, double *out, int max)
+{
+	uint64_t head = __atomic_load_n(&s->history_head, __ATOMIC_ACQUIRE), first;
+	uint64_t hz = s->hdr.tsc_hz;
+	struct dp_history_entry prev, cur;
+	int have_prev = 0, n = 0;
+
+	if (max <= 0 || head == 0)
+		return 0;
+	/* Skip the oldest slot: the primary may be overwriting it right now. */
+	first = head > DP_HISTORY_LEN - 1 ? head - (DP_HISTORY_LEN - 1) : 0;
+	if (head - first > (uint64_t)max + 1)
+		first = head - ((uint64_t)max + 1);
+	for (uint64_t k = first; k < head; k++) {
+		memcpy(&cur, &s->history[k % DP_HISTORY_LEN], sizeof(cur));
+		if (cur.sec == 0) {
+			have_prev = 0;
+			continue;
+		}
+		if (have_prev && cur.tsc > prev.tsc && n < max) {
+			struct dp_interval iv = {
+				.a = prev.c,
+				.b = cur.c,
+				.seconds = hz ? (double)(cur.tsc - prev.tsc) / (double)hz
+					      : (double)(cur.sec - prev.sec),
+			};
+			out[n++] = series_value(&iv, s->hdr.mode, which);
+		}
+		prev = cur;
+		have_prev = 1;
+	}
+	return n;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The figures every reader shows, defined once: dperf-ctl (stats as text,
+ * JSON and CSV, status, export), dperf-top, the primary's per-second
+ * report, its -o summary and its telemetry. A figure two readers print
+ * comes from here, so they cannot disagree (they did: dperf-ctl counted a
+ * client's rps from responses, dperf-top from requests).
+ *
+ * Definitions (docs/architecture.md, "Figures"):
+ *   cps          connections opened per second (skOpen).
+ *   rps          requests per second that reached the side reporting:
+ *                a client counts the answers it received complete and
+ *                successful (http2XX + tcpRsp), a server the well-formed
+ *                requests it received (httpGet + httpPost + tcpReq).
+ *                Requests sent and never answered are not rps.
+ *   bps, pps     bits and packets per second as the engine counted them
+ *                (bitsRx/bitsTx, pktRx/pktTx: every frame, ARP included).
+ *   open sockets the workers' sk_cur summed (skCon in every output).
+ *   elapsed      seconds from the start to now, or to the stop once stopped.
+ */
+#ifndef DPERF_FIGURES_H
+#define DPERF_FIGURES_H
+
+#include <stdint.h>
+
+#include "shm.h"
+
+/* "client", "server", "none"; "init" ... "done", "unknown" out of range. */
+const char *dp_mode_name(uint32_t mode);
+const char *dp_state_name(uint32_t state);
+
+/* Connections open now: each worker's sk_cur read once and summed; when
+ * per_worker is not NULL it receives the values summed (so a reader's
+ * per-worker rows always add up to its total). */
+uint64_t dp_open_sockets(const struct dp_shm *s, uint64_t *per_worker);
+
+/* Seconds from the start to tsc, or to the stop when the primary stopped
+ * before tsc; 0 before the start. */
+double dp_elapsed_s(const struct dp_shm *s, uint64_t tsc);
+/* When the run ends, from the start (dp_run_end_us), and what is left of
+ * it at tsc. */
+double dp_end_s(const struct dp_shm *s);
+double dp_remaining_s(const struct dp_shm *s, uint64_t tsc);
+
+/* One interval: the cumulative counters at its two ends (DP_C__COUNT
+ * each, a the older) and its length. From two snapshots, or from two
+ * entries of the primary's history. */
+struct dp_interval {
+	const uint64_t *a, *b;
+	double seconds;
+};
+
+/* The one rate: a cumulative count going from older to newer over
+ * seconds, per second; 0 for an empty interval and for a count that went
+ * down (a restarted primary). */
+double dp_per_sec(uint64_t older, uint64_t newer, double seconds);
+/* Per-second rate of counter c over iv. */
+double dp_interval_rate(const struct dp_interval *iv, enum dp_counter c);
+
+/* The headline rates over an interval, for a primary in mode. */
+struct dp_rates {
+	double cps, rps, bps_rx, bps_tx, pps_rx, pps_tx;
+};
+double dp_rps(const struct dp_interval *iv, uint32_t mode);
+void dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r);
+
+/* Per-second series from the primary's history ring, oldest first, at
+ * most max values (the last max seconds); returns how many. A reader
+ * that attaches late still has the last minutes. */
+enum dp_series { DP_SERIES_CPS = 0, DP_SERIES_RPS, DP_SERIES_GBPS };
+int dp_history_series(const struct dp_shm *s, enum dp_series which, double *out, int max);
+
+#endif

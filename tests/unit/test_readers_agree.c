@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * dperf-ctl and dperf-top print the same figures for the same snapshots:
+ * the real printing code of both tools (ctl's text, JSON and CSV, top's
+ * plain frame) runs on one pair of snapshots, and cps, rps and the open
+ * connections are read back from each output.
+ */
+// links: secondary/ctl_output.c tui/plain.c tui/figures.c tui/spark.c
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_output.h"
+#include "stats_out.h"
+#include "top.h"
+
+#define HZ 1000ULL
+
+struct fixture {
+	struct dp_shm *s;
+	struct top *t; /* a and b: the snapshots both tools print */
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (f == NULL || (f->s = aligned_alloc(DP_CACHE_LINE, sizeof(*f->s))) == NULL ||
+	    (f->t = calloc(1, sizeof(*f->t))) == NULL)
+		return -1;
+	memset(f->s, 0, sizeof(*f->s));
+	f->s->hdr.n_workers = 2;
+	f->s->hdr.n_ports = 1;
+	f->s->hdr.tsc_hz = HZ;
+	f->s->hdr.start_tsc = 1;
+	f->s->hdr.state = DP_ST_RUNNING;
+	snprintf(f->s->hdr.name, sizeof(f->s->hdr.name), "agree");
+	f->t->shm = f->s;
+	f->t->hz = HZ;
+	f->t->interval_s = 1.0;
+	f->t->have_rates = 1;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	free(f->t);
+	free(f->s);
+	free(f);
+	return 0;
+}
+
+/* One second of a test whose requests sent, answers received and
+ * requests received all differ, so a tool counting the wrong one shows. */
+static void
+one_second(struct fixture *f, uint32_t mode)
+{
+	struct dp_shm *s = f->s;
+
+	s->hdr.mode = mode;
+	dp_snapshot_take(s, 1000, &f->t->a);
+	s->workers[0].c[DP_C_SK_OPEN] = 300;
+	s->workers[1].c[DP_C_SK_OPEN] = 120;
+	s->workers[0].c[DP_C_HTTP_GET] = 900;
+	s->workers[0].c[DP_C_HTTP_POST] = 40;
+	s->workers[1].c[DP_C_HTTP_2XX] = 610;
+	s->workers[1].c[DP_C_TCP_RSP] = 20;
+	s->workers[0].sk_cur = 333;
+	s->workers[1].sk_cur = 222;
+	dp_snapshot_take(s, 2000, &f->t->b);
+}
+
+/* "1.23K" -> 1230 */
+static double
+si(const char *p)
+{
+	char *end;
+	double v = strtod(p, &end);
+
+	return *end == 'K' ? v * 1e3 : *end == 'M' ? v * 1e6 : *end == 'G' ? v * 1e9 : v;
+}
+
+/* The number after the first occurrence of key in text. */
+static double
+after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	if (p == NULL)
+		fail_msg("\"%s\" not in:\n%s", key, text);
+	return si(p + strlen(key));
+}
+
+/* Column col of the CSV's second line. */
+static double
+csv_field(const char *text, const char *col)
+{
+	const char *nl = strchr(text, '\n'), *h = text, *row;
+	int idx = 0;
+
+	assert_non_null(nl);
+	row = nl + 1;
+	for (;;) {
+		size_t n = strcspn(h, ",\n");
+		if (n == strlen(col) && strncmp(h, col, n) == 0)
+			break;
+		if (h[n] != ',')
+			fail_msg("no CSV column %s", col);
+		h += n + 1;
+		idx++;
+	}
+	while (idx-- > 0)
+		row = strchr(row, ',') + 1;
+	return strtod(row, NULL);
+}
+
+typedef void (*printer)(FILE *, struct fixture *);
+
+static void p_text(FILE *o, struct fixture *f) { ctl_print_stats_text(o, f->s, &f->t->a, &f->t->b); }
+static void p_json(FILE *o, struct fixture *f) { dp_stats_json(o, f->s, &f->t->a, &f->t->b); }
+static void p_csv(FILE *o, struct fixture *f) { dp_stats_csv(o, f->s, &f->t->a, &f->t->b, 1); }
+static void p_top(FILE *o, struct fixture *f) { plain_frame(f->t, o); }
+
+/* What p prints, in a heap string (a FILE on the caller's buffer: GCC
+ * takes a returned memstream buffer for a dangling local). */
+static void
+print(printer p, struct fixture *f, char **out)
+{
+	size_t len = 0;
+	FILE *o = open_memstream(out, &len);
+
+	assert_non_null(o);
+	p(o, f);
+	fclose(o);
+}
+
+static void
+agree(struct fixture *f, double rps)
+{
+	char *text, *json, *csv, *top;
+	struct dp_rates r;
+
+	print(p_text, f, &text);
+	print(p_json, f, &json);
+	print(p_csv, f, &csv);
+	print(p_top, f, &top);
+	dp_headline(f->s, &f->t->a, &f->t->b, &r);
+	assert_true(r.rps == rps);
+	/* dperf-ctl stats, text / --json / --csv */
+	assert_true(after(text, " rps ") == rps);
+	assert_true(after(json, "\"rps\":") == rps);
+	assert_true(csv_field(csv, "rps") == rps);
+	assert_true(after(text, " cps ") == r.cps);
+	assert_true(after(json, "\"cps\":") == r.cps);
+	assert_true(csv_field(csv, "cps") == r.cps);
+	assert_true(after(text, "skCon ") == 555);
+	assert_true(after(json, "\"skCon\":") == 555);
+	assert_true(csv_field(csv, "skCon") == 555);
+	/* dperf-top --once */
+	assert_true(after(top, "req/s ") == rps);
+	assert_true(after(top, "RATES      CPS ") == r.cps);
+	assert_true(after(top, "current ") == 555);
+	/* and the same state and mode names */
+	assert_non_null(strstr(top, dp_state_name(f->s->hdr.state)));
+	assert_non_null(strstr(text, dp_state_name(f->s->hdr.state)));
+	assert_non_null(strstr(top, dp_mode_name(f->s->hdr.mode)));
+	assert_non_null(strstr(json, dp_mode_name(f->s->hdr.mode)));
+	free(text);
+	free(json);
+	free(csv);
+	free(top);
+}
+
+static void
+test_client(void **state)
+{
+	struct fixture *f = *state;
+
+	one_second(f, DP_MODE_CLIENT);
+	agree(f, 630.0); /* answers received: 610 2xx + 20 raw */
+}
+
+static void
+test_server(void **state)
+{
+	struct fixture *f = *state;
+
+	one_second(f, DP_MODE_SERVER);
+	agree(f, 940.0); /* requests received: 900 GET + 40 POST */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_client, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
