@@ -739,7 +739,7 @@ h_payload_size(struct pctx *p, int argc, char **argv)
 	struct dp_config *cfg = p->cfg;
 
 	for (int i = 0; i < argc; i++) {
-		if (arg_u32(p, "", argv[i], 1, MSS_JUMBO, &cfg->payload_sizes[i]) < 0)
+		if (arg_u32(p, "", argv[i], 1, DP_PAYLOAD_MAX, &cfg->payload_sizes[i]) < 0)
 			return -1;
 		if (cfg->payload_sizes[i] > cfg->payload_size)
 			cfg->payload_size = cfg->payload_sizes[i];
@@ -818,9 +818,10 @@ static const struct keyword keywords[] = {
 	KW_MULTI("server", h_server, 2, 2, "IP COUNT", "COUNT 1..254; one line per port, one "
 		 "address per core unless rss"),
 	KW("listen", h_listen, 1, 2, "PORT [COUNT]", "PORT 1..65535, COUNT 1..65535; default 80 1"),
-	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..mss; below "
-	   "85 raw bytes with protocol tcp; a server may give one per core; default: short "
-	   "HTTP messages"),
+	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..64m; an HTTP "
+	   "response above mss goes out over several segments (send_window), a request or a "
+	   "raw/UDP message is one; below 85 raw bytes with protocol tcp; a server may give "
+	   "one per core; default: short HTTP messages"),
 	FLAG("payload_random", payload_random, "random letters in payloads"),
 	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]", "INTERVAL 0..1h, default 1s; "
 	   "NUM 0..1000000000 requests per connection, default 0 (no limit)"),
@@ -1250,12 +1251,14 @@ v_sizes(struct pctx *p)
 	if (cfg->mss > mtu_mss)
 		return err_at(p, line_of(p, "mss"), "mss", "%u needs jumbo frames (expected at "
 			      "most %u, or \"jumbo\")", cfg->mss, MSS_STD);
-	if (cfg->payload_size > mtu_mss)
+	/* A UDP message is one datagram; over TCP an HTTP response may span
+	 * segments (the message rules, config_rules.c, say which may). */
+	if (cfg->protocol == DP_PROTO_UDP && cfg->payload_size > mtu_mss)
 		return err_at(p, line, "payload_size", "%u needs jumbo frames (expected at most "
 			      "%u, or \"jumbo\")", cfg->payload_size, MSS_STD);
-	if (cfg->payload_size > cfg->mss)
+	if (cfg->protocol == DP_PROTO_UDP && cfg->payload_size > cfg->mss)
 		return err_at(p, line, "payload_size", "%u is larger than mss %u (expected at "
-			      "most mss: messages are single packets)", cfg->payload_size, cfg->mss);
+			      "most mss: a UDP message is one datagram)", cfg->payload_size, cfg->mss);
 	if (cfg->protocol == DP_PROTO_HTTP && cfg->payload_size != 0
 	    && cfg->payload_size < DP_HTTP_MIN_SIZE)
 		return err_at(p, line, "payload_size", "%u too small for protocol http (expected "

@@ -61,6 +61,9 @@ struct dp_port_cfg {
 };
 
 /* Keywords a configuration may hold (the parser's table). */
+/* The largest payload_size: an HTTP response over several segments, kept
+ * in memory once per worker. */
+#define DP_PAYLOAD_MAX (64u << 20)
 #define DP_CFG_MAX_KEYWORDS 64
 
 struct dp_config {

@@ -11,7 +11,7 @@
 #include "state/worker.h"
 
 /* Compose w's messages (w->cfg set) for server address srv into buf
- * (MSG_BUF_LEN bytes, kept as long as w). Returns 0, or -1 with err
+ * (msg_layout's length, kept as long as w). Returns 0, or -1 with err
  * "keyword: reason". */
 int worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf, char *err,
 		size_t errlen);

@@ -27,7 +27,8 @@ build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 {
 	struct dp_config own;
 	const struct dp_config *cfg = w->cfg;
-	uint8_t *buf = rte_zmalloc("dp_msg", MSG_BUF_LEN, 64);
+	struct msg_layout l;
+	uint8_t *buf;
 	struct dp_ip srv = dp_range_addr(&w->cfg->servers[port_idx], w->queue);
 
 	/* dperf 1.9: a server with one payload size per core answers from
@@ -38,8 +39,21 @@ build_messages(struct worker *w, uint32_t port_idx, char *err, size_t errlen)
 		cfg = &own;
 	}
 
+	/* Messages of one segment in hugepage memory (copied into every
+	 * packet: fewer TLB misses); responses of up to DP_RSP_MAX in
+	 * ordinary pages. */
+	msg_layout(w->cfg, &l);
+	if (l.len <= 4 * DP_MSG_MAX) {
+		buf = rte_zmalloc("dp_msg", l.len, 64);
+	} else {
+		buf = mmap(NULL, l.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (buf == MAP_FAILED)
+			buf = NULL;
+		else
+			w->msg_map_len = l.len;
+	}
 	if (buf == NULL) {
-		snprintf(err, errlen, "out of hugepage memory for messages");
+		snprintf(err, errlen, "out of memory for messages of %zu bytes", l.len);
 		return -1;
 	}
 	w->req.data = buf; /* freed by worker_teardown */
@@ -192,6 +206,8 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->flood = cfg->flood;
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;
+	/* dperf's send_window: segments of one answer in flight, default 4 */
+	w->send_wnd = (cfg->send_window ? cfg->send_window : 4) * cfg->mss;
 	w->tos = cfg->tos;
 	w->launch_num = cfg->launch_num;
 	w->ka_num = cfg->keepalive_request_num;
@@ -238,5 +254,8 @@ worker_teardown(struct worker *w)
 		munmap(w->dack, dack_ring_bytes(DACK_RING_SIZE));
 	w->sk = NULL;
 	w->dack = NULL;
-	rte_free((void *)(uintptr_t)w->req.data);
+	if (w->msg_map_len)
+		munmap((void *)(uintptr_t)w->req.data, w->msg_map_len);
+	else
+		rte_free((void *)(uintptr_t)w->req.data);
 }

@@ -49,12 +49,15 @@ static int
 rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
 {
 	uint32_t per_port = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 0;
-	uint8_t *buf = malloc(MSG_BUF_LEN);
+	struct msg_layout l;
+	uint8_t *buf;
 	char why[DP_ERR_LEN];
 	struct msg_lens ml;
 	const char *kw;
 	int rc = 0;
 
+	msg_layout(cfg, &l);
+	buf = malloc(l.len);
 	if (buf == NULL)
 		return rule_err(cfg, 0, "payload_size", err, errlen, "out of memory");
 	for (uint32_t p = 0; p < cfg->n_servers && rc == 0; p++)

@@ -68,9 +68,16 @@ padded_head(char *out, size_t cap, const char *head, uint32_t want, int random)
 uint32_t
 dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, size_t cap)
 {
+	return dp_http_request_sized(cfg, host, cfg->payload_size, buf, cap);
+}
+
+uint32_t
+dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size, uint8_t *buf,
+		      size_t cap)
+{
 	char head[512];
 	const char *path = cfg->http_path[0] ? cfg->http_path : "/";
-	uint32_t size = cfg->payload_size, n;
+	uint32_t n;
 
 	if (host == NULL)
 		host = cfg->http_host[0] ? cfg->http_host : "dperf";

@@ -20,6 +20,9 @@
 /* Build the client's request into buf. Returns its length, or 0 when it
  * does not fit in cap. host may be NULL (then cfg->http_host or "dperf"). */
 uint32_t dp_http_request(const struct dp_config *cfg, const char *host, uint8_t *buf, size_t cap);
+/* The same for a given size instead of payload_size (0: the plain head). */
+uint32_t dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size,
+			       uint8_t *buf, size_t cap);
 
 /* Build the server's response. keepalive selects the Connection header. */
 uint32_t dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap);

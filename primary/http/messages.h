@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The messages a worker sends, composed from the configuration: the
  * request (pipeline copies of one), the keep-alive response and the
- * closing response, and the rule that they fit one segment. Pure code:
+ * closing response, and the rules for their sizes. Pure code:
  * the config check (config_rules.c) composes them before EAL starts, and
  * worker_setup.c composes the ones it sends.
  */
@@ -14,8 +14,19 @@
 #include "config.h"
 #include "http/http.h"
 
-/* buf for msg_compose: the request, then the two responses. */
-#define MSG_BUF_LEN (3 * DP_MSG_MAX)
+/* The largest response: an HTTP answer over several segments (dperf-live
+ * keeps it in memory, once per worker). */
+#define DP_RSP_MAX DP_PAYLOAD_MAX
+
+/* Where msg_compose writes in its buffer: the request at 0, the two
+ * responses, then room for the responses' per-segment sums. */
+struct msg_layout {
+	size_t ka, close; /* offsets of the responses */
+	size_t sums;      /* offset of the sums (uint32_t, 4-aligned) */
+	size_t len;       /* the buffer's length */
+	size_t rsp_cap;   /* room for each response */
+};
+void msg_layout(const struct dp_config *cfg, struct msg_layout *l);
 
 struct msg_lens {
 	uint32_t one;       /* one request */
@@ -32,10 +43,11 @@ extern const char msg_bad_request[];
 #define MSG_BAD_REQUEST_LEN 66
 
 /* Compose, for the server address srv (an HTTP request names it as Host
- * unless http_host is set), into buf (MSG_BUF_LEN bytes): the request at
- * buf, the keep-alive response at buf + DP_MSG_MAX, the closing one at
- * buf + 2 * DP_MSG_MAX. Returns 0, or -1 with *kw the keyword to blame
- * and err the reason (without the keyword). */
+ * unless http_host is set), into buf (msg_layout's len bytes, at its
+ * offsets). Returns 0, or -1 with *kw the keyword to blame and err the
+ * reason (without the keyword). A request is one segment; an HTTP
+ * response may be larger than mss (sent over several segments, up to
+ * DP_RSP_MAX) when one request at a time is in flight. */
 int msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		struct msg_lens *out, const char **kw, char *err, size_t errlen);
 

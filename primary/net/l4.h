@@ -18,6 +18,7 @@ struct seg {
 	uint16_t sport, dport;
 	uint32_t seq, ack; /* host order */
 	uint8_t flags;
+	uint16_t win;      /* the sender's receive window, host order (no scaling: we offer none) */
 	const uint8_t *data;
 	uint32_t dlen;
 };

@@ -80,6 +80,7 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	s.seq = rte_be_to_cpu_32(th->sent_seq);
 	s.ack = rte_be_to_cpu_32(th->recv_ack);
 	s.flags = th->tcp_flags;
+	s.win = rte_be_to_cpu_16(th->rx_win);
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
 	if (w->is_client)

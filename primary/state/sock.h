@@ -36,7 +36,7 @@ struct sock {
 	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
 	uint32_t t_prev;
 	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
-	uint32_t rsp_left;  /* client: response bytes still expected */
+	uint32_t rsp_left;  /* client: response bytes still expected; server: bytes of the answer in progress not sent yet */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
 	uint8_t state;      /* enum sk_state */
@@ -49,7 +49,7 @@ struct sock {
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
 	struct dp_req_scan rq; /* server: where the HTTP request stream is */
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint8_t pad[2];
+	uint16_t snd_wnd;   /* server: the peer's last advertised window (bytes) */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

@@ -57,6 +57,9 @@ struct msg {
 	const uint8_t *data;
 	uint32_t len;
 	uint32_t sum;
+	/* A message longer than mss goes out in mss-sized segments; the sum
+	 * of segment k's bytes is seg_sum[k] (NULL: one segment). */
+	const uint32_t *seg_sum;
 };
 
 /* The addresses of one connection, network byte order. With IPv6, lip
@@ -134,7 +137,9 @@ struct worker {
 	uint32_t rsp_size;   /* raw mode: expected response size */
 	uint32_t req_size;   /* raw mode: expected request size */
 	uint16_t mss;
+	uint32_t send_wnd;   /* an answer over several segments: bytes in flight at most (send_window x mss) */
 	uint8_t tos;
+	size_t msg_map_len;  /* messages mmap'ed (this long), 0: rte_zmalloc */
 
 	/* timers */
 	struct tlist tl[TL__COUNT];

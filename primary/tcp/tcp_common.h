@@ -40,6 +40,7 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
 	sk->rsp_left = 0;
+	sk->snd_wnd = 0;
 	sk->req_done = 0;
 	sk->t_start = w->now;
 	CNT(w, SK_OPEN);
@@ -102,6 +103,19 @@ seg_tuple(const struct seg *s, struct tuple *t)
 	t->rip = s->sip;
 	t->lport = s->dport;
 	t->rport = s->sport;
+}
+
+/* Segment k of a message longer than mss: its bytes from k x mss and
+ * their precomputed sum. */
+static inline void
+msg_segment(const struct msg *m, uint32_t mss, uint32_t k, struct msg *seg)
+{
+	uint32_t off = k * mss;
+
+	seg->data = m->data + off;
+	seg->len = m->len - off < mss ? m->len - off : mss;
+	seg->sum = m->seg_sum[k];
+	seg->seg_sum = NULL;
 }
 
 /* Bytes of data (not counting a FIN) sent and not yet acknowledged. */

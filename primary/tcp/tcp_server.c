@@ -38,6 +38,99 @@ response(const struct worker *w, const struct sock *sk)
 	return answer(w, sk, sk->last_kind);
 }
 
+/* Whether the connection closes after the answer in progress. */
+static inline int
+closing(const struct worker *w, const struct sock *sk)
+{
+	return !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
+}
+
+/* An answer longer than mss goes out a segment at a time, as many as fit
+ * in the window: send_window segments (dperf's, default 4), at most what
+ * the peer advertises. rsp_left says how much of it is not sent yet;
+ * segments start at multiples of mss in the message (their sums are
+ * precomputed), so a retransmission is cut from the same template and a
+ * socket keeps its 64 bytes. The last segment carries the FIN when the
+ * connection closes. force: send one segment whatever the window (a
+ * retransmission, or a probe of a zero window). Returns segments sent. */
+static uint32_t
+send_more(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m, int force)
+{
+	uint32_t n = 0;
+
+	while (sk->rsp_left) {
+		uint32_t off = m->len - sk->rsp_left, wnd = w->send_wnd, inflight;
+		struct msg seg;
+		uint8_t f = TH_ACK;
+
+		msg_segment(m, w->mss, off / w->mss, &seg);
+		if (sk->snd_wnd < wnd)
+			wnd = sk->snd_wnd;
+		inflight = sk->snd_nxt - sk->snd_una;
+		if (!(force && n == 0) && inflight + seg.len > wnd)
+			break;
+		if (seg.len == sk->rsp_left) {
+			f |= TH_PSH;
+			if (closing(w, sk))
+				f |= TH_FIN;
+		}
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, &seg);
+		sk->snd_nxt += seg.len;
+		sk->rsp_left -= seg.len;
+		sk_ack_sent(sk);
+		n++;
+		if (f & TH_FIN) {
+			sk->snd_nxt++;
+			CNT(w, FIN_TX);
+			sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+		}
+	}
+	return n;
+}
+
+/* The retransmission timer of an answer over several segments: back to
+ * the segment that holds snd_una (go-back-N from the template), sent
+ * whatever the window, then as many as the window allows. A FIN already
+ * sent goes again with the last segment. */
+static void
+resend_answer(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+{
+	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
+	uint32_t unacked = sk->snd_nxt - sk->snd_una - (fin && sk->snd_nxt != sk->snd_una);
+	uint32_t off_una = m->len - sk->rsp_left - unacked;
+	uint32_t k = off_una / w->mss, back = off_una - k * w->mss, old_nxt = sk->snd_nxt, n;
+
+	if (fin) { /* not sent yet, again */
+		sk->state = SK_ESTABLISHED;
+		old_nxt--;
+	}
+	sk->rsp_left = m->len - k * w->mss;
+	sk->snd_nxt = sk->snd_una - back;
+	n = send_more(w, sk, t, m, 1);
+	/* segments below the old snd_nxt were sent before */
+	for (uint32_t i = 0, seq = sk->snd_una - back; i < n && seq_lt(seq, old_nxt); i++) {
+		CNT(w, PUSH_RT);
+		seq += w->mss;
+	}
+}
+
+/* The peer acknowledged bytes of a resent answer beyond snd_nxt: they
+ * need not go again (and the FIN with them, when it came that far). */
+static void
+skip_acked(struct worker *w, struct sock *sk)
+{
+	uint32_t skip = sk->snd_una - sk->snd_nxt;
+
+	(void)w;
+	sk->snd_nxt = sk->snd_una;
+	if (skip <= sk->rsp_left) {
+		sk->rsp_left -= skip;
+		return;
+	}
+	sk->rsp_left = 0; /* the FIN too */
+	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+}
+
 /* The requests of one segment, as runs of one method. More changes of
  * method in one segment than this end the connection as a bad request. */
 #define MAX_RUNS 16
@@ -77,6 +170,7 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 		sk_closed(w, sk);
 	sk_opened(w, sk);
 	sk->rcv_nxt = s->seq + 1;
+	sk->snd_wnd = s->win;
 	sk->snd_una = tcp_iss(w, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
@@ -134,6 +228,20 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		    r->kind[r->n - 1] == DP_REQ_BAD;
 	uint32_t left = r->total;
 
+	if (unlikely(answer(w, sk, r->kind[0])->seg_sum != NULL)) {
+		/* An answer over several segments: one request at a time
+		 * (the config refuses pipeline with it); more requests in
+		 * this segment than one are not answered (see Known limits). */
+		sk->last_kind = r->kind[0];
+		sk->rsp_left = answer(w, sk, r->kind[0])->len;
+		CNT(w, HTTP_2XX);
+		send_more(w, sk, t, answer(w, sk, r->kind[0]), 1);
+		sk->retries = 0;
+		tl_add(w, sk, idx, TL_RT);
+		if (w->lat)
+			dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+		return;
+	}
 	for (uint32_t k = 0; k < r->n; k++) {
 		const struct msg *m = answer(w, sk, r->kind[k]);
 		for (uint32_t i = 0; i < r->count[k]; i++) {
@@ -204,13 +312,21 @@ tcp_server_input(struct worker *w, const struct seg *s)
 			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
 		return;
 	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
+	/* An answer resent from an earlier segment (resend_answer) may be
+	 * acknowledged beyond snd_nxt, up to its end and FIN: what the peer
+	 * had kept of the first sending. */
+	if (!(s->flags & TH_ACK) ||
+	    seq_gt(s->ack, sk->snd_nxt + sk->rsp_left + (sk->rsp_left && closing(w, sk))) ||
+	    seq_le(s->ack, sk->snd_una - 1)) {
 		CNT(w, TCP_DROP);
 		return;
 	}
+	sk->snd_wnd = s->win;
 	if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
+		if (unlikely(seq_gt(sk->snd_una, sk->snd_nxt)))
+			skip_acked(w, sk);
 	}
 	if (sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) {
@@ -239,8 +355,13 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	}
 	switch (sk->state) {
 	case SK_ESTABLISHED:
-		if (r.total > 0) {
+		if (r.total > 0 && sk->rsp_left == 0) {
 			respond(w, sk, (uint32_t)idx, &t, &r);
+		} else if (sk->rsp_left) { /* an answer in progress: the window moved */
+			if (send_more(w, sk, &t, response(w, sk), 0))
+				tl_add(w, sk, (uint32_t)idx, TL_RT);
+			else if (s->dlen > 0)
+				sk_ctl(w, &t, sk, TH_ACK);
 		} else if (sk->flags & SKF_FIN_RCVD) {
 			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
 			sk->snd_nxt++;
@@ -302,6 +423,8 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 		pkt_tcp(w, &t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
 		CNT(w, SYN_RT);
 		CNT(w, SYN_TX);
+	} else if (sk->rsp_left || (response(w, sk)->seg_sum && sk_unacked_data(sk))) {
+		resend_answer(w, sk, &t, response(w, sk));
 	} else if (sk->snd_una != sk->snd_nxt) {
 		sk_retransmit(w, sk, &t, response(w, sk));
 	} else if (sk->state == SK_ESTABLISHED) {

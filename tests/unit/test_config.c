@@ -200,11 +200,14 @@ static const struct tcase table[] = {
 	/* payload_size, mss, jumbo */
 	C("payload_size 100\n", NULL),
 	C("payload_size 1460\n", NULL),
-	C("payload_size 1461\n", "t.conf:7: payload_size: 1461 needs jumbo frames"),
+	C("protocol udp\npayload_size 1461\n", "t.conf:8: payload_size: 1461 needs jumbo frames"),
+	C("payload_size 1461\n", NULL), /* over TCP: a response over several segments */
+	C("payload_size 64m\n", NULL),
+	C("payload_size 68m\n", "t.conf:7: payload_size: 68m out of range (expected 1..67108864)"),
 	C("payload_size 0\n", "t.conf:7: payload_size: 0 out of range"),
 	C("payload_size 8000\njumbo\nmss 9000\n", NULL),
-	C("payload_size 8000\njumbo\n", "t.conf:7: payload_size: 8000 is larger than mss 1460"),
-	C("mss 1000\npayload_size 1200\n", "t.conf:8: payload_size: 1200 is larger than mss 1000"),
+	C("protocol udp\npayload_size 8000\njumbo\n", "t.conf:8: payload_size: 8000 is larger than mss 1460"),
+	C("protocol udp\nmss 1000\npayload_size 1200\n", "t.conf:9: payload_size: 1200 is larger than mss 1000"),
 	C("protocol http\npayload_size 50\n", "t.conf:8: payload_size: 50 too small for protocol http (expected >= 85"),
 	C("protocol http\npayload_size 85\n", NULL),
 	C("payload_size 50\n", NULL),
@@ -333,7 +336,7 @@ static const struct tcase table[] = {
 	S("payload_size 100 200 300\n", "t.conf:7: payload_size: 3 sizes for 2 cores (expected one "
 	  "size, or one per core of the cpu line)"),
 	C("payload_size 100 200\n", "t.conf:7: payload_size: 2 sizes on a client (expected one size"),
-	S("payload_size 100 2000\n", "t.conf:7: payload_size: 2000 needs jumbo frames"),
+	S("protocol udp\npayload_size 100 2000\n", "t.conf:8: payload_size: 2000 needs jumbo frames"),
 	S("protocol http\npayload_size 100 20\n", "t.conf:8: payload_size: 20 too small for protocol "
 	  "http"),
 	C("flood\nchange_dip 198.18.2.1 1 4\n", NULL),

@@ -23,6 +23,7 @@
 #include "tcp/tcp_dack.h"
 #include "engine/timers.h"
 #include "boot/worker_msgs.h"
+#include "http/messages.h"
 #include "boot/worker_setup.h"
 
 /* ------------------------------------------------------------------ */
@@ -48,7 +49,8 @@ struct node {
 	uint64_t sent;               /* segments recorded, ever */
 	uint8_t hist[HIST_MAX];      /* flags of the first segments */
 	uint32_t hlen[HIST_MAX];     /* and their payload lengths */
-	uint8_t msgbuf[3][DP_MSG_MAX]; /* MSG_BUF_LEN, contiguous */
+	uint16_t peer_win;           /* the window its peer's segments advertise (0: 65535) */
+	uint8_t *msgbuf; /* msg_layout's length */
 };
 
 #define MAX_NODES 4
@@ -165,6 +167,7 @@ node_new(const struct dp_config *cfg)
 	struct node *n = calloc(1, sizeof(*n));
 	struct worker *w;
 	char err[DP_ERR_LEN];
+	struct msg_layout layout;
 	int slot;
 
 	assert_non_null(n);
@@ -205,7 +208,10 @@ node_new(const struct dp_config *cfg)
 	}
 
 	/* The engine's own message composition (primary/boot/worker_msgs.c). */
-	if (worker_msgs(w, cfg, &cfg->servers[0].start, &n->msgbuf[0][0], err, sizeof(err)) != 0)
+	msg_layout(cfg, &layout);
+	n->msgbuf = calloc(1, layout.len);
+	assert_non_null(n->msgbuf);
+	if (worker_msgs(w, cfg, &cfg->servers[0].start, n->msgbuf, err, sizeof(err)) != 0)
 		fail_msg("worker_msgs: %s", err);
 
 	/* alloc_sockets */
@@ -238,6 +244,7 @@ free_nodes(void **state)
 		free(n->w.sk);
 		free(n->w.dack);
 		free(n->st);
+		free(n->msgbuf);
 		free(n);
 		nodes[i] = NULL;
 	}
@@ -298,6 +305,7 @@ inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8
 	s.seq = seq;
 	s.ack = ack;
 	s.flags = flags;
+	s.win = to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertises */
 	s.data = copy;
 	s.dlen = len;
 	input(to, &s);
@@ -1225,6 +1233,133 @@ server_connect(struct node *s, const struct tuple *t)
 
 /* HEAD is answered with the GET answer's head alone; a POST's body is
  * skipped by its Content-Length; each method is counted. */
+/* ------------------------------------------------------------------ */
+/* Answers over several segments (payload_size above mss)              */
+
+static void
+big_server(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->payload_size = 64000; /* 44 segments of 1460 */
+}
+
+static void
+big_client(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_interval_us = 0;
+	c->keepalive_request_num = 2;
+	c->payload_size = 64000;
+}
+
+/* Data bytes the server sent in segments recorded since the last clear,
+ * and the highest end (seq + len) among them. */
+static uint32_t
+sent_bytes(const struct node *n, uint32_t *end)
+{
+	uint32_t b = 0;
+
+	for (size_t i = 0; i < n->n_out; i++) {
+		b += n->out[i].len;
+		if (end && n->out[i].len && seq_gt(n->out[i].seq + n->out[i].len, *end))
+			*end = n->out[i].seq + n->out[i].len;
+	}
+	return b;
+}
+
+/* send_window (default 4) segments in flight, no more; each ACK of the
+ * client lets more go; the whole answer arrives, twice on one connection. */
+static void
+test_big_answer_window(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len = s->w.rsp_ka.len, segs = (len + 1459) / 1460, rounds = 0;
+
+	(void)state;
+	assert_true(s->w.rsp_ka.seg_sum != NULL);
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK */
+	deliver(c, s); /* ACK + request */
+	/* the first flight: 4 segments of the answer, not more */
+	assert_int_equal(s->n_out, 4);
+	assert_int_equal(sent_bytes(s, NULL), 4 * 1460);
+	while ((s->n_out || c->n_out) && rounds++ < 1000) {
+		assert_true(sent_bytes(s, NULL) <= 4 * 1460);
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 0);
+	assert_true(s->sent >= 2 * segs);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* A segment of the answer is lost: the retransmission timer sends the
+ * answer again from that segment, and it completes. */
+static void
+test_big_answer_loss(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	int dropped = 0, rounds = 0;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	while (rounds++ < 2000 && C(c, HTTP_2XX) < 2) {
+		if (!dropped && s->n_out == 4) { /* lose the second of a flight */
+			free(s->out[1].data);
+			memmove(&s->out[1], &s->out[2], 2 * sizeof(s->out[0]));
+			s->n_out--;
+			dropped = 1;
+		}
+		if (s->n_out == 0 && c->n_out == 0) {
+			rt_expire(s); /* the client waits: only the timer moves on */
+			advance(c, s->w.tl[TL_RT].timeout / TL_PER_MS);
+		}
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_int_equal(dropped, 1);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_true(C(s, PUSH_RT) >= 1);
+	pump(c, s);
+	/* the client drops what follows the hole (no out-of-order queue:
+	 * counted in tcpDrop) and nothing else goes wrong */
+	assert_true(C(c, TCP_DROP) >= 1 && C(c, TCP_DROP) <= 4);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_int_equal(C(c, HTTP_ERR), 0);
+	assert_clean(s);
+}
+
+/* The peer's window is smaller than send_window: in flight at most what
+ * it advertises. */
+static void
+test_big_answer_peer_window(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	int rounds = 0;
+
+	(void)state;
+	s->peer_win = 2 * 1460;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 2);
+	while ((s->n_out || c->n_out) && rounds++ < 2000) {
+		assert_true(sent_bytes(s, NULL) <= 2 * 1460);
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_clean(s);
+}
+
 static void
 test_server_methods(void **state)
 {
@@ -2185,6 +2320,9 @@ main(void)
 		cmocka_unit_test_teardown(test_server_retries_exhausted, free_nodes),
 		cmocka_unit_test_teardown(test_server_no_socket, free_nodes),
 		cmocka_unit_test_teardown(test_server_partial_request_idle, free_nodes),
+		cmocka_unit_test_teardown(test_big_answer_window, free_nodes),
+		cmocka_unit_test_teardown(test_big_answer_loss, free_nodes),
+		cmocka_unit_test_teardown(test_big_answer_peer_window, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
 		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
