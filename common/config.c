@@ -858,6 +858,9 @@ static const struct keyword keywords[] = {
 	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]", "deprecated: client_port_range"),
 	NUM("send_window", send_window, 2, 16, 0, D_NONZERO,
 	    "segments in flight, for messages over several segments", "0 (unused)"),
+	NUM("test_rx_drop", test_rx_drop, 0, 1000000, 0, D_NONZERO,
+	    "dperf-live, for tests only: drop one received TCP segment carrying data in N, "
+	    "counted in tcpDrop (loss without a lossy link)", "0 (none)"),
 	KW("packet_size", h_packet_size, 1, 1, "NUMBER", "deprecated: the frame size, headers "
 	   "included; becomes payload_size"),
 	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),

@@ -206,6 +206,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->flood = cfg->flood;
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;
+	w->rx_drop_every = cfg->test_rx_drop;
 	/* dperf's send_window: segments of one answer in flight, default 4 */
 	w->send_wnd = (cfg->send_window ? cfg->send_window : 4) * cfg->mss;
 	w->tos = cfg->tos;

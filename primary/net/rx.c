@@ -73,6 +73,12 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 		CNT(w, TCP_DROP);
 		return;
 	}
+	/* test_rx_drop: a lossy link, for the tests of recovery */
+	if (unlikely(w->rx_drop_every) && l4len > thl && ++w->rx_drop_n >= w->rx_drop_every) {
+		w->rx_drop_n = 0;
+		CNT(w, TCP_DROP);
+		return;
+	}
 	s.sip = sip;
 	s.dip = dip;
 	s.sport = th->src_port;

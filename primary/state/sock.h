@@ -43,7 +43,7 @@ struct sock {
 	uint8_t flags;
 	uint8_t list;       /* enum sk_list */
 	uint8_t retries;
-	uint8_t inflight;   /* requests sent and not yet answered */
+	uint8_t inflight;   /* client: requests sent and not yet answered; server: duplicate ACKs in a row */
 	uint8_t last_kind;  /* server: method of the last request answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */

@@ -146,6 +146,8 @@ struct worker {
 	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
 	uint32_t dack_t;   /* the delay, in timer ticks */
 	uint8_t disable_ack;
+	uint32_t rx_drop_every; /* test_rx_drop: drop one received data segment in this many */
+	uint32_t rx_drop_n;
 	uint64_t hz;
 	uint64_t tsc_per_ms;
 	uint64_t tsc_per_t; /* TSC per timer tick */

@@ -321,10 +321,23 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		CNT(w, TCP_DROP);
 		return;
 	}
+	if (unlikely(s->ack == sk->snd_una && sk->snd_una != sk->snd_nxt && s->dlen == 0 &&
+		     !(s->flags & TH_FIN) && s->win == sk->snd_wnd && response(w, sk)->seg_sum)) {
+		/* A duplicate ACK: the peer got a segment after a hole. The
+		 * third in a row sends again from the hole (fast retransmit,
+		 * RFC 5681 3.2, without its congestion window: ours is
+		 * send_window). */
+		if (++sk->inflight == 3) {
+			resend_answer(w, sk, &t, response(w, sk));
+			tl_add(w, sk, (uint32_t)idx, TL_RT);
+		}
+		return;
+	}
 	sk->snd_wnd = s->win;
 	if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
+		sk->inflight = 0;
 		if (unlikely(seq_gt(sk->snd_una, sk->snd_nxt)))
 			skip_acked(w, sk);
 	}

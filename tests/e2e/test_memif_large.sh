@@ -28,4 +28,31 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 }
 run keepalive $'keepalive 1ms\ncc 2' $'keepalive\npayload_size 64k'
 run close "" "payload_size 64k"
-pass "64 KB answers over several segments, keepalive and closing: every one complete, no retransmission"
+
+# 1% loss (test_rx_drop 100 on the client: one data segment in 100 never
+# reaches it): 1 MB answers still complete, the server's retransmissions
+# (duplicate ACKs, then the timer) are counted, and the rate falls rather
+# than the transfers.
+rate() { # LOG: the client's received Gbit/s over its whole run
+	awk '/^---- dperf .* total/ { gsub(/[(s)]/, "", $5); t = $5; s = 1 } s && /bitsRx/ { for (i = 1; i < NF; i++) if ($i == "bitsRx") b = $(i + 1); printf "%.2f", b / t / 1e9; exit }' "$1"
+}
+for drop in 0 100; do
+	extra=$'keepalive 1ms\ncc 4'
+	[ $drop = 0 ] || extra+=$'\ntest_rx_drop '$drop
+	CPS=2k CLIENT_DURATION=4s SERVER_DURATION=30s CLIENT_EXTRA=$extra \
+		SERVER_EXTRA=$'keepalive\npayload_size 1m\nretransmit_timeout 50ms' memif_pair "$T"
+	run_pair e2e-srv e2e-cli "$T/server.conf" "$T/client.conf"
+	c=$T/e2e-cli.log s=$T/e2e-srv.log
+	get=$(total "$c" httpGet) ok=$(total "$c" http2XX)
+	[ "$ok" -gt 20 ] || fail "1 MB answers, drop 1/$drop: only $ok complete"
+	[ "$ok" -ge $((get - 4)) ] || fail "1 MB answers, drop 1/$drop: $get requests, $ok answers (at most the 4 in flight at the stop missing)"
+	[ "$(total "$c" skErr)" = 0 ] && [ "$(total "$s" skErr)" = 0 ] || fail "1 MB answers, drop 1/$drop: skErr $(total "$c" skErr)/$(total "$s" skErr)"
+	if [ $drop = 0 ]; then
+		[ "$(total "$s" pushRt)" = 0 ] || fail "no loss, but the server retransmitted $(total "$s" pushRt)"
+	else
+		[ "$(total "$s" pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
+		[ "$(total "$c" tcpDrop)" -gt 0 ] || fail "test_rx_drop dropped nothing"
+	fi
+	note "1 MB answers, drop ${drop:+1/}$drop: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt), client tcpDrop $(total "$c" tcpDrop)"
+done
+pass "64 KB answers over several segments, keepalive and closing: every one complete, no retransmission; 1 MB answers through 1% loss"

@@ -1336,6 +1336,43 @@ test_big_answer_loss(void **state)
 	assert_clean(s);
 }
 
+static void
+big_server_w8(struct dp_config *c)
+{
+	big_server(c);
+	c->send_window = 8;
+}
+
+/* A segment lost early in a flight of 8: the segments after it bring
+ * duplicate ACKs, and the third sends from the hole at once (no timer). */
+static void
+test_big_answer_fast_retransmit(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server_w8);
+	int dropped = 0, rounds = 0;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 8);
+	free(s->out[1].data); /* lose the second */
+	memmove(&s->out[1], &s->out[2], 6 * sizeof(s->out[0]));
+	s->n_out--;
+	dropped = 1;
+	while ((s->n_out || c->n_out) && rounds++ < 2000) {
+		deliver(s, c);
+		deliver(c, s);
+	}
+	/* no timer ran: the duplicate ACKs alone recovered */
+	assert_int_equal(dropped, 1);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_true(C(s, PUSH_RT) >= 1);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_clean(s);
+}
+
 /* The peer's window is smaller than send_window: in flight at most what
  * it advertises. */
 static void
@@ -2323,6 +2360,7 @@ main(void)
 		cmocka_unit_test_teardown(test_big_answer_window, free_nodes),
 		cmocka_unit_test_teardown(test_big_answer_loss, free_nodes),
 		cmocka_unit_test_teardown(test_big_answer_peer_window, free_nodes),
+		cmocka_unit_test_teardown(test_big_answer_fast_retransmit, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
 		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
