@@ -10,7 +10,7 @@ figure failed (a CPS search that held no level, throughput or keepalive
 with errors in both tries, an attach pair without a usable second).
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
-to run, of cps, throughput, keepalive, cc, tx_mpps, testpmd, attach, ctl;
+to run, of cps, throughput, keepalive, large, cc, tx_mpps, testpmd, attach, ctl;
 default all),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
@@ -368,6 +368,26 @@ def bench_throughput():
     return res
 
 
+def bench_large():
+    """Answers over many segments (send_window 4, dperf's default): Gbit/s
+    received on 200 keepalive connections of 1 MB answers, beside the
+    single-segment throughput; and connections per second at a fixed
+    target with 64 KB answers, each on its own connection."""
+    res, _ = keepalive_figure("keepalive\npayload_size 1m", "cc 200\nkeepalive_request_interval 1us",
+                              lambda s: s["bitsRx"] / 1e9)
+    res.update({"cores": "1+1", "response_bytes": 1000000, "connections": 200})
+    target = 5000 if SMOKE else 20000
+    with Server("payload_size 64k") as server:
+        run = run_client(str(target))
+    errs = level_errors(run.total, server.total)
+    cps = stat([s.get("http2XX", 0) for s in run.secs])  # answers complete per second
+    cps.update({"target": target, "response_bytes": 64000, "errors": errs,
+                "judged": sides(run.total, server.total)})
+    if errs:
+        cps["failed"] = "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
+    return {"throughput_gbps_1m": res, "cps_64k": cps}
+
+
 def bench_keepalive():
     """Requests per second on 200 keepalive connections, each sending its
     next 64-byte request as soon as the response is in (raw TCP), and the
@@ -687,6 +707,8 @@ def main():
         log("bench: throughput"); res["throughput_gbps"] = bench_throughput()
     if run("keepalive"):
         log("bench: keepalive"); res["keepalive_rps"] = bench_keepalive()
+    if run("large"):
+        log("bench: large answers"); res.update(bench_large())
     if run("cc"):
         cc = parse_number(os.environ.get("BENCH_CC", "200k" if SMOKE else "2m"))
         log(f"bench: cc {cc}"); res["cc"] = bench_cc(cc)
@@ -720,7 +742,7 @@ def failures(res):
     return [f"{k}: {v['failed']}" for k, v in res.items() if isinstance(v, dict) and v.get("failed")]
 
 
-SCENARIOS = ("cps", "throughput", "keepalive", "cc", "tx_mpps", "testpmd", "attach", "ctl")
+SCENARIOS = ("cps", "throughput", "keepalive", "large", "cc", "tx_mpps", "testpmd", "attach", "ctl")
 
 
 def next_level(n):
@@ -751,6 +773,14 @@ def table(r):
     if "throughput_gbps" in r:
         rows += [("throughput_gbps (keepalive, 1460-byte responses)", mmm(r["throughput_gbps"], "{:.2f}"), "1+1"),
                  ("  errors, both sides, whole run", judged(r["throughput_gbps"]), "")]
+    if "throughput_gbps_1m" in r:
+        rows += [("throughput_gbps_1m (keepalive, 1 MB answers, 685 segments each)",
+                  mmm(r["throughput_gbps_1m"], "{:.2f}"), "1+1"),
+                 ("  errors, both sides, whole run", judged(r["throughput_gbps_1m"]), "")]
+    if "cps_64k" in r:
+        c = r["cps_64k"]
+        rows += [(f"cps_64k (64 KB answers, target {c['target']})",
+                  "FAILED: " + c["failed"] if c.get("failed") else mmm(c), "1+1")]
     if "keepalive_rps" in r:
         ppr = r["keepalive_rps"]["packets_per_request"]
         rows += [("keepalive_rps (cc 200, 64-byte messages)", mmm(r["keepalive_rps"]), "1+1"),

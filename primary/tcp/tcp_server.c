@@ -69,6 +69,11 @@ send_more(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 		inflight = sk->snd_nxt - sk->snd_una;
 		if (!(force && n == 0) && inflight + seg.len > wnd)
 			break;
+		/* The device is not keeping up: the rest waits for the next
+		 * ACK (something is in flight, so one will come) rather than
+		 * overflow the TX queue into dropTx and retransmissions. */
+		if (inflight && tx_congested(w))
+			break;
 		if (seg.len == sk->rsp_left) {
 			f |= TH_PSH;
 			if (closing(w, sk))

@@ -8,11 +8,13 @@ BENCH_SMOKE=1 BUILD=$BUILD python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$
 tail -1 "$T/bench.out" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-for k in ("cps", "throughput_gbps", "keepalive_rps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
+for k in ("cps", "throughput_gbps", "throughput_gbps_1m", "cps_64k", "keepalive_rps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
     assert k in r, "missing " + k
 assert r["cps"]["median"] > 0, "no CPS measured"
 assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
 assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
+assert r["throughput_gbps_1m"]["median"] > 0 and not r["throughput_gbps_1m"]["errors"], "1 MB answers: %s" % r["throughput_gbps_1m"]
+assert r["cps_64k"]["median"] > 0 and not r["cps_64k"]["errors"], "64 KB answers: %s" % r["cps_64k"]
 # Each request and each response one packet, ACKs riding on them.
 ppr = r["keepalive_rps"]["packets_per_request"]
 assert 0.9 < ppr["tx"] <= 1.02 and 0.9 < ppr["rx"] <= 1.02, "keepalive packets per request %s" % ppr

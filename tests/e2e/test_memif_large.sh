@@ -53,6 +53,7 @@ for drop in 0 100; do
 		[ "$(total "$s" pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
 		[ "$(total "$c" tcpDrop)" -gt 0 ] || fail "test_rx_drop dropped nothing"
 	fi
-	note "1 MB answers, drop ${drop:+1/}$drop: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt), client tcpDrop $(total "$c" tcpDrop)"
+	loss=$([ $drop = 0 ] && echo "no loss" || echo "1 segment in $drop dropped")
+	note "1 MB answers, $loss: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt), client tcpDrop $(total "$c" tcpDrop)"
 done
 pass "64 KB answers over several segments, keepalive and closing: every one complete, no retransmission; 1 MB answers through 1% loss"
