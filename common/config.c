@@ -173,7 +173,7 @@ arg_ip(struct pctx *p, const char *what, const char *s, struct dp_ip *ip)
 
 static const struct keyword *find_keyword(const char *name);
 
-/* A time for a range or a default: whole hours, seconds, ms or us. */
+/* A time as the parser reads it back: whole hours, seconds, ms or us (ranges, defaults, the dump). */
 static const char *
 fmt_span(uint64_t us, char *buf, size_t len)
 {
@@ -1488,18 +1488,6 @@ put(struct out *o, const char *fmt, ...)
 		o->pos += (size_t)n;
 }
 
-static const char *
-fmt_time(uint64_t us, char *buf, size_t len)
-{
-	if (us % US_PER_SEC == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(us / US_PER_SEC));
-	else if (us % 1000 == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(us / 1000));
-	else
-		snprintf(buf, len, "%lluus", (unsigned long long)us);
-	return buf;
-}
-
 static void
 dump_ports(struct out *o, const struct dp_config *cfg)
 {
@@ -1540,7 +1528,7 @@ dump_load(struct out *o, const struct dp_config *cfg)
 	}
 	if (cfg->keepalive) /* the interval line turns keepalive on */
 		put(o, "keepalive_request_interval %s\n",
-		    fmt_time(cfg->keepalive_request_interval_us, t, sizeof(t)));
+		    fmt_span(cfg->keepalive_request_interval_us, t, sizeof(t)));
 	if (cfg->jumbo)
 		put(o, "jumbo %u\n", cfg->jumbo_mtu);
 	put(o, "tos 0x%02x\n", cfg->tos);
@@ -1562,7 +1550,7 @@ dump_values(struct out *o, const struct dp_config *cfg)
 		if (kw->kind < K_NUM || kw->dump == D_CUSTOM || (kw->dump == D_NONZERO && v == 0))
 			continue;
 		if (kw->kind == K_TIME)
-			put(o, "%s %s\n", kw->name, fmt_time(v, t, sizeof(t)));
+			put(o, "%s %s\n", kw->name, fmt_span(v, t, sizeof(t)));
 		else
 			put(o, "%s %llu\n", kw->name, (unsigned long long)v);
 	}

@@ -105,6 +105,25 @@ seg_tuple(const struct seg *s, struct tuple *t)
 	t->rport = s->sport;
 }
 
+/* A segment in FIN_WAIT_1/2 or LAST_ACK (ours sent first, or theirs):
+ * the peer's FIN ends it, the ACK of ours moves to FIN_WAIT_2, whose
+ * wait for the peer's FIN is on `list`. */
+static inline void
+sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		 enum sk_list list)
+{
+	if (sk->state == SK_LAST_ACK) {
+		if (sk->snd_una == sk->snd_nxt)
+			sk_closed(w, sk);
+	} else if (sk->flags & SKF_FIN_RCVD) {
+		sk_ctl(w, t, sk, TH_ACK);
+		sk_closed(w, sk);
+	} else if (sk->snd_una == sk->snd_nxt) {
+		sk->state = SK_FIN_WAIT_2;
+		tl_add(w, sk, idx, list);
+	}
+}
+
 /* Segment k of a message longer than mss: its bytes from k x mss and
  * their precomputed sum. */
 static inline void

@@ -394,17 +394,8 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		break;
 	case SK_FIN_WAIT_1:
 	case SK_FIN_WAIT_2:
-		if (sk->flags & SKF_FIN_RCVD) {
-			sk_ctl(w, &t, sk, TH_ACK);
-			sk_closed(w, sk);
-		} else if (sk->snd_una == sk->snd_nxt) {
-			sk->state = SK_FIN_WAIT_2;
-			tl_add(w, sk, (uint32_t)idx, TL_IDLE);
-		}
-		break;
-	case SK_LAST_ACK:
-		if (sk->snd_una == sk->snd_nxt)
-			sk_closed(w, sk);
+	case SK_LAST_ACK: /* the server's wait for the FIN is the idle timeout */
+		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_IDLE);
 		break;
 	default:
 		break;
