@@ -51,7 +51,8 @@
 	X(STALL_US, "stallUs", CK_EVENT)   \
 	X(LAUNCH_SKIP, "launchSkip", CK_EVENT) \
 	X(DEV_FAULT, "devFault", CK_EVENT) \
-	X(IDLE_CLOSE, "idleClose", CK_EVENT)
+	X(IDLE_CLOSE, "idleClose", CK_EVENT) \
+	X(GOOD_RX, "goodRx", CK_BITS) /* payload delivered: in order, once (goodput) */
 
 enum dp_counter {
 #define DP_X_ENUM(id, name, kind) DP_C_##id,

@@ -70,8 +70,8 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
 		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
 		(uint64_t)s->ctl.generation);
-	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,",
-		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx);
+	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,",
+		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx);
 	fprintf(f, "\"skCon\":%" PRIu64, b->sk_cur);
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, ",\"%s\":%" PRIu64, dp_counter_names[c], b->c[c]);

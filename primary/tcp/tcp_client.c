@@ -218,6 +218,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
+		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
 			fail(w, sk, &t);
 			return;

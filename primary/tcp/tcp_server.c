@@ -364,6 +364,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
+		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
 			count_requests(w, sk, s, &r);
 		if (s->flags & TH_FIN) {

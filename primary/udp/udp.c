@@ -16,6 +16,7 @@ udp_input(struct worker *w, const struct udp_dgram *d)
 			return;
 		}
 		CNT(w, UDP_RX);
+		CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
 		if (w->is_http)
 			CNT(w, HTTP_2XX);
 		else
@@ -27,6 +28,7 @@ udp_input(struct worker *w, const struct udp_dgram *d)
 		return;
 	}
 	CNT(w, UDP_RX);
+	CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
 	if (w->is_http)
 		CNT(w, HTTP_GET);
 	else

@@ -22,6 +22,10 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 		[ "$(total "$s" $k)" = 0 ] || fail "$1: server $k $(total "$s" $k)"
 	done
 	note "$1: $ok answers of $SIZE bytes, server pktTx $(total "$s" pktTx), client bitsRx $(total "$c" bitsRx)"
+	# goodRx: the answers' bytes, once; at most those in flight at the stop more.
+	local good=$(total "$c" goodRx)
+	[ "$good" -ge $((ok * SIZE * 8)) ] && [ "$good" -le $((get * SIZE * 8)) ] ||
+		fail "$1: goodRx $good bits for $ok answers of $SIZE bytes ($get requests)"
 	# Each answer is at least SIZE bytes of TCP payload: bitsRx covers them.
 	[ "$(total "$c" bitsRx)" -ge $((ok * SIZE * 8)) ] || fail "$1: bitsRx $(total "$c" bitsRx) below $ok answers of $SIZE bytes"
 	[ "$(total "$s" pktTx)" -ge $((ok * (SIZE / 1460))) ] || fail "$1: server pktTx $(total "$s" pktTx) below $((SIZE / 1460)) segments per answer"

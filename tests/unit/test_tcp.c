@@ -1292,6 +1292,9 @@ test_big_answer_window(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_int_equal(C(s, HTTP_2XX), 2);
 	assert_int_equal(C(s, PUSH_RT), 0);
+	/* goodput: each answer's bytes once, each request's once */
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_int_equal(C(s, GOOD_RX), 2ULL * c->w.req.len * 8);
 	assert_true(s->sent >= 2 * segs);
 	assert_clean(c);
 	assert_clean(s);
@@ -1327,6 +1330,8 @@ test_big_answer_loss(void **state)
 	assert_int_equal(dropped, 1);
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) >= 1);
+	/* what came twice counts once in the goodput */
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
 	pump(c, s);
 	/* the client drops what follows the hole (no out-of-order queue:
 	 * counted in tcpDrop) and nothing else goes wrong */
