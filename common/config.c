@@ -685,6 +685,36 @@ h_change_dip(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
+/* dperf's "vxlan VNI INNER_SMAC INNER_DMAC VTEP_LOCAL NUM VTEP_REMOTE NUM",
+ * one per port in port order; the counts are checked against the cores in
+ * v_vxlan(). dperf takes IPv4 VTEPs only; here they may be IPv6 too. */
+static int
+h_vxlan(struct pctx *p, int argc, char **argv)
+{
+	struct dp_config *cfg = p->cfg;
+	struct dp_vxlan vx;
+
+	(void)argc;
+	memset(&vx, 0, sizeof(vx));
+	if (cfg->n_vxlans >= DP_MAX_PORTS)
+		return kw_err(p, "too many lines (expected at most %d, one per \"port\" line)",
+			      DP_MAX_PORTS);
+	if (arg_u32(p, "VNI", argv[0], 1, DP_VXLAN_VNI_MAX, &vx.vni) < 0)
+		return -1;
+	if (parse_mac(argv[1], vx.inner_smac) < 0 || parse_mac(argv[2], vx.inner_dmac) < 0)
+		return kw_err(p, "bad inner MAC \"%s\" (expected a MAC like aa:bb:cc:dd:ee:ff)",
+			      parse_mac(argv[1], vx.inner_smac) < 0 ? argv[1] : argv[2]);
+	if (parse_range(p, argv + 3, &vx.vtep_local, 0, 1) < 0
+	    || parse_range(p, argv + 5, &vx.vtep_remote, 0, 1) < 0)
+		return -1;
+	if (vx.vtep_local.start.family != vx.vtep_remote.start.family)
+		return kw_err(p, "local VTEP %s and remote VTEP %s are of different address families "
+			      "(expected both IPv4 or both IPv6)", argv[3], argv[5]);
+	vx.line = p->line;
+	cfg->vxlans[cfg->n_vxlans++] = vx;
+	return 0;
+}
+
 /* dperf: "rss [l3|l3l4|auto [mq_rx_none|mq_rx_rss|l3|l3l4]]". Our RSS
  * hashes IP addresses only, which is dperf's l3 with mq_rx_rss. */
 static int
@@ -843,6 +873,10 @@ static const struct keyword keywords[] = {
 	NUM("mss", mss, 536, MSS_JUMBO, MSS_STD, D_ALWAYS, "above 1460 with jumbo only", NULL),
 	KW("tos", h_tos, 1, 1, "NUMBER", "0..255 or 0x00..0xff; default 0"),
 	NUM("vlan", vlan, 1, 4094, 0, D_NONZERO, "802.1Q tag", "none"),
+	KW_MULTI("vxlan", h_vxlan, 7, 7, "VNI INNER_SMAC INNER_DMAC VTEP_LOCAL NUM VTEP_REMOTE NUM",
+		 "one line per port, in port order: VNI 1..16777215; VTEPs of the port's address "
+		 "family, NUM local = the port's worker cores, NUM remote 1 or the same; not with "
+		 "vlan"),
 	KW("jumbo", h_jumbo, 0, 1, "[MTU]", "MTU 9000..9710; default 9000"),
 	KW("rss", h_rss, 0, 2, "[l3 [mq_rx_rss]]", "spread flows over a port's cores by an IP "
 	   "address hash (dperf's l3); l3l4 and auto are refused"),
@@ -891,8 +925,6 @@ static const struct {
 } refused[] = {
 	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
 		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
-	{ "vxlan", "not supported by this version of dperf-live (VXLAN encapsulation is not "
-		   "implemented; expected no \"vxlan\" line)" },
 	{ "client_hop", "not supported by this version of dperf-live (connections hopping over "
 			"client addresses are not implemented; expected no \"client_hop\" line)" },
 	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
@@ -1013,6 +1045,9 @@ v_ranges_family(struct pctx *p, const char *kw, const struct dp_range *r, uint32
 	return 0;
 }
 
+/* One address family for the ports and one for the ranges: the same,
+ * except inside VXLAN, where the ranges are the inner addresses (the
+ * server range's family, checked against the rest). */
 static int
 v_family(struct pctx *p)
 {
@@ -1024,6 +1059,8 @@ v_family(struct pctx *p)
 			return err_at(p, cfg->ports[i].line, "port", "IPv%d port after an IPv%d "
 				      "port (expected all ports of one address family)",
 				      cfg->ports[i].local.family, fam);
+	if (cfg->n_vxlans != 0 && cfg->n_servers != 0)
+		fam = cfg->servers[0].start.family;
 	if (v_ranges_family(p, "client", cfg->clients, cfg->n_clients, fam) < 0)
 		return -1;
 	return v_ranges_family(p, "server", cfg->servers, cfg->n_servers, fam);
@@ -1057,11 +1094,14 @@ v_cores(struct pctx *p)
 		return err_at(p, line_of(p, "cpu"), "cpu", "%u cores for %u ports (expected the "
 			      "same number of cores on every port)", cfg->n_cpus, cfg->n_ports);
 	per_port = cfg->n_cpus / cfg->n_ports;
-	for (uint32_t i = 0; i < cfg->n_servers && !cfg->rss; i++)
+	/* dperf: with vxlan, one server address per core even with rss (each
+	 * core has its own VTEP and its own inner server address) */
+	for (uint32_t i = 0; i < cfg->n_servers && (!cfg->rss || cfg->n_vxlans); i++)
 		if (cfg->servers[i].num != per_port)
 			return err_at(p, cfg->servers[i].line, "server", "%u addresses for %u "
 				      "worker cores on this port (expected one server address per "
-				      "core, or \"rss\")", cfg->servers[i].num, per_port);
+				      "core%s)", cfg->servers[i].num, per_port,
+				      cfg->n_vxlans ? ", as vxlan requires" : ", or \"rss\"");
 	return 0;
 }
 
@@ -1292,6 +1332,64 @@ v_delayed_ack(struct pctx *p)
 	return 0;
 }
 
+/* The bytes VXLAN adds in front of an inner frame: outer Ethernet, IPv4
+ * or IPv6, UDP and the VXLAN header. */
+static uint32_t
+vxlan_overhead(int family)
+{
+	return 14 + (family == 6 ? 40 : 20) + 8 + 8;
+}
+
+/* dperf's vxlan rules: one line per port; as many local VTEPs as the
+ * port has cores, remote VTEPs one or as many; not with vlan. Ours: the
+ * VTEPs are of the port's family (IPv4 or IPv6), and the inner segments
+ * fit the outer MTU, so mss comes down to fit unless it was given. */
+static int
+v_vxlan(struct pctx *p)
+{
+	struct dp_config *cfg = p->cfg;
+	uint32_t per_port = cfg->n_cpus / cfg->n_ports, mtu, fit;
+	int inner6 = cfg->servers[0].start.family == 6;
+
+	if (cfg->n_vxlans == 0)
+		return 0;
+	if (cfg->n_vxlans != cfg->n_ports)
+		return err_at(p, cfg->vxlans[cfg->n_vxlans - 1].line, "vxlan", "%u \"vxlan\" lines "
+			      "for %u \"port\" lines (expected one per port, in port order)",
+			      cfg->n_vxlans, cfg->n_ports);
+	if (cfg->vlan != 0)
+		return err_at(p, line_of(p, "vlan"), "vlan", "given with vxlan (expected one of "
+			      "them: dperf cannot tag and encapsulate at the same time)");
+	for (uint32_t i = 0; i < cfg->n_vxlans; i++) {
+		const struct dp_vxlan *vx = &cfg->vxlans[i];
+		int fam = cfg->ports[i].local.family;
+
+		if (vx->vtep_local.start.family != fam)
+			return err_at(p, vx->line, "vxlan", "IPv%d VTEP addresses on the IPv%d port of "
+				      "line %u (expected the port's family: the VTEPs are the outer "
+				      "addresses)", vx->vtep_local.start.family, fam, cfg->ports[i].line);
+		if (vx->vtep_local.num != per_port)
+			return err_at(p, vx->line, "vxlan", "%u local VTEP addresses for %u worker "
+				      "cores on this port (expected one per core)", vx->vtep_local.num,
+				      per_port);
+		if (vx->vtep_remote.num != 1 && vx->vtep_remote.num != per_port)
+			return err_at(p, vx->line, "vxlan", "%u remote VTEP addresses for %u worker "
+				      "cores on this port (expected 1, or one per core)",
+				      vx->vtep_remote.num, per_port);
+	}
+	/* The outer packet must fit the port's MTU: the inner IP packet loses
+	 * what the encapsulation adds (Linux's vxlan device: MTU 1450). */
+	mtu = cfg->jumbo ? cfg->jumbo_mtu : 1500;
+	fit = mtu + 14 - vxlan_overhead(cfg->ports[0].local.family) - 14 - (inner6 ? 40 : 20) - 20;
+	if (cfg->mss > fit && line_of(p, "mss") != 0)
+		return err_at(p, line_of(p, "mss"), "mss", "%u does not fit a %u-byte MTU inside "
+			      "VXLAN (expected at most %u%s)", cfg->mss, mtu, fit,
+			      cfg->jumbo ? "" : ", or jumbo");
+	if (cfg->mss > fit)
+		cfg->mss = fit;
+	return 0;
+}
+
 static int
 validate(struct pctx *p)
 {
@@ -1304,7 +1402,8 @@ validate(struct pctx *p)
 		return -1;
 	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0)
 		return -1;
-	if (v_cores(p) < 0 || v_mode(p) < 0 || v_sizes(p) < 0 || v_delayed_ack(p) < 0
+	if (v_cores(p) < 0 || v_mode(p) < 0 || v_vxlan(p) < 0 || v_sizes(p) < 0
+	    || v_delayed_ack(p) < 0
 	    || v_change_dip(p) < 0)
 		return -1;
 	return 0;
@@ -1509,6 +1608,16 @@ dump_ports(struct out *o, const struct dp_config *cfg)
 		put(o, "server %s %u\n", dp_ip_str(&cfg->servers[i].start, a, sizeof(a)),
 		    cfg->servers[i].num);
 	put(o, "listen %u %u\n", cfg->listen_port, cfg->listen_num);
+	for (uint32_t i = 0; i < cfg->n_vxlans; i++) {
+		const struct dp_vxlan *vx = &cfg->vxlans[i];
+		const uint8_t *sm = vx->inner_smac, *dm = vx->inner_dmac;
+
+		put(o, "vxlan %u %02x:%02x:%02x:%02x:%02x:%02x %02x:%02x:%02x:%02x:%02x:%02x", vx->vni,
+		    sm[0], sm[1], sm[2], sm[3], sm[4], sm[5], dm[0], dm[1], dm[2], dm[3], dm[4], dm[5]);
+		put(o, " %s %u", dp_ip_str(&vx->vtep_local.start, a, sizeof(a)), vx->vtep_local.num);
+		put(o, " %s %u\n", dp_ip_str(&vx->vtep_remote.start, a, sizeof(a)),
+		    vx->vtep_remote.num);
+	}
 }
 
 static void

@@ -60,6 +60,22 @@ struct dp_port_cfg {
 	uint32_t line;
 };
 
+/* dperf's "vxlan VNI INNER_SMAC INNER_DMAC VTEP_LOCAL NUM VTEP_REMOTE NUM",
+ * one line per port, in port order: everything the port sends is
+ * encapsulated (outer addresses: the VTEPs, of the port's family; inner:
+ * the client and server ranges, of either family), everything it
+ * receives decapsulated. */
+#define DP_VXLAN_VNI_MAX 0xffffff
+#define DP_VXLAN_PORT 4789
+struct dp_vxlan {
+	uint32_t vni;           /* 1..DP_VXLAN_VNI_MAX */
+	uint8_t inner_smac[6];  /* the inner frames' source MAC (ours) */
+	uint8_t inner_dmac[6];  /* and destination (the peer's) */
+	struct dp_range vtep_local;  /* one address per worker core of the port */
+	struct dp_range vtep_remote; /* one for all, or one per core */
+	uint32_t line;
+};
+
 /* Keywords a configuration may hold (the parser's table). */
 /* The largest payload_size: an HTTP response over several segments, kept
  * in memory once per worker. */
@@ -131,6 +147,8 @@ struct dp_config {
 	struct dp_ip change_dip; /* flood: destinations change_dip + k * step, k < num */
 	uint32_t change_dip_step;
 	uint32_t change_dip_num;  /* 0 = not set */
+	struct dp_vxlan vxlans[DP_MAX_PORTS]; /* vxlans[i] for ports[i] */
+	uint32_t n_vxlans;     /* 0, or n_ports */
 	uint8_t clear_screen;  /* clear the terminal before each second's figures */
 	uint8_t simd512;       /* accepted for dperf's files; no effect here */
 	uint8_t pad_flags[2];

@@ -16,6 +16,7 @@
 #include "http/messages.h"
 #include "boot/worker_msgs.h"
 #include "net/pkt.h"
+#include "net/vxlan.h"
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
 #include "boot/worker_setup.h"
@@ -204,6 +205,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
 	w->fast_close = cfg->fast_close;
 	w->flood = cfg->flood;
+	w->fr_cap = DP_FLOOD_RING;
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;
 	w->rx_drop_every = cfg->test_rx_drop;
@@ -241,8 +243,11 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 	w->mp = wp->mp;
 	w->port_id = wp->np->port_id;
 	worker_fields(w, wp->cfg, wp->id, wp->queue, wp->port_idx, rte_get_tsc_hz());
-	if (build_messages(w, wp->port_idx, err, errlen) != 0)
+	if (build_messages(w, wp->port_idx, err, errlen) != 0 ||
+	    vxlan_setup(w, wp->cfg, wp->port_idx, err, errlen) != 0)
 		return -1;
+	if (w->vx != NULL)
+		w->fr_cap = 0; /* pkt_flood.c: a sent mbuf starts with outer headers */
 	return alloc_sockets(w, err, errlen);
 }
 
@@ -255,6 +260,7 @@ worker_teardown(struct worker *w)
 		munmap(w->dack, dack_ring_bytes(DACK_RING_SIZE));
 	w->sk = NULL;
 	w->dack = NULL;
+	vxlan_teardown(w);
 	if (w->msg_map_len)
 		munmap((void *)(uintptr_t)w->req.data, w->msg_map_len);
 	else

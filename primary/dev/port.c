@@ -69,11 +69,13 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 		return -1;
 	}
 	memset(&conf, 0, sizeof(conf));
-	if ((info.tx_offload_capa & tx_ck) == tx_ck) {
+	/* VXLAN: the engine sums inner and outer headers itself (a device's
+	 * offload would need the tunnel's lengths and flags). */
+	if ((info.tx_offload_capa & tx_ck) == tx_ck && cfg->n_vxlans == 0) {
 		conf.txmode.offloads |= tx_ck;
 		np->tx_cksum = 1;
 	}
-	if ((info.rx_offload_capa & rx_ck) == rx_ck) {
+	if ((info.rx_offload_capa & rx_ck) == rx_ck && cfg->n_vxlans == 0) {
 		conf.rxmode.offloads |= rx_ck;
 		np->rx_cksum = 1;
 	}
@@ -129,14 +131,17 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	np->n_workers = (uint16_t)nq;
 	rte_eth_macaddr_get(pid, &np->mac);
 	np->v6 = pc->local.family == 6;
-	if (np->v6) {
-		memcpy(np->local_ip6, pc->local.v6, 16);
-		memcpy(np->gw_ip6, pc->gw.v6, 16);
+	/* the ranges' family: the port's, or inside VXLAN either */
+	if (cfg->servers[i].start.family == 6) {
 		memcpy(np->srv_pfx, cfg->servers[i].start.v6, 12);
 		if (i < cfg->n_clients)
 			memcpy(np->cli_pfx, cfg->clients[i].start.v6, 12);
 		else if (cfg->n_clients)
 			memcpy(np->cli_pfx, cfg->clients[0].start.v6, 12);
+	}
+	if (np->v6) {
+		memcpy(np->local_ip6, pc->local.v6, 16);
+		memcpy(np->gw_ip6, pc->gw.v6, 16);
 	} else {
 		np->local_ip = pc->local.v4;
 		np->gw_ip = pc->gw.v4;

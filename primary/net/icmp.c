@@ -10,11 +10,12 @@
 #include "net/icmp.h"
 #include "net/neigh.h"
 #include "net/pkt.h"
+#include "net/vxlan.h"
 
 /* Echo reply built in place; consumes m. */
 void
 icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
-	   struct rte_ipv4_hdr *ip, uint32_t l4len)
+	   struct rte_ipv4_hdr *ip, uint32_t l4len, int tun)
 {
 	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)((uint8_t *)ip + rte_ipv4_hdr_len(ip));
 	uint32_t tmp;
@@ -39,14 +40,17 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, l4len);
 	m->ol_flags = 0;
 	CNT(w, ICMP_TX);
-	tx_enqueue(w, m);
+	if (tun)
+		pkt_send(w, m);
+	else
+		tx_enqueue(w, m);
 }
 
 /* IPv6: neighbour discovery goes to neigh.c; an echo request to one of
  * our addresses is answered in place. Returns 1 when m was consumed. */
 int
 icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
-	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len)
+	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len, int tun)
 {
 	struct netport *np = w->np;
 
@@ -54,7 +58,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		CNT(w, BAD_RX);
 		return 0;
 	}
-	if ((ic[0] == 135 || ic[0] == 136) && len >= 24) {
+	if ((ic[0] == 135 || ic[0] == 136) && len >= 24 && !tun) {
 		neigh_ndp_input(w, eth, ip, ic, len);
 		return 0;
 	}
@@ -78,7 +82,10 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		memcpy(ic + 2, &c, 2);
 		m->ol_flags = 0;
 		CNT(w, ICMP_TX);
-		tx_enqueue(w, m);
+		if (tun)
+			pkt_send(w, m);
+		else
+			tx_enqueue(w, m);
 		return 1;
 	}
 	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */

@@ -11,6 +11,7 @@
 
 #include "net/pkt.h"
 #include "net/pkt_hdr.h"
+#include "net/vxlan.h"
 
 #define TCP_OPT_MSS_LEN 4
 
@@ -125,7 +126,7 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	if (unlikely(m == NULL))
 		return -1;
 	tcp_fill(w, m, t, seq, ack, flags, msg);
-	tx_enqueue(w, m);
+	pkt_send(w, m);
 	return 0;
 }
 
@@ -173,7 +174,7 @@ pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
 	if (unlikely(m == NULL))
 		return -1;
 	udp_fill(w, m, t, msg);
-	tx_enqueue(w, m);
+	pkt_send(w, m);
 	return 0;
 }
 

@@ -18,7 +18,8 @@
  *
  * A worker floods UDP or TCP, never both, and only the functions below put
  * mbufs in the ring: a reused mbuf holds the kind of packet it is about to
- * be rewritten into.
+ * be rewritten into. On a VXLAN port the ring stays empty (fr_cap 0): a
+ * sent mbuf starts at its outer headers, and every packet is built whole.
  */
 #include <rte_byteorder.h>
 #include <rte_ip.h>
@@ -28,6 +29,7 @@
 
 #include "net/pkt.h"
 #include "net/pkt_hdr.h"
+#include "net/vxlan.h"
 
 #define FR_MASK (DP_FLOOD_RING - 1)
 
@@ -55,7 +57,7 @@ ring_grow(struct worker *w)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
 
-	if (m != NULL && w->fr_count < DP_FLOOD_RING) {
+	if (m != NULL && w->fr_count < w->fr_cap) {
 		w->fr[(w->fr_head + w->fr_count++) & FR_MASK] = m;
 		rte_mbuf_refcnt_set(m, 2);
 	}
@@ -96,7 +98,7 @@ pkt_flood_udp(struct worker *w, const struct tuple *t)
 			return -1;
 		pkt_udp_fill(w, m, t, &w->req);
 	}
-	tx_enqueue(w, m);
+	pkt_send(w, m);
 	return 0;
 }
 
@@ -108,7 +110,7 @@ pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq)
 	if (m == NULL && (m = ring_grow(w)) == NULL)
 		return -1;
 	pkt_tcp_fill(w, m, t, seq, 0, RTE_TCP_SYN_FLAG, NULL);
-	tx_enqueue(w, m);
+	pkt_send(w, m);
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The receive path (rx.h): Ethernet, VLAN, IPv4 and IPv6, checked against
  * the mbuf's real length and checksums; ARP/NDP and ICMP go to neigh.c and
- * icmp.c, TCP and UDP to the transports (l4.h).
+ * icmp.c, TCP and UDP to the transports (l4.h). On a VXLAN port the outer
+ * headers are checked first (vxlan.c) and the inner frame takes the same
+ * path, with tun set: what it answers goes back through the tunnel.
  */
 #include <string.h>
 
@@ -19,6 +21,7 @@
 #include "net/pkt.h"
 #include "net/pkt_hdr.h"
 #include "net/rx.h"
+#include "net/vxlan.h"
 
 /* Software check: pseudo-header + segment must sum to 0xffff. The
  * pseudo-header is summed from the IP header's fields, not built on the
@@ -117,10 +120,11 @@ udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t
 	udp_input(w, &d);
 }
 
-/* Returns 1 when m was consumed (ICMP reply reuses it). */
-static int
+/* Returns 1 when m was consumed (ICMP reply reuses it). tun: an inner
+ * frame of a VXLAN port. */
+static __rte_always_inline int
 ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
-	   uint32_t len)
+	   uint32_t len, int tun)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
 	uint32_t ihl, tot;
@@ -163,7 +167,7 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		return 0;
 	}
 	case IPPROTO_ICMP:
-		icmp_input(w, m, eth, ip, tot - ihl);
+		icmp_input(w, m, eth, ip, tot - ihl, tun);
 		return 1;
 	default:
 		CNT(w, OTHER_RX);
@@ -172,9 +176,9 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 }
 
 /* Returns 1 when m was consumed. */
-static int
+static __rte_always_inline int
 ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
-	   uint32_t len)
+	   uint32_t len, int tun)
 {
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
 	uint8_t *l4 = p + sizeof(*ip);
@@ -189,12 +193,12 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(w, BAD_RX);
 		return 0;
 	}
-	if (!w->np->v6) {
+	if (!w->v6) { /* the inner family: the port's, except inside VXLAN */
 		CNT(w, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
-		return icmp6_input(w, m, eth, ip, l4, plen);
+		return icmp6_input(w, m, eth, ip, l4, plen, tun);
 	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
 		CNT(w, OTHER_RX);
 		return 0;
@@ -215,20 +219,13 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	return 0;
 }
 
-void
-rx_packet(struct worker *w, struct rte_mbuf *m)
+/* A frame of len bytes at eth, Ethernet header included; consumes m. */
+static __rte_always_inline void
+rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
 {
-	uint32_t len = rte_pktmbuf_data_len(m), off = sizeof(struct rte_ether_hdr);
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	uint16_t type;
+	uint32_t off = sizeof(struct rte_ether_hdr);
+	uint16_t type = eth->ether_type;
 
-	CNT(w, PKT_RX);
-	CNT_ADD(w, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
-	if (unlikely(m->nb_segs != 1 || len < off)) {
-		CNT(w, BAD_RX);
-		goto drop;
-	}
-	type = eth->ether_type;
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eth + 1);
 		if (len < off + sizeof(*vh)) {
@@ -239,10 +236,10 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 		off += sizeof(*vh);
 	}
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-		if (ipv4_input(w, m, eth, (uint8_t *)eth + off, len - off))
+		if (ipv4_input(w, m, eth, (uint8_t *)eth + off, len - off, tun))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
-		if (ipv6_input(w, m, eth, (uint8_t *)eth + off, len - off))
+		if (ipv6_input(w, m, eth, (uint8_t *)eth + off, len - off, tun))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
 		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
@@ -251,4 +248,64 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 	}
 drop:
 	pkt_free(w, m);
+}
+
+/* A frame received on a VXLAN port: the outer headers' part is done here,
+ * the inner frame goes to rx_frame. Consumes m. */
+static __rte_noinline void
+rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
+{
+	uint32_t off = 0;
+
+	switch (vxlan_rx(w->vx, (const uint8_t *)eth, len, &off)) {
+	case VX_INNER:
+		if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
+			neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
+		/* the device's checksum flags were about the outer packet */
+		m->ol_flags = 0;
+		rte_pktmbuf_adj(m, (uint16_t)off);
+		rx_frame(w, m, rte_pktmbuf_mtod(m, struct rte_ether_hdr *), len - off, 1);
+		return;
+	case VX_ARP:
+		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
+		break;
+	case VX_ICMP:
+		m->ol_flags = 0;
+		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+			struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)((uint8_t *)eth + off);
+			icmp_input(w, m, eth, ip, rte_be_to_cpu_16(ip->total_length) - rte_ipv4_hdr_len(ip), 0);
+			return;
+		} else {
+			struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)((uint8_t *)eth + off);
+			if (icmp6_input(w, m, eth, ip, (uint8_t *)(ip + 1), rte_be_to_cpu_16(ip->payload_len), 0))
+				return;
+		}
+		break;
+	case VX_OTHER:
+		CNT(w, OTHER_RX);
+		break;
+	default:
+		CNT(w, BAD_RX);
+	}
+	pkt_free(w, m);
+}
+
+void
+rx_packet(struct worker *w, struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_data_len(m);
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+
+	CNT(w, PKT_RX);
+	CNT_ADD(w, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
+	if (unlikely(m->nb_segs != 1 || len < sizeof(*eth))) {
+		CNT(w, BAD_RX);
+		pkt_free(w, m);
+		return;
+	}
+	if (unlikely(w->vx != NULL)) {
+		rx_vxlan(w, m, eth, len);
+		return;
+	}
+	rx_frame(w, m, eth, len, 0);
 }

@@ -44,6 +44,7 @@
  * Times are timer ticks, TL_PER_MS to the millisecond. */
 #define TL_PER_MS 64
 struct dack_ring;
+struct vxlan;
 
 struct tlist {
 	uint32_t head;
@@ -83,6 +84,7 @@ struct worker {
 	struct dp_worker_stats *st;
 	struct dp_worker_lat *lat; /* NULL: latency not recorded */
 	struct netport *np;
+	struct vxlan *vx;  /* net/vxlan.h: the port's tunnel; NULL: none */
 	struct rte_mempool *mp;
 	const struct dp_config *cfg;
 	const struct dp_control *ctl;
@@ -179,6 +181,7 @@ struct worker {
 	struct rte_mbuf *tx[DP_TX_CAP];
 	/* flood: fr[fr_head..+fr_count) in the order they were sent */
 	uint16_t fr_head, fr_count;
+	uint16_t fr_cap;           /* DP_FLOOD_RING, or 0: no reuse (VXLAN) */
 	struct rte_mbuf *fr[DP_FLOOD_RING];
 
 	/* dev_fault.c: the PMD's code, and where a fault in it returns to */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad input: one clear line, exit 2, nothing started. Covers unknown
 # keyword, bad number, bad address, missing port, core/address mismatch,
-# unsupported dperf keyword, device arguments the driver refuses, a memif
+# a vxlan line against the cores, device arguments the driver refuses, a memif
 # client without its server, too few hugepages, a busy instance name, and
 # secondaries with no primary. (Device refusals come after EAL's own log
 # lines: there the last line names the config line.)
@@ -46,8 +46,9 @@ good | grep -v '^port' >"$T/noport.conf"
 expect_error noport "port: missing"
 good | sed 's/^cpu 1/cpu 0 1/' >"$T/cores.conf"
 expect_error cores "cores.conf:7: server:"
-{ good; echo "vxlan 1 0:0:0:0:0:1 0:0:0:0:0:2 10.0.0.1 1 10.0.0.2 1"; } >"$T/vxlan.conf"
-expect_error vxlan "vxlan: not supported"
+# a dperf rule: one local VTEP per worker core of the port
+{ good; echo "vxlan 1 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.2 2 198.18.0.1 1"; } >"$T/vxlan.conf"
+expect_error vxlan "vxlan.conf:9: vxlan: 2 local VTEP addresses for 1 worker cores on this port (expected one per core)"
 "$BUILD/dperf" -c "$T/missing.conf" >/dev/null 2>&1 && fail "a missing file was accepted"
 
 # What the tuples and cores sustain, one rule for the config and for

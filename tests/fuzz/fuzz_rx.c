@@ -3,8 +3,9 @@
  * IPv4/IPv6, ICMP, TCP (client and server state machines), UDP and HTTP
  * parsing, against socket tables that hold live connections.
  *
- * EAL runs in memory only (no hugepages, no PCI, no shared files). Three
- * pairs of workers (IPv4 HTTP, IPv6 HTTP, IPv4 UDP), each a client and a
+ * EAL runs in memory only (no hugepages, no PCI, no shared files). Four
+ * pairs of workers (IPv4 HTTP, IPv6 HTTP, IPv4 UDP, IPv4 HTTP inside
+ * VXLAN over IPv4), each a client and a
  * server wired back to back by replacing the TX layer at link time. For
  * every input, each pair is reset, opens a few keepalive connections and
  * leaves one in SYN_SENT, then the input's packets are injected.
@@ -16,7 +17,9 @@
  *                 frames the target received while connecting (sel picks)
  *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
  *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers
- *   flags >> 5    pair: 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP
+ *   flags >> 5    pair (mod 4): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN
+ *                 (on the VXLAN pair, fixup and checksums apply to the
+ *                 outer headers; the UDP checksum becomes "none")
  * After each record, the two workers exchange what they sent.
  *
  * Checked after every input, abort on failure: every mbuf is back in its
@@ -46,7 +49,7 @@
 #include "state/txq.h"
 #include "boot/worker_setup.h"
 
-#define N_PAIRS 3
+#define N_PAIRS 4
 #define N_TPL 16
 #define TPL_LEN 128
 #define T0 (1ULL << 40) /* fixed clock: sequence numbers repeat per input */
@@ -64,6 +67,12 @@ static const char *const cfg_text[N_PAIRS][2] = {
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 53 1\n",
 	  "mode server\ncpu 0\nprotocol udp\nport net_null1 198.18.0.1 198.18.0.2\n"
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 53 1\n" },
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nkeepalive\nport net_null0 198.18.0.2 198.18.0.1\n"
+	  "vxlan 7 02:00:00:00:00:02 02:00:00:00:00:01 198.18.0.2 1 198.18.0.1 1\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\nlport_range 1000 1003\n",
+	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
+	  "vxlan 7 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.1 1 198.18.0.2 1\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\n" },
 };
 
 struct side {

@@ -71,6 +71,35 @@ def seg4(flags, data=b"", sport=1000, seq=1, ack=1, **kw):
     return SRV4(ipv4("198.18.1.2", "198.18.2.1", 6, tcp(sport, 80, seq, ack, flags, data), **kw))
 
 
+VX = 0x60  # the VXLAN pair (VNI 7; inner MACs 02:00:00:00:00:01 server, :02 client)
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def ipv4_summed(src, dst, proto, l4):
+    """An IPv4 packet with its header and TCP/UDP/ICMP checksums right (inside
+    VXLAN the harness only fixes the outer ones)."""
+    ph = ip4(src) + ip4(dst) + struct.pack("!BBH", 0, proto, len(l4)) if proto != 1 else b""
+    at = {6: 16, 17: 6, 1: 2}[proto]
+    l4 = l4[:at] + struct.pack("!H", csum(ph + l4)) + l4[at + 2:]
+    hdr = ipv4(src, dst, proto, l4)
+    return hdr[:10] + struct.pack("!H", csum(hdr[:20])) + hdr[12:]
+
+
+def vxlan_to_server(inner_ip, vni=7, inner_type=0x0800):
+    """An inner frame to the server, in VXLAN from the client's VTEP."""
+    inner = eth(bytes.fromhex("020000000001"), bytes.fromhex("020000000002"), inner_type) + inner_ip
+    vx = struct.pack("!BBHI", 0x08, 0, 0, vni << 8)
+    return SRV4(ipv4("198.18.0.2", "198.18.0.1", 17, udp(6666, 4789, vx + inner)))
+
+
 SEEDS = {
     "empty": b"",
     "arp_request": rec(0, eth(b"\xff" * 6, CLI_MAC, 0x0806)
@@ -122,6 +151,17 @@ SEEDS = {
     "udp_bad_len": rec(UDP | GOOD, SRV4(ipv4("198.18.1.2", "198.18.2.1", 17,
                                              struct.pack("!HHHH", 1000, 53, 999, 0) + b"q"))),
     "tcp_to_udp_worker": rec(UDP | SUMS, seg4(SYN, sport=2005)),
+    "vx_syn_new": rec(VX | SUMS, vxlan_to_server(
+        ipv4_summed("198.18.1.2", "198.18.2.1", 6, tcp(2000, 80, 100, 0, SYN)))),
+    "vx_get_live": b"".join(rec(VX | FIXUP | SUMS, vxlan_to_server(
+        ipv4_summed("198.18.1.2", "198.18.2.1", 6, tcp(1000, 80, 1, 1, PSH | ACK, GET))), sel=k)
+        for k in range(4)),
+    "vx_other_vni": rec(VX | SUMS, vxlan_to_server(
+        ipv4_summed("198.18.1.2", "198.18.2.1", 6, tcp(2000, 80, 100, 0, SYN)), vni=8)),
+    "vx_inner_echo": rec(VX | SUMS, vxlan_to_server(
+        ipv4_summed("198.18.1.2", "198.18.2.1", 1, struct.pack("!BBHHH", 8, 0, 0, 7, 1) + b"ping"))),
+    "vx_outer_arp": rec(VX, eth(b"\xff" * 6, CLI_MAC, 0x0806)
+                        + arp(1, CLI_MAC, "198.18.0.2", bytes(6), "198.18.0.1")),
 }
 
 

@@ -88,7 +88,8 @@ static const struct tcase table[] = {
 	CD("cps", "cps 2k\r\n", NULL),
 	C("foo 1\n", "t.conf:7: foo: unknown keyword"),
 	C("\nFOO\n", "t.conf:8: FOO: unknown keyword"),
-	C("vxlan 1 2 3\n", "t.conf:7: vxlan: not supported by this version of dperf-live"),
+	C("vxlan 1 2 3\n", "t.conf:7: vxlan: wrong number of arguments (expected \"vxlan VNI "
+	  "INNER_SMAC INNER_DMAC VTEP_LOCAL NUM VTEP_REMOTE NUM\")"),
 	C("kni\n", "t.conf:7: kni: KNI was removed from DPDK in 23.11 (expected a net_tap port, or "
 	   "net_virtio_user with vhost-net"),
 	C("kni vEth\n", "t.conf:7: kni: KNI was removed from DPDK in 23.11"),
@@ -260,6 +261,38 @@ static const struct tcase table[] = {
 	C("wait 0\n", NULL),
 	C("wait 60\n", NULL),
 	C("wait 61\n", "t.conf:7: wait: 61 out of range (expected 0..60 seconds)"),
+	/* vxlan: dperf's rules (one per port, a local VTEP per core, remote 1 or
+	 * one per core, not with vlan), ours (VTEPs of the port's family, mss fits) */
+#define VX "vxlan 1 02:00:00:00:00:01 02:00:00:00:00:02 "
+	C(VX "198.18.0.1 2 198.18.0.9 2\n", NULL),
+	C(VX "198.18.0.1 2 198.18.0.9 1\n", NULL),
+	C("vxlan 16777215 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.1 2 198.18.0.9 1\n", NULL),
+	C("vxlan 0 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.1 2 198.18.0.9 1\n",
+	  "t.conf:7: vxlan: VNI 0 out of range (expected 1..16777215)"),
+	C("vxlan 16777216 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.1 2 198.18.0.9 1\n",
+	  "t.conf:7: vxlan: VNI 16777216 out of range"),
+	C("vxlan 1 02:00:00:00:00:01 02:00 198.18.0.1 2 198.18.0.9 1\n",
+	  "t.conf:7: vxlan: bad inner MAC \"02:00\" (expected a MAC like aa:bb:cc:dd:ee:ff)"),
+	C(VX "198.18.0.x 2 198.18.0.9 1\n", "t.conf:7: vxlan: bad vxlan address \"198.18.0.x\""),
+	C(VX "198.18.0.255 2 198.18.0.9 1\n", "t.conf:7: vxlan: 198.18.0.255 + 2 addresses ends at"),
+	C(VX "198.18.0.1 1 198.18.0.9 1\n", "t.conf:7: vxlan: 1 local VTEP addresses for 2 worker "
+	  "cores on this port (expected one per core)"),
+	C(VX "198.18.0.1 2 198.18.0.9 3\n", "t.conf:7: vxlan: 3 remote VTEP addresses for 2 worker "
+	  "cores on this port (expected 1, or one per core)"),
+	C(VX "2001:db8::1 2 2001:db8::9 1\n", "t.conf:7: vxlan: IPv6 VTEP addresses on the IPv4 "
+	  "port of line 3 (expected the port's family"),
+	C(VX "198.18.0.1 2 2001:db8::9 1\n", "t.conf:7: vxlan: local VTEP 198.18.0.1 and remote "
+	  "VTEP 2001:db8::9 are of different address families"),
+	C(VX "198.18.0.1 2 198.18.0.9 1\n" VX "198.18.0.1 2 198.18.0.9 1\n",
+	  "t.conf:8: vxlan: 2 \"vxlan\" lines for 1 \"port\" lines (expected one per port"),
+	C("vlan 5\n" VX "198.18.0.1 2 198.18.0.9 1\n", "t.conf:7: vlan: given with vxlan"),
+	C(VX "198.18.0.1 2 198.18.0.9 1\nmss 1410\n", NULL),
+	C(VX "198.18.0.1 2 198.18.0.9 1\nmss 1411\n", "t.conf:8: mss: 1411 does not fit a "
+	  "1500-byte MTU inside VXLAN (expected at most 1410, or jumbo)"),
+	C(VX "198.18.0.1 2 198.18.0.9 1\npayload_size 1411\n", NULL), /* two segments of mss 1410 */
+	CD("server", VX "198.18.0.1 2 198.18.0.9 1\nrss\nserver 198.18.2.1 4\n", "t.conf:9: server: "
+	   "4 addresses for 2 worker cores on this port (expected one server address per core, as "
+	   "vxlan requires)"),
 	/* tos, vlan, tcp_rst */
 	C("tos 0x10\n", NULL),
 	C("tos 255\n", NULL),
@@ -796,6 +829,8 @@ normalize(struct dp_config *cfg)
 	for (int i = 0; i < DP_MAX_PORTS; i++) {
 		cfg->ports[i].line = 0;
 		cfg->servers[i].line = 0;
+		cfg->vxlans[i].line = cfg->vxlans[i].vtep_local.line = 0;
+		cfg->vxlans[i].vtep_remote.line = 0;
 	}
 	for (int i = 0; i < DP_MAX_CLIENT_RANGES; i++)
 		cfg->clients[i].line = 0;
@@ -818,6 +853,42 @@ round_trip(const char *text)
 		while (((char *)&a)[off] == ((char *)&b)[off])
 			off++;
 		fail_msg("round trip differs at offset %zu:\n%s", off, dump);
+	}
+}
+
+/* dperf's vxlan files: IPv6 inside an IPv4 underlay; ours also the other
+ * way round. mss comes down to fit the outer MTU. */
+static void
+test_vxlan(void **state)
+{
+	struct dp_config c = parse_ok(
+		"mode client\ncpu 0\nprotocol udp\ncps 1m\nport 0000:03:00.1 6.6.215.3 6.6.215.1\n"
+		"vxlan   1   01:02:03:04:05:aa   01:02:03:04:05:bb   6.6.215.3   1   6.6.213.3   1\n"
+		"client aa::1:1:1:1 100\nserver bb::2:2:2:2 1\n");
+	static const uint8_t sm[6] = { 1, 2, 3, 4, 5, 0xaa };
+
+	(void)state;
+	assert_int_equal(c.n_vxlans, 1);
+	assert_int_equal(c.vxlans[0].vni, 1);
+	assert_memory_equal(c.vxlans[0].inner_smac, sm, 6);
+	assert_int_equal(c.vxlans[0].inner_dmac[5], 0xbb);
+	assert_int_equal(c.vxlans[0].vtep_local.start.family, 4);
+	assert_int_equal(c.vxlans[0].vtep_remote.start.v4, inet_addr("6.6.213.3"));
+	assert_int_equal(c.vxlans[0].line, 6);
+	assert_int_equal(c.mss, 1500 - 50 - 40 - 20); /* inner IPv6 */
+	c = parse_ok("mode server\ncpu 0\nport 01:00.0 2001:db8::1 2001:db8::2\n"
+		     "vxlan 9 02:00:00:00:00:01 02:00:00:00:00:02 2001:db8::1 1 2001:db8::2 1\n"
+		     "client 198.18.1.2 4\nserver 198.18.2.1 1\njumbo\n");
+	assert_int_equal(c.mss, 1460); /* fits 9000 - 70 - 20 - 20: unchanged */
+	/* without vxlan the ranges must be of the ports' family */
+	{
+		char err[DP_ERR_LEN];
+
+		assert_int_equal(dp_config_parse("t.conf", "mode server\ncpu 0\n"
+						 "port 01:00.0 2001:db8::1 2001:db8::2\n"
+						 "client 198.18.1.2 4\nserver 198.18.2.1 1\n",
+						 &c, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "t.conf:4: client: IPv4 range on IPv6 ports"));
 	}
 }
 
@@ -848,6 +919,12 @@ test_dump_round_trip(void **state)
 		   "retransmit_timeout 250ms\nlog_level 3\n");
 	round_trip("mode server\ncpu 0\nport 01:00.0 2001:db8::1 2001:db8::2\n"
 		   "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\nprotocol udp\nkeepalive\n");
+	round_trip("mode client\ncpu 0 1 2 3\ncps 1k\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		   "port 02:00.0 198.18.5.1 198.18.5.2\n"
+		   "vxlan 16777215 02:00:00:00:00:01 0a:00:00:00:00:02 198.18.0.1 2 198.18.0.9 2\n"
+		   "vxlan 7 02:00:00:00:00:03 0a:00:00:00:00:04 198.18.5.1 2 198.18.5.9 1\n"
+		   "client 2001:db8:1::2 4\nclient 2001:db8:1::12 4\n"
+		   "server 2001:db8:2::1 2\nserver 2001:db8:2::11 2\n");
 }
 
 /* dperf -k lists every keyword of dperf 1.9.0 (src/config.c at 271ebe5,
@@ -1043,6 +1120,7 @@ main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_ip),
 		cmocka_unit_test(test_tuple_space),
+		cmocka_unit_test(test_vxlan),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_keywords_listing),
 		cmocka_unit_test(test_value_ranges),

@@ -4,7 +4,7 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/boot/worker_setup.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
