@@ -13,6 +13,19 @@
 #include "net/vxlan.h"
 
 /* Echo reply built in place; consumes m. */
+/* An echo reply built in place goes back the way the request came:
+ * through the tunnel when it came through one (tun), else as it is. */
+static void
+icmp_send(struct worker *w, struct rte_mbuf *m, int tun)
+{
+	m->ol_flags = 0;
+	CNT(w, ICMP_TX);
+	if (tun)
+		pkt_send(w, m);
+	else
+		tx_enqueue(w, m);
+}
+
 void
 icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	   struct rte_ipv4_hdr *ip, uint32_t l4len, int tun)
@@ -38,12 +51,7 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
 	ic->icmp_cksum = 0;
 	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, l4len);
-	m->ol_flags = 0;
-	CNT(w, ICMP_TX);
-	if (tun)
-		pkt_send(w, m);
-	else
-		tx_enqueue(w, m);
+	icmp_send(w, m, tun);
 }
 
 /* IPv6: neighbour discovery goes to neigh.c; an echo request to one of
@@ -80,12 +88,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		s = __rte_raw_cksum(ic, len, s);
 		c = (uint16_t)~__rte_raw_cksum_reduce(s);
 		memcpy(ic + 2, &c, 2);
-		m->ol_flags = 0;
-		CNT(w, ICMP_TX);
-		if (tun)
-			pkt_send(w, m);
-		else
-			tx_enqueue(w, m);
+		icmp_send(w, m, tun);
 		return 1;
 	}
 	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */

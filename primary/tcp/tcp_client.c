@@ -155,9 +155,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 
 	seg_tuple(s, &t);
 	if (unlikely(idx == SK_NONE || s->sip != w->srv_ip)) {
-		CNT(w, TCP_DROP);
-		if (w->cfg->tcp_rst)
-			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		tcp_unknown(w, &t, s);
 		return;
 	}
 	sk = &w->sk[idx];
@@ -178,9 +176,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		return;
 	}
 	if (unlikely(sk->state == SK_CLOSED)) {
-		CNT(w, TCP_DROP);
-		if (w->cfg->tcp_rst)
-			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		tcp_unknown(w, &t, s);
 		return;
 	}
 	if (sk->state == SK_SYN_SENT) {

@@ -105,6 +105,16 @@ seg_tuple(const struct seg *s, struct tuple *t)
 	t->rport = s->sport;
 }
 
+/* A segment for no socket of ours (or a closed one): counted, and
+ * answered with RST unless tcp_rst 0. */
+static inline void
+tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
+{
+	CNT(w, TCP_DROP);
+	if (w->cfg->tcp_rst)
+		tcp_reply_rst(w, t, s->seq, s->ack, s->flags, s->dlen);
+}
+
 /* A segment in FIN_WAIT_1/2 or LAST_ACK (ours sent first, or theirs):
  * the peer's FIN ends it, the ACK of ours moves to FIN_WAIT_2, whose
  * wait for the peer's FIN is on `list`. */

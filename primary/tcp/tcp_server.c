@@ -285,9 +285,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	r.n = r.total = 0;
 	seg_tuple(s, &t);
 	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
-		CNT(w, TCP_DROP);
-		if (w->cfg->tcp_rst)
-			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		tcp_unknown(w, &t, s);
 		return;
 	}
 	sk = &w->sk[idx];
@@ -312,9 +310,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		return;
 	}
 	if (unlikely(sk->state == SK_CLOSED)) {
-		CNT(w, TCP_DROP);
-		if (w->cfg->tcp_rst)
-			tcp_reply_rst(w, &t, s->seq, s->ack, s->flags, s->dlen);
+		tcp_unknown(w, &t, s);
 		return;
 	}
 	/* An answer resent from an earlier segment (resend_answer) may be
