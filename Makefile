@@ -42,7 +42,7 @@ CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP $(INCLUDES) -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+COMMON_SRC  := common/version.c common/config.c common/config_values.c common/port_dev.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
 # lib/: the figures every reader shows (the primary's report, -o summary
 # and telemetry read them too), and what only the tools need: attaching
 # as a secondary and sending control requests.
@@ -144,7 +144,7 @@ test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
-FUZZ_CFG     := common/config.c common/config_values.c common/escape.c
+FUZZ_CFG     := common/config.c common/config_values.c common/port_dev.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)

@@ -367,29 +367,6 @@ h_socket_mem(struct pctx *p, int argc, char **argv)
 }
 
 static int
-is_pci_addr(const char *s)
-{
-	/* [dddd:]bb:dd.f, hexadecimal, function 0..7 */
-	size_t n = strlen(s), i = 0;
-	const char *pat4 = "xxxx:xx:xx.f", *pat = pat4;
-
-	if (n == 7)
-		pat = pat4 + 5;
-	else if (n != 12)
-		return 0;
-	for (; i < n; i++) {
-		char c = s[i];
-		if (pat[i] == 'x' && !isxdigit((unsigned char)c))
-			return 0;
-		if (pat[i] == 'f' && (c < '0' || c > '7'))
-			return 0;
-		if ((pat[i] == ':' || pat[i] == '.') && c != pat[i])
-			return 0;
-	}
-	return 1;
-}
-
-static int
 parse_mac(const char *s, uint8_t mac[6])
 {
 	for (int i = 0; i < 6; i++) {
@@ -404,24 +381,55 @@ parse_mac(const char *s, uint8_t mac[6])
 	return 0;
 }
 
+/* The ethdev names a port's device gives EAL: its own, or its members'. */
+static uint32_t
+dev_names(const struct dp_port_cfg *pc, char names[][DP_DEV_LEN])
+{
+	if (!pc->is_bond) {
+		dp_dev_name(pc->dev, strlen(pc->dev), names[0], DP_DEV_LEN);
+		return 1;
+	}
+	for (uint32_t i = 0; i < pc->n_members; i++)
+		dp_dev_name(pc->dev + pc->member_off[i], pc->member_len[i], names[i], DP_DEV_LEN);
+	return pc->n_members;
+}
+
 static int
 port_dev(struct pctx *p, const char *dev, struct dp_port_cfg *pc)
 {
-	if (strncmp(dev, "bond", 4) == 0 || strncmp(dev, "net_bonding", 11) == 0)
-		return kw_err(p, "bonded ports are not supported by this version of dperf-live "
-			      "(expected one PCI address or vdev per \"port\" line)");
-	if (strncmp(dev, "net_", 4) == 0 && strlen(dev) > 4)
-		pc->is_vdev = 1;
-	else if (!is_pci_addr(dev))
-		return kw_err(p, "bad device \"%s\" (expected a PCI address like 0000:01:00.0 or a "
-			      "vdev like net_memif0,role=server)", dev);
-	if (strlen(dev) >= sizeof(pc->dev))
-		return kw_err(p, "device too long (expected at most %d characters)", DP_DEV_LEN - 1);
-	for (uint32_t i = 0; i < p->cfg->n_ports; i++)
-		if (strcmp(p->cfg->ports[i].dev, dev) == 0)
-			return kw_err(p, "device \"%s\" already used on line %u (expected each "
-				      "device once)", dev, p->cfg->ports[i].line);
-	strcpy(pc->dev, dev);
+	char mine[DP_BOND_MAX_MEMBERS][DP_DEV_LEN], theirs[DP_BOND_MAX_MEMBERS][DP_DEV_LEN];
+	char why[DP_ERR_LEN];
+	uint32_t n_mine, n_theirs;
+
+	if (strncmp(dev, "bond", 4) == 0) {
+		if (dp_bond_parse(dev, pc, why, sizeof(why)) < 0)
+			return kw_err(p, "%s", why);
+	} else if (strncmp(dev, "net_bonding", 11) == 0) {
+		return kw_err(p, "a net_bonding vdev cannot be given directly (expected dperf's "
+			      "bondMODE:POLICY(DEV0,DEV1,...), which creates it with its members)");
+	} else {
+		if (strncmp(dev, "net_", 4) == 0 && strlen(dev) > 4)
+			pc->is_vdev = 1;
+		else if (!dp_is_pci_addr(dev, strlen(dev)))
+			return kw_err(p, "bad device \"%s\" (expected a PCI address like 0000:01:00.0, "
+				      "a vdev like net_memif0,role=server, or a bond like "
+				      "bond0:2(DEV0,DEV1))", dev);
+		if (strlen(dev) >= sizeof(pc->dev))
+			return kw_err(p, "device too long (expected at most %d characters)",
+				      DP_DEV_LEN - 1);
+		strcpy(pc->dev, dev);
+	}
+	/* A device serves one port: EAL would create it once, for the first. */
+	n_mine = dev_names(pc, mine);
+	for (uint32_t i = 0; i < p->cfg->n_ports; i++) {
+		n_theirs = dev_names(&p->cfg->ports[i], theirs);
+		for (uint32_t a = 0; a < n_mine; a++)
+			for (uint32_t b = 0; b < n_theirs; b++)
+				if (strcmp(mine[a], theirs[b]) == 0)
+					return kw_err(p, "device \"%s\" already used on line %u "
+						      "(expected each device once)", mine[a],
+						      p->cfg->ports[i].line);
+	}
 	return 0;
 }
 
@@ -836,7 +844,8 @@ static const struct keyword keywords[] = {
 	   "a multiple of the number of ports"),
 	KW("socket_mem", h_socket_mem, 1, 1, "MB[,MB...]", "EAL --socket-mem; default: EAL's"),
 	KW_MULTI("port", h_port, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]", "1..4 lines; DEV a PCI "
-		 "address or a vdev (net_memif0,..., net_tap0,...)"),
+		 "address, a vdev (net_memif0,..., net_tap0,...) or a bond "
+		 "bondMODE:POLICY(DEV0,DEV1,...), MODE 0..4, POLICY 0..2 (l2, l23, l34)"),
 	TIME("duration", duration_us, 1, UINT64_MAX, 60 * S, D_ALWAYS,
 	     "at full rate, after wait and slow_start", NULL),
 	NUM("cps", cps, 1, UINT32_MAX, 0, D_NONZERO, "client", "1000 when cc is given"),
@@ -935,8 +944,6 @@ static const struct {
 			  "implemented; expected no \"flow_isolate\" line)" },
 	{ "synflood", "not supported by this version of dperf-live" },
 	{ "server_hop", "not supported by this version of dperf-live" },
-	{ "bond", "bonded ports are not supported by this version of dperf-live (expected one "
-		  "PCI address or vdev per \"port\" line)" },
 };
 
 static const struct keyword *

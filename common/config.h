@@ -25,6 +25,11 @@
 #define DP_DEFAULT_CPS 1000   /* dperf: a client given cc but no cps */
 #define DP_JUMBO_MTU_MIN 9000 /* dperf's range for "jumbo MTU" */
 #define DP_JUMBO_MTU_MAX 9710
+/* A bonded port (dperf's "bondMODE:POLICY(DEV0,DEV1,...)"): members per
+ * bond, modes 0..4 and transmit policies 0..2 as dperf documents them. */
+#define DP_BOND_MAX_MEMBERS 8
+#define DP_BOND_MODE_MAX 4
+#define DP_BOND_POLICY_MAX 2
 
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
@@ -51,13 +56,22 @@ struct dp_range {
 };
 
 struct dp_port_cfg {
-	char dev[DP_DEV_LEN]; /* PCI address or vdev string beginning "net_" */
+	char dev[DP_DEV_LEN]; /* PCI address, vdev string beginning "net_", or a bond */
 	struct dp_ip local;
 	struct dp_ip gw;
 	uint8_t gw_mac[6];
 	uint8_t has_gw_mac;
 	uint8_t is_vdev;
 	uint32_t line;
+	/* A bond: dev is "bondMODE:POLICY(DEV0,DEV1,...)" as written, and
+	 * member i is dev[member_off[i] .. + member_len[i]) (a PCI address or
+	 * a vdev with its arguments). */
+	uint8_t is_bond;
+	uint8_t bond_mode;   /* DPDK's BONDING_MODE_*: 0 round robin .. 4 802.3ad */
+	uint8_t bond_policy; /* DPDK's BALANCE_XMIT_POLICY_*: 0 l2, 1 l23, 2 l34 */
+	uint8_t n_members;
+	uint16_t member_off[DP_BOND_MAX_MEMBERS];
+	uint16_t member_len[DP_BOND_MAX_MEMBERS];
 };
 
 /* dperf's "vxlan VNI INNER_SMAC INNER_DMAC VTEP_LOCAL NUM VTEP_REMOTE NUM",
@@ -199,6 +213,25 @@ uint32_t dp_config_lead_s(const struct dp_config *cfg);
 
 /* The line keyword was first given on in cfg's file, 0 when it was not. */
 uint32_t dp_config_line(const struct dp_config *cfg, const char *keyword);
+
+/* The ethdev name EAL gives a device string (a PCI address or a vdev with
+ * arguments, n bytes of it): "0000:bb:dd.f" or the vdev's name before its
+ * first comma. */
+void dp_dev_name(const char *dev, size_t n, char *out, size_t len);
+
+/* The ethdev name of port i: its device's, or "net_bondingI" for a bond
+ * (dperf's name). */
+void dp_port_name(const struct dp_config *cfg, uint32_t i, char *out, size_t len);
+
+/* Parse dperf's bond syntax "bondMODE:POLICY(DEV0,DEV1,...)" into pc (dev
+ * is copied). A member is a PCI address or a vdev, whose "key=value"
+ * arguments follow it after commas: "bond0:2(net_af_packet0,iface=a,
+ * net_af_packet1,iface=b)". Returns 0, or -1 with why set to "what is
+ * wrong (expected ...)". */
+int dp_bond_parse(const char *s, struct dp_port_cfg *pc, char *why, size_t whylen);
+
+/* "0000:01:00.0" or "01:00.0" (n bytes of s). */
+int dp_is_pci_addr(const char *s, size_t n);
 
 /* Total number of client connection slots per worker (tuples). */
 uint64_t dp_config_tuple_space(const struct dp_config *cfg);

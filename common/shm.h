@@ -99,6 +99,16 @@ struct dp_worker_stats {
 	volatile uint32_t port;
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* One member of a bonded port: its own device's counters (main lcore),
+ * so that a reader sees which links carry the bond's traffic. */
+struct dp_member_stats {
+	char name[32];
+	volatile uint64_t ipackets;
+	volatile uint64_t opackets;
+	volatile uint64_t ibytes;
+	volatile uint64_t obytes;
+};
+
 struct dp_port_stats {
 	volatile uint64_t c[DP_PC__COUNT];
 	char name[64];
@@ -112,6 +122,8 @@ struct dp_port_stats {
 	uint64_t mbuf_total;
 	volatile uint64_t mbuf_free;
 	uint64_t mbuf_free_start;
+	uint32_t n_members; /* a bond's members, 0 for a port of one device */
+	struct dp_member_stats members[DP_BOND_MAX_MEMBERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 /* Latency histograms of one worker (written by it only), TSC ticks:
@@ -150,6 +162,7 @@ struct dp_shm {
 
 _Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");
 _Static_assert(sizeof(struct dp_port_stats) % DP_CACHE_LINE == 0, "port stats not cache aligned");
+_Static_assert(sizeof(struct dp_member_stats) == DP_CACHE_LINE, "member stats layout changed: bump DP_SHM_ABI");
 _Static_assert(sizeof(struct dp_shm_header) == DP_CACHE_LINE * 2, "header layout changed: bump DP_SHM_ABI");
 _Static_assert(__builtin_offsetof(struct dp_shm, workers) % DP_CACHE_LINE == 0, "workers misaligned");
 _Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target required");

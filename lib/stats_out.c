@@ -56,6 +56,27 @@ pools_json(FILE *f, const struct dp_shm *s)
 		total, avail, start);
 }
 
+/* Bonded ports' members, each device's own counters (absent without a
+ * bond): which links carry the traffic. */
+static void
+members_json(FILE *f, const struct dp_shm *s)
+{
+	int first = 1;
+
+	for (uint32_t p = 0; p < s->hdr.n_ports && p < DP_MAX_PORTS; p++)
+		for (uint32_t m = 0; m < s->ports[p].n_members && m < DP_BOND_MAX_MEMBERS; m++) {
+			const struct dp_member_stats *ms = &s->ports[p].members[m];
+
+			fprintf(f, "%s{\"port\":%u,\"name\":\"%s\",\"ipackets\":%" PRIu64
+				",\"opackets\":%" PRIu64 ",\"ibytes\":%" PRIu64 ",\"obytes\":%" PRIu64 "}",
+				first ? ",\"members\":[" : ",", p, ms->name, ms->ipackets, ms->opackets,
+				ms->ibytes, ms->obytes);
+			first = 0;
+		}
+	if (!first)
+		fputc(']', f);
+}
+
 void
 dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b)
@@ -82,6 +103,7 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
 	}
 	pools_json(f, s);
+	members_json(f, s);
 	latency_json(f, s, a, b);
 	fprintf(f, ",\"rates\":{");
 	for (int c = 0; c < DP_C__COUNT; c++)

@@ -66,13 +66,52 @@ lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 unsigned long
 eal_mem_needed_mb(const struct dp_config *cfg)
 {
-	/* Per port: nq * (1024 + 1024 + 4096) + 4096 mbufs of ~2.5 KB (10 KB
+	/* Per port: nq * (1024 + 1024 (per member) + 4096) + 4096 mbufs of ~2.5 KB (10 KB
 	 * with jumbo), plus EAL's own needs, the memzone and free heap. */
 	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
-	unsigned long mbufs = cfg->n_ports * (per_port_q * 6144 + 4096);
-	unsigned long kb = mbufs * (cfg->jumbo ? 10 : 3);
+	unsigned long mbufs = 0, kb;
+
+	for (uint32_t i = 0; i < cfg->n_ports; i++) /* a bond: rings on each member */
+		mbufs += per_port_q * (2048 * (cfg->ports[i].n_members ? cfg->ports[i].n_members : 1u)
+				       + 4096) + 4096;
+	kb = mbufs * (cfg->jumbo ? 10 : 3);
 
 	return kb / 1024 + 128;
+}
+
+/* A bond: its members as devices of their own (PCI addresses allowed with
+ * -a, vdevs created with their arguments), then DPDK's net_bonding vdev
+ * naming them, port i's "net_bondingI". The bonding PMD adds its members
+ * when the bond is configured, after every device has been probed. */
+static int
+bond(struct eal_args *a, const struct dp_port_cfg *pc, uint32_t i, int *pci)
+{
+	static const char *const policy[] = { "l2", "l23", "l34" };
+	char arg[1024], name[DP_DEV_LEN];
+	size_t off;
+	int rc = 0;
+
+	_Static_assert(sizeof(policy) / sizeof(policy[0]) == DP_BOND_POLICY_MAX + 1, "policies");
+	off = (size_t)snprintf(arg, sizeof(arg), "--vdev=net_bonding%u,mode=%u,xmit_policy=%s", i,
+			       pc->bond_mode, policy[pc->bond_policy % (DP_BOND_POLICY_MAX + 1)]);
+	for (uint32_t m = 0; m < pc->n_members; m++) {
+		const char *dev = pc->dev + pc->member_off[m];
+		int len = pc->member_len[m];
+
+		if (strncmp(dev, "net_", 4) == 0) {
+			rc |= add(a, "--vdev=%.*s", len, dev);
+		} else {
+			rc |= add(a, "-a");
+			rc |= add(a, "%.*s", len, dev);
+			*pci = 1;
+		}
+		dp_dev_name(dev, (size_t)len, name, sizeof(name));
+		if (off < sizeof(arg))
+			off += (size_t)snprintf(arg + off, sizeof(arg) - off, ",slave=%s", name);
+	}
+	if (off >= sizeof(arg))
+		return -1;
+	return rc | add(a, "%s", arg);
 }
 
 int
@@ -88,11 +127,15 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	rc |= lcores(a, cfg, ncpu);
 	rc |= add(a, "--main-lcore=0");
 	for (uint32_t i = 0; i < cfg->n_ports; i++) {
-		if (cfg->ports[i].is_vdev) {
-			rc |= add(a, "--vdev=%s", cfg->ports[i].dev);
+		const struct dp_port_cfg *pc = &cfg->ports[i];
+
+		if (pc->is_bond) {
+			rc |= bond(a, pc, i, &pci);
+		} else if (pc->is_vdev) {
+			rc |= add(a, "--vdev=%s", pc->dev);
 		} else {
 			rc |= add(a, "-a");
-			rc |= add(a, "%s", cfg->ports[i].dev);
+			rc |= add(a, "%s", pc->dev);
 			pci = 1;
 		}
 	}

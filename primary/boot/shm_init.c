@@ -42,9 +42,19 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 	s->ctl.target_cc = cfg->cc;
 	s->ctl.duration_us = cfg->duration_us;
 	s->ctl.lead_s = dp_config_lead_s(cfg);
-	for (uint32_t i = 0; i < cfg->n_ports; i++)
-		snprintf(s->ports[i].name, sizeof(s->ports[i].name), "%.*s",
-			 (int)strcspn(cfg->ports[i].dev, ","), cfg->ports[i].dev);
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		const struct dp_port_cfg *pc = &cfg->ports[i];
+
+		if (pc->is_bond)
+			dp_port_name(cfg, i, s->ports[i].name, sizeof(s->ports[i].name));
+		else
+			snprintf(s->ports[i].name, sizeof(s->ports[i].name), "%.*s",
+				 (int)strcspn(pc->dev, ","), pc->dev);
+		s->ports[i].n_members = pc->is_bond ? pc->n_members : 0;
+		for (uint32_t m = 0; m < s->ports[i].n_members; m++)
+			dp_dev_name(pc->dev + pc->member_off[m], pc->member_len[m],
+				    s->ports[i].members[m].name, sizeof(s->ports[i].members[m].name));
+	}
 	/* Published last: a secondary that sees the magic sees the rest. */
 	__atomic_store_n(&s->hdr.magic, DP_SHM_MAGIC, __ATOMIC_RELEASE);
 	return s;

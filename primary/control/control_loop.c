@@ -228,6 +228,8 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 				 port_dev(shm, p), shm->cfg.wait + LINK_WAIT_S,
 				 (ps->memif_client & (1u << p))
 					 ? " (a memif client: does its server already have a client?)"
+					 : shm->cfg.ports[p].is_bond && shm->cfg.ports[p].bond_mode == 4
+					 ? " (an 802.3ad bond: its link is up once its peer answers LACP)"
 					 : "");
 			break;
 		}

@@ -33,6 +33,21 @@ ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
 			dp_delta(a->pc[p][DP_PC_LINK_UP], b->pc[p][DP_PC_LINK_UP]));
 }
 
+/* A bond's members, each device's own counters since it started: which
+ * links carried the bond's traffic. */
+static void
+members(FILE *f, const struct dp_shm *shm)
+{
+	for (uint32_t p = 0; p < shm->hdr.n_ports && p < DP_MAX_PORTS; p++)
+		for (uint32_t m = 0; m < shm->ports[p].n_members && m < DP_BOND_MAX_MEMBERS; m++) {
+			const struct dp_member_stats *ms = &shm->ports[p].members[m];
+
+			fprintf(f, "port%-4u member %s ipackets %" PRIu64 " opackets %" PRIu64
+				" ibytes %" PRIu64 " obytes %" PRIu64 "\n", p, ms->name, ms->ipackets,
+				ms->opackets, ms->ibytes, ms->obytes);
+		}
+}
+
 static void
 lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *r)
 {
@@ -112,6 +127,7 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 	for (uint32_t p = 0; p < shm->hdr.n_ports && p < DP_MAX_PORTS; p++)
 		fprintf(f, "port%-4u mbufFree %" PRIu64 " mbufFreeStart %" PRIu64 " mbufTotal %" PRIu64 "\n", p,
 			shm->ports[p].mbuf_free, shm->ports[p].mbuf_free_start, shm->ports[p].mbuf_total);
+	members(f, shm);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
 		struct dp_lat c, r;
 		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);

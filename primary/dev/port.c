@@ -13,24 +13,36 @@
 #define NB_DESC 1024
 #define MBUF_CACHE 256
 
-/* The ethdev name EAL gives a "port" line's device. */
-static void
-dev_name(const char *dev, char *out, size_t len)
-{
-	const char *comma = strchr(dev, ',');
-	size_t n = comma ? (size_t)(comma - dev) : strlen(dev);
-
-	if (strncmp(dev, "net_", 4) != 0 && strchr(dev, ':') == strrchr(dev, ':'))
-		snprintf(out, len, "0000:%.*s", (int)n, dev); /* bb:dd.f */
-	else
-		snprintf(out, len, "%.*s", (int)n, dev);
-}
-
 /* A memif device in the client role (memif's default role is server). */
 static int
 is_memif_client(const char *dev)
 {
 	return strncmp(dev, "net_memif", 9) == 0 && strstr(dev, "role=client") != NULL;
+}
+
+/* A bond's members: their port ids, for their counters (each member is a
+ * device EAL created from the bond's own line, see eal_args.c). */
+static int
+bond_members(struct port_set *ps, const struct dp_config *cfg, uint32_t i, char *err,
+	     size_t errlen)
+{
+	const struct dp_port_cfg *pc = &cfg->ports[i];
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	for (uint32_t m = 0; pc->is_bond && m < pc->n_members; m++) {
+		const char *dev = pc->dev + pc->member_off[m];
+
+		dp_dev_name(dev, pc->member_len[m], name, sizeof(name));
+		if (rte_eth_dev_get_port_by_name(name, &ps->member_id[i][m]) != 0) {
+			snprintf(err, errlen, strncmp(dev, "net_", 4) == 0 ?
+				 "%s:%u: port: the %s driver refused bond member '%.*s' (its reason is in the log above)" :
+				 "%s:%u: port: no DPDK device '%s' for bond member '%.*s' (is it bound to a DPDK driver?)",
+				 cfg->file, pc->line, name, (int)pc->member_len[m], dev);
+			return -1;
+		}
+		ps->n_members[i] = m + 1;
+	}
+	return 0;
 }
 
 static int
@@ -50,9 +62,11 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	unsigned int nb_mbufs;
 	int rc, socket;
 
-	dev_name(pc->dev, name, sizeof(name));
+	dp_port_name(cfg, i, name, sizeof(name));
+	if (bond_members(ps, cfg, i, err, errlen) != 0)
+		return -1;
 	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
-		if (pc->is_vdev)
+		if (pc->is_vdev || pc->is_bond)
 			snprintf(err, errlen,
 				 "%s:%u: port: the %s driver refused '%s' (its reason is in the log above)",
 				 cfg->file, pc->line, name, pc->dev);
@@ -95,7 +109,8 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	socket = rte_eth_dev_socket_id(pid);
 	if (socket < 0)
 		socket = (int)rte_socket_id();
-	nb_mbufs = nq * (nrx + ntx + 4096) + 4096;
+	/* A bond's members each fill RX and TX rings of that size. */
+	nb_mbufs = nq * ((nrx + ntx) * RTE_MAX(1u, (unsigned int)pc->n_members) + 4096) + 4096;
 	snprintf(pool, sizeof(pool), "dp_mbuf_%u", i);
 	ps->mp[i] = rte_pktmbuf_pool_create(pool, nb_mbufs, MBUF_CACHE, 0,
 					    cfg->jumbo ? RTE_MAX(9216u, cfg->jumbo_mtu + 32) + RTE_PKTMBUF_HEADROOM : RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -120,7 +135,10 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 		/* DPDK's memif client fails its start when no server listens. */
 		snprintf(err, errlen, "%s:%u: port: cannot start %s: %s%s", cfg->file, pc->line, name,
 			 rte_strerror(-rc),
-			 is_memif_client(pc->dev) ? " (is its memif server, role=server on the same socket, running?)" : "");
+			 is_memif_client(pc->dev) ? " (is its memif server, role=server on the same socket, running?)" :
+			 pc->is_bond && strstr(pc->dev, "net_memif") != NULL ?
+			 " (DPDK's memif refuses the MAC address a bond gives its members: use "
+			 "net_af_packet members over veth pairs, or PCI devices)" : "");
 		return -1;
 	}
 	ps->started |= 1u << i;
@@ -129,6 +147,7 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	rte_eth_promiscuous_enable(pid);
 	np->port_id = pid;
 	np->n_workers = (uint16_t)nq;
+	np->lacp = pc->is_bond && pc->bond_mode == 4;
 	rte_eth_macaddr_get(pid, &np->mac);
 	np->v6 = pc->local.family == 6;
 	/* the ranges' family: the port's, or inside VXLAN either */
@@ -196,6 +215,13 @@ ports_read_stats(const struct port_set *ps, struct dp_shm *shm)
 		if (rte_eth_link_get_nowait(ps->np[i].port_id, &link) == 0)
 			d->link_up = link.link_status;
 		d->gw_resolved = (uint8_t)ps->np[i].gw_ok;
+		for (uint32_t m = 0; m < ps->n_members[i]; m++)
+			if (rte_eth_stats_get(ps->member_id[i][m], &st) == 0) {
+				d->members[m].ipackets = st.ipackets;
+				d->members[m].opackets = st.opackets;
+				d->members[m].ibytes = st.ibytes;
+				d->members[m].obytes = st.obytes;
+			}
 		d->mbuf_total = ps->mp[i]->size;
 		d->mbuf_free = rte_mempool_avail_count(ps->mp[i]);
 	}
@@ -281,6 +307,10 @@ ports_close(struct port_set *ps)
 		if (ps->started & (1u << i))
 			rte_eth_dev_stop(ps->np[i].port_id);
 		rte_eth_dev_close(ps->np[i].port_id);
+		/* Closing a bond stops and releases its members; close them
+		 * too, as a port of their own would be. */
+		for (uint32_t m = 0; m < ps->n_members[i]; m++)
+			rte_eth_dev_close(ps->member_id[i][m]);
 	}
 	ps->started = 0;
 }

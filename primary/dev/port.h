@@ -25,6 +25,9 @@ struct port_set {
 	uint32_t static_gw;    /* bit per port: the gateway's MAC was given (port line) */
 	uint8_t client;        /* client mode: a link back up resolves its gateway again */
 	uint64_t retry_us[DP_MAX_PORTS]; /* when a lost memif client port is restarted next */
+	/* A bonded port's members (port ids), for their own counters. */
+	uint16_t member_id[DP_MAX_PORTS][DP_BOND_MAX_MEMBERS];
+	uint32_t n_members[DP_MAX_PORTS];
 };
 
 /* Configure and start every port. Returns 0, or -1 with err set. */

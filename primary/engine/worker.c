@@ -92,6 +92,11 @@ worker_tick(struct worker *w)
 	if (tx_pending(w) == 0)
 		w->tx_taken_ms = w->now_ms;
 	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
+	/* DPDK's 802.3ad bond sends its LACP frames only from within a TX
+	 * burst, and its peer gives up on a link after 3 s without them: an
+	 * idle worker offers it an empty burst every millisecond. */
+	if (unlikely(w->np->lacp) && w->queue == 0 && tx_pending(w) == 0 && !w->quiesced)
+		(void)rte_eth_tx_burst(w->port_id, w->queue, NULL, 0);
 	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
 		neigh_request_gw(w);
 		w->next_arp_ms = w->now_ms + 1000;

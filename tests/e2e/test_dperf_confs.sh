@@ -316,7 +316,7 @@ EOF
 passes udp-client udp-server udp-server-ipv6
 
 # ---- test/vxlan (ipv4 and ipv6 inner addresses over an IPv4 underlay),
-# all four of each folder; test/bond: not in this version, the refusal says so.
+# all four of each folder.
 conf vxlan-client5 <<'EOF'
 mode            client
 cpu             0-4
@@ -425,18 +425,23 @@ listen          80              1
 EOF
 passes vxlan-client1 vxlan-server1 vxlan-client5 vxlan-server5 vxlan-client-ipv6-5 \
 	vxlan-server-ipv6-5 vxlan-client-ipv6-udp vxlan-server-ipv6-udp
+
+# ---- test/bond: 802.3ad (mode 4) with the l34 policy over two devices, as
+# dperf's file, then the same bond of two net_af_packet vdevs (what runs on
+# a box without NICs: test_bond_af_packet), whose arguments hold commas.
 conf bond <<'EOF'
 mode            server
 cpu             0
 payload_size    1
 duration        10d
-port            bond4:2(net_memif0,net_memif1)   10.235.20.12 10.235.20.1 00:00:64:01:01:01
+port            bond4:2(0000:81:10.0,0000:81:10.1)   10.235.20.12 10.235.20.1 00:00:64:01:01:01
 client          10.130.29.28	    1
 client          10.235.24.11	    1
 server          10.235.20.12        1
 listen          80                  1
 EOF
-refused bond 'port: bonded ports are not supported'
+sed 's/bond4:2([^)]*)/bond4:2(net_af_packet0,iface=eth1,net_af_packet1,iface=eth2)/' "$T/bond.conf" >"$T/bond-vdev.conf"
+passes bond bond-vdev
 
 # ---- test/kni: refused, with the reason and what to use instead
 for v in 4 6; do
@@ -449,4 +454,4 @@ for v in 4 6; do
 	refused "kni-$v" '^[^ ]+:2: kni: .*KNI.*removed.*DPDK.*23\.11.*net_tap.*net_virtio_user'
 done
 
-pass "$n_ok dperf test/ configurations accepted by dperf -t ($host_only of them then refused by this host's cores, hugepages or memory); bond and kni refused with their reason"
+pass "$n_ok dperf test/ configurations accepted by dperf -t ($host_only of them then refused by this host's cores, hugepages or memory); kni refused with its reason"

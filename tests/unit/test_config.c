@@ -130,8 +130,46 @@ static const struct tcase table[] = {
 	CD("port", "port eth0 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device \"eth0\""),
 	CD("port", "port 0000:01:00.8 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device"),
 	CD("port", "port net_ 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad device"),
+	/* bonds: dperf's bondMODE:POLICY(DEV0,DEV1,...), vdev members with arguments */
+	CD("port", "port bond4:2(0000:81:10.0,0000:81:10.1) 198.18.0.1 198.18.0.2 00:00:64:01:01:01\n",
+	   NULL),
+	CD("port", "port bond0:0(net_af_packet0,iface=v0,qpairs=1,net_af_packet1,iface=v1) "
+	   "198.18.0.1 198.18.0.2\n", NULL),
+	CD("port", "port bond2:1(01:00.0) 198.18.0.1 198.18.0.2\n", NULL),
 	CD("port", "port bond4:0000:01:00.0,0000:01:00.1 198.18.0.1 198.18.0.2\n",
-	   "t.conf:7: port: bonded ports are not supported"),
+	   "t.conf:7: port: bad bond \"bond4:0000:01:00.0,0000:01:00.1\" (expected "
+	   "bondMODE:POLICY(DEV0,DEV1,...)"),
+	CD("port", "port bond5:2(01:00.0,01:00.1) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bad bond mode 5 (expected 0 round robin"),
+	CD("port", "port bond4:3(01:00.0,01:00.1) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bad bond policy 3 (expected 0 l2, 1 l23 or 2 l34"),
+	CD("port", "port bond4:2() 198.18.0.1 198.18.0.2\n", "t.conf:7: port: empty member in bond"),
+	CD("port", "port bond4:2(01:00.0,) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: empty member in bond"),
+	CD("port", "port bond4:2(01:00.0,01:00.1 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad bond"),
+	CD("port", "port bond4:2(01:00.0)(01:00.1) 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad bond"),
+	CD("port", "port bond42(01:00.0) 198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad bond"),
+	CD("port", "port bond4:2(eth0,eth1) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bad member \"eth0\" in bond"),
+	CD("port", "port bond4:2(01:00.0,iface=x) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bad member \"iface=x\" in bond"),
+	CD("port", "port bond4:2(net_af_packet0,iface) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: bad member \"iface\" in bond"),
+	CD("port", "port bond4:2(net_bonding1,01:00.0) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: member \"net_bonding1\" is a bond itself"),
+	CD("port", "port bond4:2(01:00.0,0000:01:00.0) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: member 0000:01:00.0 given twice in bond (expected each device once)"),
+	CD("port", "port bond4:2(net_tap0,iface=a,net_tap0,iface=b) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: member net_tap0 given twice in bond"),
+	CD("port", "port bond4:2(1:0.0,2:0.0,3:0.0,4:0.0,5:0.0,6:0.0,7:0.0,8:0.0,9:0.0) "
+	   "198.18.0.1 198.18.0.2\n", "t.conf:7: port: bad member \"1:0.0\""),
+	CD("port", "port bond4:2(01:00.0,01:00.1,01:00.2,01:00.3,01:00.4,01:00.5,01:00.6,01:00.7,"
+	   "02:00.0) 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: too many members in bond (expected at most 8)"),
+	CD("port", "port net_bonding0,mode=0,slave=01:00.0 198.18.0.1 198.18.0.2\n",
+	   "t.conf:7: port: a net_bonding vdev cannot be given directly"),
+	C("port bond0:0(0000:01:00.1,01:00.0) 198.18.0.5 198.18.0.2\n",
+	  "t.conf:7: port: device \"0000:01:00.0\" already used on line 3"),
 	CD("port", "port 01:00.0 198.18.0.1 2001:db8::1\n",
 	   "t.conf:7: port: local 198.18.0.1 and gateway 2001:db8::1 are of different address families"),
 	CD("port", "port 01:00.0 198.18.0.300 198.18.0.2\n",
@@ -917,6 +955,9 @@ test_dump_round_trip(void **state)
 		   "jumbo\nrss\nquiet\ndaemon\nfast_close\ntcp_rst 0\nhttp_host example.com\n"
 		   "http_path /a/b?c=d\nhttp_method POST\nlport_range 100 200\n"
 		   "retransmit_timeout 250ms\nlog_level 3\n");
+	round_trip("mode server\ncpu 0 1\nport bond2:2(net_af_packet0,iface=v0,01:00.0) 198.18.0.1 "
+		   "198.18.0.2\nport bond4:1(02:00.0,02:00.1) 198.18.10.1 198.18.10.2\n"
+		   "client 198.18.1.2 4\nserver 198.18.0.1 1\nserver 198.18.10.1 1\n");
 	round_trip("mode server\ncpu 0\nport 01:00.0 2001:db8::1 2001:db8::2\n"
 		   "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\nprotocol udp\nkeepalive\n");
 	round_trip("mode client\ncpu 0 1 2 3\ncps 1k\nport 01:00.0 198.18.0.1 198.18.0.2\n"

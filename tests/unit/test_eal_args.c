@@ -262,6 +262,42 @@ test_overflow(void **state)
 	free(a);
 }
 
+/* A bond: members first (vdevs with their arguments, PCI addresses with
+ * -a), then net_bondingI naming them by their ethdev names. */
+static void
+test_bond(void **state)
+{
+	struct dp_config c = base();
+	struct eal_args *a = new_args();
+	char why[256];
+	int i, b;
+
+	(void)state;
+	add_port(&c, "net_memif9,role=server");
+	assert_int_equal(dp_bond_parse("bond2:1(net_af_packet0,iface=v0,qpairs=1,01:00.1)",
+				       &c.ports[c.n_ports++], why, sizeof(why)), 0);
+	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 2, 0, NULL), 0);
+	i = find_arg(a, "--vdev=net_af_packet0,iface=v0,qpairs=1");
+	b = find_arg(a, "--vdev=net_bonding1,mode=2,xmit_policy=l23,slave=net_af_packet0,"
+		     "slave=0000:01:00.1");
+	assert_true(i > 0 && b > i);
+	assert_string_equal(a->argv[i + 1], "-a");
+	assert_string_equal(a->argv[i + 2], "01:00.1");
+	assert_true(find_arg(a, "--vdev=net_memif9,role=server") > 0);
+	assert_int_equal(count_prefix(a, "--vdev"), 3);
+	assert_int_equal(find_arg(a, "--no-pci"), -1);
+
+	/* Only vdev members: no PCI device, --no-pci; policy 2 is l34. */
+	c = base();
+	assert_int_equal(dp_bond_parse("bond0:2(net_af_packet0,iface=v0,net_af_packet1,iface=v1)",
+				       &c.ports[c.n_ports++], why, sizeof(why)), 0);
+	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 2, 0, NULL), 0);
+	assert_true(find_arg(a, "--vdev=net_bonding0,mode=0,xmit_policy=l34,slave=net_af_packet0,"
+			     "slave=net_af_packet1") > find_arg(a, "--vdev=net_af_packet1,iface=v1"));
+	assert_true(find_arg(a, "--no-pci") > 0);
+	free(a);
+}
+
 int
 main(void)
 {
@@ -269,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_lcores),
 		cmocka_unit_test(test_pci),
+		cmocka_unit_test(test_bond),
 		cmocka_unit_test(test_socket_mem_and_log),
 		cmocka_unit_test(test_extra),
 		cmocka_unit_test(test_overflow),
