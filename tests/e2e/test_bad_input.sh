@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bad input: one clear line, exit 2, nothing started. Covers unknown
 # keyword, bad number, bad address, missing port, core/address mismatch,
-# a vxlan line against the cores, device arguments the driver refuses, a memif
-# client without its server, too few hugepages, a busy instance name, and
+# a vxlan line against the cores, a bad bond, device arguments the driver
+# refuses, a bond of memif members, a bond member the driver refuses, a
+# memif client without its server, too few hugepages, a busy instance name, and
 # secondaries with no primary. (Device refusals come after EAL's own log
 # lines: there the last line names the config line.)
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +51,11 @@ expect_error cores "cores.conf:7: server:"
 { good; echo "vxlan 1 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.2 2 198.18.0.1 1"; } >"$T/vxlan.conf"
 expect_error vxlan "vxlan.conf:9: vxlan: 2 local VTEP addresses for 1 worker cores on this port (expected one per core)"
 "$BUILD/dperf" -c "$T/missing.conf" >/dev/null 2>&1 && fail "a missing file was accepted"
+# Bonded ports: a bad bond is one line naming what is wrong in it.
+good | sed 's|^port [^ ]*|port bond4:3(net_af_packet0,iface=a,net_af_packet1,iface=b)|' >"$T/bondpolicy.conf"
+expect_error bondpolicy "bondpolicy.conf:5: port: bad bond policy 3 (expected 0 l2, 1 l23 or 2 l34"
+good | sed 's|^port [^ ]*|port bond0:0(net_af_packet0,iface=a,flags)|' >"$T/bondmember.conf"
+expect_error bondmember "bondmember.conf:5: port: bad member \"flags\" in bond"
 
 # What the tuples and cores sustain, one rule for the config and for
 # 'dperf-ctl set' (cps 200k was accepted here, then refused by set cps).
@@ -96,6 +102,24 @@ last=$(printf '%s\n' "$out" | tail -1)
 	fail "memif client without server: exit $rc: $last"
 [ ! -e /var/run/dpdk/e2e-bad ] || fail "memif client without server: the runtime directory was left"
 note "memif client without server: $last"
+
+# A bond whose members refuse its MAC address (DPDK 22.11's memif), and
+# a bond member the driver refuses: the last line names the config line
+# and the reason; nothing is left.
+good | sed "s|^port [^ ]*|port bond0:0(net_memif0,socket=$T/b0.sock,net_memif1,socket=$T/b1.sock)|" >"$T/bondmemif.conf"
+rc=0; out=$("$BUILD/dperf" -c "$T/bondmemif.conf" -p e2e-bad 2>&1) || rc=$?
+last=$(printf '%s\n' "$out" | tail -1)
+[ $rc != 0 ] && grep -q "bondmemif.conf:5: port: cannot start net_bonding0: .* (DPDK's memif refuses the MAC address a bond gives its members: use net_af_packet members" <<<"$last" ||
+	fail "bond of memif members: exit $rc: $last"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "bond of memif members: the runtime directory was left"
+note "bond of memif members: $last"
+good | sed "s|^port [^ ]*|port bond0:0(net_af_packet0,iface=dperf-e2e-none0,net_af_packet1,iface=dperf-e2e-none1)|" >"$T/bondnodev.conf"
+rc=0; out=$("$BUILD/dperf" -c "$T/bondnodev.conf" -p e2e-bad 2>&1) || rc=$?
+last=$(printf '%s\n' "$out" | tail -1)
+[ $rc != 0 ] && grep -q "bondnodev.conf:5: port: the net_af_packet0 driver refused bond member 'net_af_packet0,iface=dperf-e2e-none0' (its reason is in the log above)" <<<"$last" ||
+	fail "bond member without its interface: exit $rc: $last"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "bond member without its interface: the runtime directory was left"
+note "bond member without its interface: $last"
 
 # Too few hugepages: refused before EAL starts, saying how much is needed.
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
