@@ -210,7 +210,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 {
 	const struct port_set *ps = l->ps;
 	struct dp_shm *shm = l->shm;
-	static char why[512];
+	char *why = l->not_ready;
 
 	if (l->ready || shm->hdr.mode != DP_MODE_CLIENT || shm->ctl.stop)
 		return;
@@ -224,7 +224,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 		char gw[64];
 
 		if (!(ps->link_up & (1u << p))) {
-			snprintf(why, sizeof(why), "port %u (%s): the link never came up in %u s%s", p,
+			snprintf(why, sizeof(l->not_ready), "port %u (%s): the link never came up in %u s%s", p,
 				 port_dev(shm, p), shm->cfg.wait + LINK_WAIT_S,
 				 (ps->memif_client & (1u << p))
 					 ? " (a memif client: does its server already have a client?)"
@@ -234,7 +234,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 			break;
 		}
 		if (!ps->np[p].gw_ok) {
-			snprintf(why, sizeof(why), "port %u (%s): the gateway %s never answered in %u s (expected the device under test at that address, or its MAC on the port line)",
+			snprintf(why, sizeof(l->not_ready), "port %u (%s): the gateway %s never answered in %u s (expected the device under test at that address, or its MAC on the port line)",
 				 p, port_dev(shm, p), dp_ip_str(&shm->cfg.ports[p].gw, gw, sizeof(gw)),
 				 shm->cfg.wait + LINK_WAIT_S);
 			break;

@@ -27,6 +27,7 @@ struct control_loop {
 	uint32_t seen_up;         /* ports whose link has been up */
 	int ready;                /* every link up and gateway resolved, once */
 	const char *failed;       /* why the test failed (non-zero exit), or NULL */
+	char not_ready[512];      /* check_ready's reason, which failed may point at */
 };
 
 void control_loop_signals(void);
