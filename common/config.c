@@ -909,6 +909,9 @@ static const struct keyword keywords[] = {
 	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),
 	KW("change_dip", h_change_dip, 3, 3, "IP STEP NUM", "client with flood: destinations IP + "
 	   "k x STEP, k < NUM; STEP 1..65535, NUM 1..65535, at least one per core"),
+	FLAG("client_hop", client_hop, "client: each new connection changes both the client "
+	     "address and the local port (dperf's meaning); without it the address changes "
+	     "first, then the port"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, 2 * S, D_ALWAYS,
 	     "the first retransmission's timeout", NULL),
@@ -934,8 +937,6 @@ static const struct {
 } refused[] = {
 	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
 		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
-	{ "client_hop", "not supported by this version of dperf-live (connections hopping over "
-			"client addresses are not implemented; expected no \"client_hop\" line)" },
 	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
 			  "implemented; expected payload_size)" },
 	{ "neigh_ignore", "not supported by this version of dperf-live (expected no "
@@ -1285,6 +1286,10 @@ v_packet_size(struct pctx *p)
 static int
 v_mode(struct pctx *p)
 {
+	/* dperf accepts client_hop on a server and ignores it there */
+	if (p->cfg->mode == DP_MODE_SERVER && line_of(p, "client_hop") != 0)
+		warn_at(p, line_of(p, "client_hop"), "client_hop", "no effect in mode server (the "
+			"client chooses its addresses and ports)");
 	if (v_client_only(p, "cps") < 0 || v_client_only(p, "cc") < 0
 	    || v_client_only(p, "flood") < 0)
 		return -1;

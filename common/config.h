@@ -165,7 +165,8 @@ struct dp_config {
 	uint32_t n_vxlans;     /* 0, or n_ports */
 	uint8_t clear_screen;  /* clear the terminal before each second's figures */
 	uint8_t simd512;       /* accepted for dperf's files; no effect here */
-	uint8_t pad_flags[2];
+	uint8_t client_hop;    /* client: each launch changes address and port together */
+	uint8_t pad_flags[1];
 	char warnings[DP_WARN_LEN]; /* "FILE:LINE: keyword: ..." lines, or "" */
 };
 

@@ -102,8 +102,8 @@ swept_range(const struct worker *w, uint64_t *first, uint64_t *n)
 	uint64_t per_port = (uint64_t)w->n_cip_total * w->n_sport;
 
 	if (w->is_client) {
-		*first = 0;
-		*n = cfg->cc ? RTE_MIN(w->n_sk, (cfg->cc + cfg->n_cpus - 1) / cfg->n_cpus) : w->n_sk;
+		*first = 0; /* client_hop spreads even cc connections over the table */
+		*n = cfg->cc && !cfg->client_hop ? RTE_MIN(w->n_sk, (cfg->cc + cfg->n_cpus - 1) / cfg->n_cpus) : w->n_sk;
 		return;
 	}
 	*first = cfg->lport_min * per_port;
@@ -205,6 +205,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->keepalive = (uint8_t)(cfg->keepalive || (w->is_client && cfg->cc));
 	w->fast_close = cfg->fast_close;
 	w->flood = cfg->flood;
+	w->client_hop = cfg->client_hop;
 	w->fr_cap = DP_FLOOD_RING;
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;

@@ -64,21 +64,52 @@ sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
 
 /* Client launch cursor: the index and its tuple's parts step together,
  * so a launch needs no division (sk_tuple's order: listen port fastest,
- * then client address, then local port). */
+ * then client address, then local port). walked counts the steps since
+ * the start, so a full pass is the same length in either walk. */
 static inline void
 sk_cursor_rewind(struct worker *w)
 {
-	w->cursor = 0;
+	w->cursor = w->walked = 0;
 	w->cur_sport = w->cur_cip = w->cur_lport = 0;
+	w->hop_round = 0;
+}
+
+/* dperf's client_hop: each new connection changes the client address and
+ * the local port together. The walk goes diagonally over (address, port):
+ * in round r the j-th address takes port (j + r) mod n_lport, so n_lport
+ * rounds visit every pair once (dperf's own walk, +65536 sockets a
+ * launch, returns to its first socket after one pass over the
+ * addresses). Listen ports still vary fastest. */
+static inline void
+sk_cursor_hop(struct worker *w)
+{
+	if (++w->cur_sport < w->n_sport) {
+		w->cursor++;
+		return;
+	}
+	w->cur_sport = 0;
+	if (++w->cur_cip < w->n_cip) {
+		if (++w->cur_lport == w->n_lport)
+			w->cur_lport = 0;
+	} else {
+		w->cur_cip = 0;
+		w->cur_lport = ++w->hop_round; /* < n_lport: the pass ends first */
+	}
+	w->cursor = ((uint64_t)w->cur_lport * w->n_cip + w->cur_cip) * w->n_sport;
 }
 
 static inline void
 sk_cursor_step(struct worker *w)
 {
-	if (++w->cursor == w->n_sk) {
+	if (++w->walked == w->n_sk) {
 		sk_cursor_rewind(w);
 		return;
 	}
+	if (w->client_hop) {
+		sk_cursor_hop(w);
+		return;
+	}
+	w->cursor++;
 	if (++w->cur_sport < w->n_sport)
 		return;
 	w->cur_sport = 0;

@@ -164,6 +164,9 @@ struct worker {
 	/* launching (client) */
 	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
 	uint32_t cur_sport, cur_cip, cur_lport;
+	uint64_t walked;     /* steps since the cursor's start (sock_table.h) */
+	uint32_t hop_round;  /* client_hop: the diagonal being walked */
+	uint8_t client_hop;
 	uint64_t next_launch;
 	uint64_t interval;   /* TSC between launches, 0 = none */
 	uint64_t cps_w;      /* this worker's share of the target */

@@ -47,8 +47,9 @@ udp_client_launch(struct worker *w)
 	sk_cursor_tuple(w, &t);
 	sk_cursor_step(w);
 	/* Packets-per-second mode: the cc "connections" are the first cc_w
-	 * tuples, each sending in turn, so each sends once per interval. */
-	if (w->pps_interval_us && w->cursor >= w->cc_w)
+	 * tuples of the walk, each sending in turn, so each sends once per
+	 * interval. */
+	if (w->pps_interval_us && w->walked >= w->cc_w)
 		sk_cursor_rewind(w);
 	if (w->dip_num)
 		sk_cursor_dip(w, &t);

@@ -5,7 +5,9 @@ TCP/UDP checksum over the pseudo-header (IPv4 or IPv6), lengths. Prints one
 JSON object: frames, bad_ip, bad_l4, bad_len, vlan (tagged frames),
 tuples (distinct source address + port pairs), payloads (distinct UDP
 payloads), syn (TCP segments with only SYN set), ip_id_gaps (IPv4 ids not
-one more than the previous frame's), proto (the L4 protocols seen).
+one more than the previous frame's), proto (the L4 protocols seen),
+same_src_addr and same_src_port (frames whose source address, or source
+port, is that of the frame before: how the client walks its tuples).
 
 usage: pcap_check.py FILE
 """
@@ -35,6 +37,8 @@ def main(path):
          "ip_id_gaps": 0, "proto": []}
     tuples, payloads, protos, dsts = set(), set(), set(), {}
     last_id = None
+    last_src = None
+    r["same_src_addr"] = r["same_src_port"] = 0
     while off + 16 <= len(buf):
         incl = struct.unpack("<I", buf[off + 8:off + 12])[0]
         pkt = buf[off + 16:off + 16 + incl]
@@ -83,6 +87,10 @@ def main(path):
         if proto in (6, 17) and csum(phdr + l4) != 0xFFFF:
             r["bad_l4"] += 1
         tuples.add((src, l4[0:2]))
+        if last_src is not None:
+            r["same_src_addr"] += src == last_src[0]
+            r["same_src_port"] += l4[0:2] == last_src[1]
+        last_src = (src, l4[0:2])
         d = socket.inet_ntop(socket.AF_INET if len(dst) == 4 else socket.AF_INET6, dst)
         dsts[d] = dsts.get(d, 0) + 1
     r["tuples"] = len(tuples)

@@ -5,6 +5,7 @@
 # independent checker (pcap_check.py) reads every frame: IP and TCP/UDP
 # checksums, lengths, a different source address and port in each, one
 # payload, IPv4 ids one apart. The frame count equals the client's pktTx.
+# dperf's client_hop: each frame changes both the source address and port.
 . "$(dirname "$0")/lib.sh"
 
 # flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s (after wait 1) into $T/NAME.pcap,
@@ -48,6 +49,15 @@ CONF
 flood_run udp 4 "protocol udp"
 [ "$(jget "$R" payloads)" = 1 ] && [ "$(jget "$R" ip_id_gaps)" = 0 ] && [ "$(jget "$R" proto)" = "['udp']" ] ||
 	fail "udp: $R"
+# the plain walk: the next address on the same port, 3 frames in 4
+[ "$(jget "$R" same_src_addr)" = 0 ] && [ "$(jget "$R" same_src_port)" -ge $((N * 3 / 4 - 2)) ] ||
+	fail "udp: not dperf-live's plain walk (address first, then port): $R"
+# client_hop: address and port both change from one frame to the next,
+# and still no tuple repeats
+flood_run hop 4 "protocol udp
+client_hop"
+[ "$(jget "$R" same_src_addr)" = 0 ] && [ "$(jget "$R" same_src_port)" = 0 ] ||
+	fail "hop: consecutive frames share an address or a port: $R"
 flood_run vlan 4 "protocol udp
 vlan 100"
 [ "$(jget "$R" vlan)" = "$N" ] && [ "$(jget "$R" payloads)" = 1 ] || fail "vlan: $R"
@@ -70,4 +80,4 @@ flood_run dip-syn 4 "change_dip 198.18.3.1 1 2"
 [ "$(jget "$R" syn)" = "$N" ] || fail "dip-syn: $R"
 /usr/bin/python3 -c 'import json, sys; d = json.loads(sys.argv[1])["dsts"]; sys.exit(sorted(d) != ["198.18.3.1", "198.18.3.2"] or abs(d["198.18.3.1"] - d["198.18.3.2"]) > 1)' "$R" ||
 	fail "dip-syn: destinations $R"
-pass "UDP, UDP with VLAN, SYN and UDP over IPv6: every frame correct; change_dip spreads UDP and SYN floods"
+pass "UDP, UDP with VLAN, SYN and UDP over IPv6: every frame correct; change_dip spreads UDP and SYN floods; client_hop changes address and port with each frame"

@@ -422,7 +422,9 @@ static const struct tcase table[] = {
 	  "(expected 1..65535)"),
 	C("flood\nchange_dip 255.255.255.250 2 4\n", "t.conf:8: change_dip: 255.255.255.250 + 2 x 3 "
 	  "passes the end of the address space"),
-	C("client_hop\n", "t.conf:7: client_hop: not supported"),
+	C("client_hop\n", NULL),
+	S("client_hop\n", NULL), /* accepted as dperf does, with a warning (test_values) */
+	C("client_hop 1\n", "t.conf:7: client_hop: wrong number of arguments"),
 	C("payload_file /tmp/x\n", "t.conf:7: payload_file: not supported"),
 	C("neigh_ignore\n", "t.conf:7: neigh_ignore: not supported"),
 	C("flow_isolate\n", "t.conf:7: flow_isolate: not supported"),
@@ -606,6 +608,20 @@ test_values(void **state)
 	assert_int_equal(cfg.cc, 10);
 	assert_string_equal(cfg.warnings, "t.conf:6: cps: no effect with protocol udp, cc and "
 			    "keepalive (packets-per-second mode: the rate is cc / interval)\n");
+
+	/* client_hop: on a client it changes the walk; dperf ignores it on a server */
+	cfg = parse_client_plus("client_hop\n");
+	assert_int_equal(cfg.client_hop, 1);
+	assert_string_equal(cfg.warnings, "");
+	{
+		char text[4096];
+		struct tcase tc = { 1, NULL, "client_hop\n", NULL };
+
+		build(&tc, text, sizeof(text));
+		cfg = parse_ok(text);
+		assert_string_equal(cfg.warnings, "t.conf:7: client_hop: no effect in mode server (the "
+				    "client chooses its addresses and ports)\n");
+	}
 
 	/* dperf's warnings, one line each, FILE:LINE form */
 	cfg = parse_client_plus("lport_range 1000 2000\nsimd512\n");

@@ -98,11 +98,92 @@ test_cursor(void **state)
 			struct tuple a, b;
 
 			assert_int_equal(w.cursor, i % w.n_sk);
+			assert_int_equal(w.walked, i % w.n_sk);
 			sk_cursor_tuple(&w, &a);
 			sk_tuple(&w, w.cursor, &b);
 			assert_memory_equal(&a, &b, sizeof(a));
 			sk_cursor_step(&w);
 		}
+	}
+}
+
+/* client_hop (dperf's meaning): every launch after a listen-port sweep
+ * changes both the client address and the local port, and one pass still
+ * visits every tuple once, tuple and index agreeing, then wraps. */
+static void
+test_cursor_hop(void **state)
+{
+	static const uint32_t shapes[][3] = { { 3, 4, 1 }, { 4, 3, 2 }, { 2, 2, 1 }, { 5, 7, 1 },
+					      { 1, 6, 1 }, { 6, 1, 1 }, { 253, 400, 1 } };
+	struct worker w;
+
+	(void)state;
+	for (size_t k = 0; k < RTE_DIM(shapes); k++) {
+		uint8_t *seen;
+		struct tuple prev = { 0 };
+
+		client(&w, shapes[k][0], shapes[k][1], shapes[k][2]);
+		w.client_hop = 1;
+		seen = calloc(w.n_sk, 1);
+		assert_non_null(seen);
+		for (uint64_t i = 0; i < w.n_sk; i++) {
+			struct tuple a, b;
+
+			assert_int_equal(w.walked, i);
+			assert_true(w.cursor < w.n_sk);
+			assert_int_equal(seen[w.cursor], 0);
+			seen[w.cursor] = 1;
+			sk_cursor_tuple(&w, &a);
+			sk_tuple(&w, w.cursor, &b);
+			assert_memory_equal(&a, &b, sizeof(a));
+			/* a new (address, port): both differ from the last one,
+			 * except where a dimension has one value, or at the end of
+			 * a round over the addresses (two addresses: the port
+			 * repeats once a round) */
+			if (i % w.n_sport == 0 && i != 0) {
+				uint64_t pair = i / w.n_sport;
+				int round_end = pair % w.n_cip == 0;
+
+				if (w.n_cip > 1)
+					assert_int_not_equal(a.lip, prev.lip);
+				if (w.n_lport > 1
+				    && !(round_end && (w.n_cip - 1) % w.n_lport == 1 % w.n_lport))
+					assert_int_not_equal(a.lport, prev.lport);
+			}
+			prev = a;
+			sk_cursor_step(&w);
+		}
+		assert_int_equal(w.cursor, 0);
+		assert_int_equal(w.walked, 0);
+		free(seen);
+	}
+}
+
+/* The two walks over the same table: the plain one keeps the local port
+ * while it walks the addresses; client_hop changes both at once. */
+static void
+test_cursor_hop_order(void **state)
+{
+	static const uint32_t plain[][2] = { { 2, 1 }, { 3, 1 }, { 4, 1 }, { 2, 2 }, { 3, 2 } };
+	static const uint32_t hop[][2] = { { 2, 1 }, { 3, 2 }, { 4, 3 }, { 2, 2 }, { 3, 3 } };
+	struct worker w;
+	struct tuple t;
+
+	(void)state;
+	client(&w, 3, 100, 1);
+	for (size_t i = 0; i < RTE_DIM(plain); i++) {
+		sk_cursor_tuple(&w, &t);
+		assert_int_equal(rte_be_to_cpu_32(t.lip) & 0xff, plain[i][0]);
+		assert_int_equal(rte_be_to_cpu_16(t.lport), plain[i][1]);
+		sk_cursor_step(&w);
+	}
+	client(&w, 3, 100, 1);
+	w.client_hop = 1;
+	for (size_t i = 0; i < RTE_DIM(hop); i++) {
+		sk_cursor_tuple(&w, &t);
+		assert_int_equal(rte_be_to_cpu_32(t.lip) & 0xff, hop[i][0]);
+		assert_int_equal(rte_be_to_cpu_16(t.lport), hop[i][1]);
+		sk_cursor_step(&w);
 	}
 }
 
@@ -141,6 +222,8 @@ main(void)
 		cmocka_unit_test(test_client_roundtrip),
 		cmocka_unit_test(test_client_order),
 		cmocka_unit_test(test_cursor),
+		cmocka_unit_test(test_cursor_hop),
+		cmocka_unit_test(test_cursor_hop_order),
 		cmocka_unit_test(test_server_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
