@@ -912,6 +912,8 @@ static const struct keyword keywords[] = {
 	FLAG("client_hop", client_hop, "client: each new connection changes both the client "
 	     "address and the local port (dperf's meaning); without it the address changes "
 	     "first, then the port"),
+	FLAG("neigh_ignore", neigh_ignore, "answer no ARP request or IPv6 neighbour "
+	     "solicitation (counted in arpDrop); the gateway is still resolved"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, 2 * S, D_ALWAYS,
 	     "the first retransmission's timeout", NULL),
@@ -939,8 +941,6 @@ static const struct {
 		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
 	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
 			  "implemented; expected payload_size)" },
-	{ "neigh_ignore", "not supported by this version of dperf-live (expected no "
-			  "\"neigh_ignore\" line: ARP and NDP requests are always answered)" },
 	{ "flow_isolate", "not supported by this version of dperf-live (rte_flow isolation is not "
 			  "implemented; expected no \"flow_isolate\" line)" },
 	{ "synflood", "not supported by this version of dperf-live" },

@@ -166,7 +166,7 @@ struct dp_config {
 	uint8_t clear_screen;  /* clear the terminal before each second's figures */
 	uint8_t simd512;       /* accepted for dperf's files; no effect here */
 	uint8_t client_hop;    /* client: each launch changes address and port together */
-	uint8_t pad_flags[1];
+	uint8_t neigh_ignore;  /* ARP requests and NDP solicitations go unanswered */
 	char warnings[DP_WARN_LEN]; /* "FILE:LINE: keyword: ..." lines, or "" */
 };
 

@@ -148,6 +148,7 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	np->port_id = pid;
 	np->n_workers = (uint16_t)nq;
 	np->lacp = pc->is_bond && pc->bond_mode == 4;
+	np->neigh_ignore = cfg->neigh_ignore;
 	rte_eth_macaddr_get(pid, &np->mac);
 	np->v6 = pc->local.family == 6;
 	/* the ranges' family: the port's, or inside VXLAN either */

@@ -77,11 +77,11 @@ neigh_arp_input(struct worker *w, const uint8_t *p, uint32_t len)
 	tip = a->arp_data.arp_tip;
 	neigh_learn_gw(w, sip, &sha);
 	/* on a VXLAN port, each worker's local VTEP too */
-	if (a->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) &&
+	if (a->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) && !w->np->neigh_ignore &&
 	    (net_is_local(w, tip) || (w->vx != NULL && vxlan_is_local(w->vx, 4, (const uint8_t *)&tip))))
 		pkt_arp(w, RTE_ARP_OP_REPLY, tip, sip, &sha);
 	else if (a->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REPLY))
-		CNT(w, ARP_DROP); /* a request for an address we do not own */
+		CNT(w, ARP_DROP); /* for an address we do not own, or neigh_ignore */
 }
 
 void
@@ -95,7 +95,8 @@ neigh_ndp_input(struct worker *w, const struct rte_ether_hdr *eth, const struct 
 	if (ic[0] == 135) { /* solicitation */
 		if (memcmp(ip->src_addr, np->gw_ip6, 16) == 0 && !np->gw_ok)
 			set_gw_mac(np, &eth->src_addr);
-		if (net_is_local6(w, ic + 8) || (w->vx != NULL && vxlan_is_local(w->vx, 6, ic + 8))) {
+		if (!np->neigh_ignore &&
+		    (net_is_local6(w, ic + 8) || (w->vx != NULL && vxlan_is_local(w->vx, 6, ic + 8)))) {
 			pkt_ndp(w, 136, ic + 8, ip->src_addr, &eth->src_addr, ic + 8);
 			CNT(w, ARP_TX);
 		} else {

@@ -2,6 +2,9 @@
  * Neighbours: which addresses are ours, ARP and IPv6 neighbour discovery
  * (answering for our addresses, resolving the gateway), and the gateway's
  * MAC, which workers learn into their shared netport (first answer wins).
+ * With dperf's neigh_ignore no request or solicitation is answered (the
+ * peer has static entries for our addresses); the gateway is still
+ * resolved and learned.
  */
 #ifndef DPERF_NEIGH_H
 #define DPERF_NEIGH_H

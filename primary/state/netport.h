@@ -23,6 +23,7 @@ struct netport {
 	uint8_t tx_cksum;       /* device computes IPv4/TCP/UDP checksums */
 	uint8_t rx_cksum;       /* device validates them */
 	uint8_t lacp;           /* an 802.3ad bond (engine/worker.c: worker_tick) */
+	uint8_t neigh_ignore;   /* dperf's neigh_ignore: ARP/NDP requests go unanswered */
 	struct rte_ether_addr mac;
 	struct rte_ether_addr gw_mac;
 	volatile uint32_t gw_ok;

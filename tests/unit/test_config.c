@@ -426,7 +426,9 @@ static const struct tcase table[] = {
 	S("client_hop\n", NULL), /* accepted as dperf does, with a warning (test_values) */
 	C("client_hop 1\n", "t.conf:7: client_hop: wrong number of arguments"),
 	C("payload_file /tmp/x\n", "t.conf:7: payload_file: not supported"),
-	C("neigh_ignore\n", "t.conf:7: neigh_ignore: not supported"),
+	C("neigh_ignore\n", NULL),
+	S("neigh_ignore\n", NULL),
+	C("neigh_ignore 1\n", "t.conf:7: neigh_ignore: wrong number of arguments"),
 	C("flow_isolate\n", "t.conf:7: flow_isolate: not supported"),
 	/* retransmit_timeout */
 	C("retransmit_timeout 10ms\n", NULL),
@@ -608,6 +610,9 @@ test_values(void **state)
 	assert_int_equal(cfg.cc, 10);
 	assert_string_equal(cfg.warnings, "t.conf:6: cps: no effect with protocol udp, cc and "
 			    "keepalive (packets-per-second mode: the rate is cc / interval)\n");
+
+	cfg = parse_client_plus("neigh_ignore\n");
+	assert_int_equal(cfg.neigh_ignore, 1);
 
 	/* client_hop: on a client it changes the walk; dperf ignores it on a server */
 	cfg = parse_client_plus("client_hop\n");
