@@ -788,6 +788,29 @@ h_payload_size(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
+/* "payload_file PATH": kept as an absolute path (a relative one is taken
+ * from the current directory, as dperf opens it), checked in
+ * v_payload_file once the protocol is known. */
+static int
+h_payload_file(struct pctx *p, int argc, char **argv)
+{
+	char cwd[DP_DEV_LEN];
+	int n;
+
+	(void)argc;
+	if (argv[0][0] == '/')
+		n = snprintf(p->cfg->payload_file, sizeof(p->cfg->payload_file), "%s", argv[0]);
+	else if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return kw_err(p, "%s: cannot resolve a relative path: %s (expected an absolute path)",
+			      argv[0], strerror(errno));
+	else
+		n = snprintf(p->cfg->payload_file, sizeof(p->cfg->payload_file), "%s/%s", cwd, argv[0]);
+	if (n < 0 || (size_t)n >= sizeof(p->cfg->payload_file))
+		return kw_err(p, "path too long (expected at most %d characters, absolute)",
+			      DP_DEV_LEN - 1);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	uint8_t level;
@@ -862,6 +885,10 @@ static const struct keyword keywords[] = {
 	   "raw/UDP message is one; below 85 raw bytes with protocol tcp; a server may give "
 	   "one per core; default: short HTTP messages"),
 	FLAG("payload_random", payload_random, "random letters in payloads"),
+	KW("payload_file", h_payload_file, 1, 1, "PATH", "the payload is the file's bytes: an "
+	   "HTTP body (Content-Length the file's size) over TCP, the whole datagram over UDP; "
+	   "1 byte..64m less 85 (UDP: up to mss); not with payload_size, packet_size or "
+	   "payload_random; a relative PATH is from the current directory"),
 	KW("keepalive", h_keepalive, 0, 2, "[INTERVAL [NUM]]", "INTERVAL 0..1h, default 1s; "
 	   "NUM 0..1000000000 requests per connection, default 0 (no limit)"),
 	{ .name = "keepalive_request_interval", .fn = h_keepalive_interval, .kind = K_TIME,
@@ -939,8 +966,6 @@ static const struct {
 } refused[] = {
 	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
 		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
-	{ "payload_file", "not supported by this version of dperf-live (payloads from a file are not "
-			  "implemented; expected payload_size)" },
 	{ "flow_isolate", "not supported by this version of dperf-live (rte_flow isolation is not "
 			  "implemented; expected no \"flow_isolate\" line)" },
 	{ "synflood", "not supported by this version of dperf-live" },
@@ -1261,6 +1286,55 @@ v_payload_sizes(struct pctx *p)
 	return 0;
 }
 
+/* payload_file: the file must be readable now, regular, 1 byte at least;
+ * its size makes payload_size (the HTTP head's 85 bytes added over TCP).
+ * A GET has no body to carry it. */
+static int
+v_payload_file(struct pctx *p)
+{
+	struct dp_config *cfg = p->cfg;
+	uint32_t line = line_of(p, "payload_file");
+	const char *path = cfg->payload_file;
+	const char *other[] = { "payload_size", "packet_size", "payload_random" };
+	uint64_t max = cfg->protocol == DP_PROTO_UDP ? cfg->mss : DP_PAYLOAD_MAX - DP_HTTP_MIN_SIZE;
+	struct stat st;
+	int fd;
+
+	if (line == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (line_of(p, other[i]) != 0)
+			return err_at(p, line, "payload_file", "given with %s on line %u (expected one "
+				      "of them: the file's bytes are the payload)", other[i],
+				      line_of(p, other[i]));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return err_at(p, line, "payload_file", "%s: cannot open: %s (expected a readable "
+			      "file)", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_at(p, line, "payload_file", "%s: not a regular file (expected a file "
+			      "whose bytes are the payload)", path);
+	}
+	close(fd);
+	if (st.st_size == 0)
+		return err_at(p, line, "payload_file", "%s: empty (expected at least 1 byte)", path);
+	if ((uint64_t)st.st_size > max)
+		return err_at(p, line, "payload_file", "%s: %llu bytes, too large (expected at most "
+			      "%llu%s)", path, (unsigned long long)st.st_size, (unsigned long long)max,
+			      cfg->protocol == DP_PROTO_UDP ? ", mss: a UDP message is one datagram" :
+			      ", the body of one HTTP message");
+	if (cfg->mode == DP_MODE_CLIENT && cfg->protocol != DP_PROTO_UDP
+	    && cfg->http_method != DP_HTTP_POST)
+		return err_at(p, line, "payload_file", "on a client sending GET (expected "
+			      "\"http_method POST\", whose body it becomes, protocol udp, or the "
+			      "file on the server)");
+	cfg->payload_file_size = (uint32_t)st.st_size;
+	cfg->payload_size = cfg->payload_file_size
+			    + (cfg->protocol == DP_PROTO_UDP ? 0 : DP_HTTP_MIN_SIZE);
+	return 0;
+}
+
 /* dperf's deprecated packet_size: the frame without CRC; the payload is
  * what is left after Ethernet, IP and TCP/UDP headers. */
 static int
@@ -1412,7 +1486,8 @@ validate(struct pctx *p)
 	if (v_range_count(p, "server", cfg->n_servers, cfg->servers) < 0
 	    || v_range_count(p, "client", cfg->n_clients, cfg->clients) < 0)
 		return -1;
-	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0)
+	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0
+	    || v_payload_file(p) < 0)
 		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_vxlan(p) < 0 || v_sizes(p) < 0
 	    || v_delayed_ack(p) < 0
@@ -1644,6 +1719,8 @@ dump_load(struct out *o, const struct dp_config *cfg)
 		for (uint32_t i = 0; i < cfg->n_payload_sizes; i++)
 			put(o, " %u", cfg->payload_sizes[i]);
 		put(o, "\n");
+	} else if (cfg->payload_file[0] != '\0') {
+		put(o, "payload_file %s\n", cfg->payload_file);
 	} else if (cfg->payload_size != 0) {
 		put(o, "payload_size %u\n", cfg->payload_size);
 	}

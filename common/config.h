@@ -168,6 +168,14 @@ struct dp_config {
 	uint8_t client_hop;    /* client: each launch changes address and port together */
 	uint8_t neigh_ignore;  /* ARP requests and NDP solicitations go unanswered */
 	char warnings[DP_WARN_LEN]; /* "FILE:LINE: keyword: ..." lines, or "" */
+	/* payload_file: the payload's bytes come from this file (absolute
+	 * path; "" = none), payload_file_size of them, read again when the
+	 * messages are composed (primary/http/messages.c). payload_size is
+	 * then the message it makes: the file, plus the 85-byte HTTP head
+	 * over TCP. */
+	char payload_file[DP_DEV_LEN];
+	uint32_t payload_file_size;
+	uint32_t pad_file;
 };
 
 /* Fill with dperf's defaults. */

@@ -16,8 +16,9 @@ dp_msg_is_http(const struct dp_config *cfg)
 {
 	if (cfg->protocol == DP_PROTO_HTTP)
 		return 1;
-	if (cfg->protocol == DP_PROTO_UDP)
-		return cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE;
+	if (cfg->protocol == DP_PROTO_UDP) /* a file's bytes are the whole datagram */
+		return cfg->payload_file[0] == '\0'
+		       && (cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE);
 	return cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE;
 }
 

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* memmem */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "http/messages.h"
 
@@ -25,9 +29,78 @@ blame(const struct dp_config *cfg)
 {
 	if (cfg->pipeline > 1)
 		return "pipeline";
+	if (cfg->payload_file[0] != '\0')
+		return "payload_file";
 	if (dp_config_line(cfg, "payload_size") != 0 || dp_config_line(cfg, "mss") == 0)
 		return "payload_size";
 	return "mss";
+}
+
+/* payload_file: its n bytes (the size the parse saw) into dst. */
+static int
+read_payload_file(const struct dp_config *cfg, uint8_t *dst, uint32_t n, char *err, size_t errlen)
+{
+	int fd = open(cfg->payload_file, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint32_t got = 0;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s (expected a readable file)",
+			 cfg->payload_file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != n) {
+		close(fd);
+		snprintf(err, errlen, "%s: changed size since the configuration was read (%u bytes "
+			 "then; expected a file that stays as it is)", cfg->payload_file, n);
+		return -1;
+	}
+	while (got < n) {
+		ssize_t r = read(fd, dst + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(err, errlen, "%s: cannot read: %s", cfg->payload_file,
+				 r < 0 ? strerror(errno) : "shorter than its size");
+			close(fd);
+			return -1;
+		}
+		got += (uint32_t)r;
+	}
+	close(fd);
+	return 0;
+}
+
+/* payload_file: the file's bytes replace the filler the composition
+ * wrote, where the body is (HTTP: after each head, the responses' and a
+ * POST's; raw: the whole message), sizes unchanged (the parse made
+ * payload_size the file plus any head). Before the sums: worker_msgs.c
+ * computes them from these bytes. */
+static int
+file_bodies(const struct dp_config *cfg, const struct msg_layout *l, uint8_t *buf,
+	    const struct msg_lens *ml, char *err, size_t errlen)
+{
+	uint32_t n = cfg->payload_file_size;
+	uint8_t *ka = buf + l->ka, *body = ka + (ml->is_http ? ml->head_ka : 0);
+
+	if ((ml->is_http ? ml->rsp_ka - ml->head_ka : ml->rsp_ka) != n
+	    || (ml->is_http && ml->rsp_close - ml->head_close != n)) {
+		snprintf(err, errlen, "internal: a body of %u bytes for a file of %u", ml->rsp_ka, n);
+		return -1;
+	}
+	if (read_payload_file(cfg, body, n, err, errlen) != 0)
+		return -1;
+	if (ml->is_http)
+		memcpy(buf + l->close + ml->head_close, body, n);
+	/* the request: raw, the same message; a POST, its body (a GET, which
+	 * the parse refuses on a client, keeps its head) */
+	if (!ml->is_http && ml->one == n)
+		memcpy(buf, body, n);
+	else if (ml->is_http && cfg->http_method == DP_HTTP_POST && ml->one > n
+		 && ml->one <= DP_MSG_MAX)
+		memcpy(buf + ml->one - n, body, n);
+	return 0;
 }
 
 void
@@ -77,6 +150,9 @@ msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		out->rsp_close = out->rsp_ka;
 	}
 	*kw = blame(cfg);
+	if (cfg->payload_file[0] != '\0' && out->rsp_ka != 0
+	    && file_bodies(cfg, &l, buf, out, err, errlen) != 0)
+		return -1;
 	if (out->one == 0 || out->one * pipe > DP_MSG_MAX || out->rsp_ka == 0) {
 		snprintf(err, errlen, "%u requests of %u bytes do not fit one message (expected at most %d bytes)",
 			 pipe, out->one, DP_MSG_MAX);

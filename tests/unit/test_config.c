@@ -425,7 +425,10 @@ static const struct tcase table[] = {
 	C("client_hop\n", NULL),
 	S("client_hop\n", NULL), /* accepted as dperf does, with a warning (test_values) */
 	C("client_hop 1\n", "t.conf:7: client_hop: wrong number of arguments"),
-	C("payload_file /tmp/x\n", "t.conf:7: payload_file: not supported"),
+	/* payload_file's rules: test_payload_file.c */
+	C("payload_file /nonexistent/x\n", "t.conf:7: payload_file: /nonexistent/x: cannot open: No "
+	  "such file or directory (expected a readable file)"),
+	C("payload_file\n", "t.conf:7: payload_file: wrong number of arguments"),
 	C("neigh_ignore\n", NULL),
 	S("neigh_ignore\n", NULL),
 	C("neigh_ignore 1\n", "t.conf:7: neigh_ignore: wrong number of arguments"),
