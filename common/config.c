@@ -941,6 +941,9 @@ static const struct keyword keywords[] = {
 	     "first, then the port"),
 	FLAG("neigh_ignore", neigh_ignore, "answer no ARP request or IPv6 neighbour "
 	     "solicitation (counted in arpDrop); the gateway is still resolved"),
+	FLAG("flow_isolate", flow_isolate, "rte_flow isolated mode on every port: only ARP/NDP, "
+	     "the port's address and each worker's traffic (rules to its queue) reach dperf; a "
+	     "device without it (memif) is refused at start"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, 2 * S, D_ALWAYS,
 	     "the first retransmission's timeout", NULL),
@@ -966,8 +969,6 @@ static const struct {
 } refused[] = {
 	{ "kni", "KNI was removed from DPDK in 23.11 (expected a net_tap port, or net_virtio_user "
 		 "with vhost-net, to reach the kernel: see conf/kni-replacement-server.conf)" },
-	{ "flow_isolate", "not supported by this version of dperf-live (rte_flow isolation is not "
-			  "implemented; expected no \"flow_isolate\" line)" },
 	{ "synflood", "not supported by this version of dperf-live" },
 	{ "server_hop", "not supported by this version of dperf-live" },
 };

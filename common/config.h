@@ -175,7 +175,8 @@ struct dp_config {
 	 * over TCP. */
 	char payload_file[DP_DEV_LEN];
 	uint32_t payload_file_size;
-	uint32_t pad_file;
+	uint8_t flow_isolate;  /* rte_flow isolated mode on every port, with our rules */
+	uint8_t pad_file[3];
 };
 
 /* Fill with dperf's defaults. */

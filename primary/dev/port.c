@@ -7,6 +7,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "dev/flow.h"
 #include "dev/memif_warm.h"
 #include "dev/port.h"
 
@@ -130,6 +131,9 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 			return -1;
 		}
 	}
+	/* the rules before the start: no packet of ours meets an empty table */
+	if (cfg->flow_isolate && flow_rules(cfg, i, pid, nq, err, errlen) != 0)
+		return -1;
 	rc = rte_eth_dev_start(pid);
 	if (rc != 0) {
 		/* DPDK's memif client fails its start when no server listens. */
@@ -187,6 +191,10 @@ ports_init(struct port_set *ps, const struct dp_config *cfg, uint32_t workers_pe
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->client = cfg->mode == DP_MODE_CLIENT;
+	/* before any port is configured: a device that cannot isolate stops
+	 * the start with nothing set up */
+	if (cfg->flow_isolate && flow_isolate_ports(cfg, err, errlen) != 0)
+		return -1;
 	for (uint32_t i = 0; i < cfg->n_ports; i++) {
 		if (port_setup(ps, cfg, i, workers_per_port, err, errlen) != 0)
 			return -1;

@@ -2,7 +2,8 @@
 # Bad input: one clear line, exit 2, nothing started. Covers unknown
 # keyword, bad number, bad address, missing port, core/address mismatch,
 # a vxlan line against the cores, a bad bond, device arguments the driver
-# refuses, a bond of memif members, a bond member the driver refuses, a
+# refuses, a bond of memif members, a bond member the driver refuses,
+# flow_isolate on memif (no isolated mode), a
 # memif client without its server, too few hugepages, a busy instance name, and
 # secondaries with no primary. (Device refusals come after EAL's own log
 # lines: there the last line names the config line.)
@@ -120,6 +121,20 @@ last=$(printf '%s\n' "$out" | tail -1)
 	fail "bond member without its interface: exit $rc: $last"
 [ ! -e /var/run/dpdk/e2e-bad ] || fail "bond member without its interface: the runtime directory was left"
 note "bond member without its interface: $last"
+
+# flow_isolate on a device without rte_flow isolated mode (memif): one
+# line naming the keyword's line, the port and its driver; exit 1, before
+# any port is configured, nothing left.
+{ good; echo flow_isolate; } >"$T/isolate.conf"
+"$BUILD/dperf" -t -c "$T/isolate.conf" >/dev/null || fail "flow_isolate: refused by -t (the device is only known at start)"
+rc=0; out=$("$BUILD/dperf" -c "$T/isolate.conf" -p e2e-bad 2>&1) || rc=$?
+last=$(printf '%s\n' "$out" | tail -1)
+[ $rc = 1 ] && grep -q "isolate.conf:9: flow_isolate: port net_memif0 (line 5, driver net_memif) cannot isolate its flows: .* (expected a device whose driver has rte_flow isolated mode, such as mlx5 or net_tap, or no \"flow_isolate\" line)" <<<"$last" ||
+	fail "flow_isolate on memif: exit $rc: $last"
+[ "$(grep -c "flow_isolate" <<<"$out")" = 1 ] && ! grep -q "cannot start\|driver refused" <<<"$out" ||
+	fail "flow_isolate on memif: more than the one line: $out"
+[ ! -e /var/run/dpdk/e2e-bad ] || fail "flow_isolate on memif: the runtime directory was left"
+note "flow_isolate on memif: $last"
 
 # Too few hugepages: refused before EAL starts, saying how much is needed.
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages

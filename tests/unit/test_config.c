@@ -432,7 +432,9 @@ static const struct tcase table[] = {
 	C("neigh_ignore\n", NULL),
 	S("neigh_ignore\n", NULL),
 	C("neigh_ignore 1\n", "t.conf:7: neigh_ignore: wrong number of arguments"),
-	C("flow_isolate\n", "t.conf:7: flow_isolate: not supported"),
+	C("flow_isolate\n", NULL), /* the device is known at start: test_bad_input */
+	S("flow_isolate\n", NULL),
+	C("flow_isolate on\n", "t.conf:7: flow_isolate: wrong number of arguments"),
 	/* retransmit_timeout */
 	C("retransmit_timeout 10ms\n", NULL),
 	C("retransmit_timeout 60s\n", NULL),
@@ -614,8 +616,9 @@ test_values(void **state)
 	assert_string_equal(cfg.warnings, "t.conf:6: cps: no effect with protocol udp, cc and "
 			    "keepalive (packets-per-second mode: the rate is cc / interval)\n");
 
-	cfg = parse_client_plus("neigh_ignore\n");
+	cfg = parse_client_plus("neigh_ignore\nflow_isolate\n");
 	assert_int_equal(cfg.neigh_ignore, 1);
+	assert_int_equal(cfg.flow_isolate, 1);
 
 	/* client_hop: on a client it changes the walk; dperf ignores it on a server */
 	cfg = parse_client_plus("client_hop\n");
