@@ -927,7 +927,7 @@ static const struct keyword keywords[] = {
 	   "65535"),
 	KW("lport_range", h_client_port_range, 1, 2, "MIN [MAX]", "deprecated: client_port_range"),
 	NUM("send_window", send_window, 2, 16, 0, D_NONZERO,
-	    "segments in flight, for messages over several segments", "0 (unused)"),
+	    "at most N segments in flight, for messages over several segments", "unset: the congestion and peer windows alone"),
 	NUM("test_rx_drop", test_rx_drop, 0, 1000000, 0, D_NONZERO,
 	    "dperf-live, for tests only: drop one received TCP segment carrying data in N, "
 	    "counted in tcpDrop (loss without a lossy link)", "0 (none)"),

@@ -19,6 +19,7 @@
 #include "net/vxlan.h"
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_send.h"
 #include "boot/worker_setup.h"
 
 /* The messages were checked with the configuration (config_rules.c);
@@ -153,6 +154,39 @@ alloc_dack(struct worker *w, char *err, size_t errlen)
 	return 0;
 }
 
+size_t
+worker_tx_bytes(const struct worker *w)
+{
+	int big = w->is_client ? w->req.seg_sum != NULL
+			       : w->rsp_ka.seg_sum != NULL || w->rsp_close.seg_sum != NULL;
+
+	if (w->is_udp || !big)
+		return 0;
+	return w->n_sk * sizeof(struct sk_tx);
+}
+
+/* The sender's state beside the sockets, in untouched zero pages as
+ * they are. */
+static int
+alloc_tx(struct worker *w, char *err, size_t errlen)
+{
+	size_t bytes = worker_tx_bytes(w);
+	void *p;
+
+	if (bytes == 0)
+		return 0;
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu MB for the sender state of %lu sockets",
+			 bytes >> 20, (unsigned long)w->n_sk);
+		return -1;
+	}
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+	w->sktx = p;
+	return 0;
+}
+
 static int
 alloc_sockets(struct worker *w, char *err, size_t errlen)
 {
@@ -179,6 +213,8 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	madvise(p, bytes, MADV_NOHUGEPAGE);
 	w->sk = p;
 	prefault_sockets(w);
+	if (alloc_tx(w, err, errlen) != 0)
+		return -1;
 	return alloc_dack(w, err, errlen);
 }
 
@@ -210,8 +246,9 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;
 	w->rx_drop_every = cfg->test_rx_drop;
-	/* dperf's send_window: segments of one answer in flight, default 4 */
-	w->send_wnd = (cfg->send_window ? cfg->send_window : 4) * cfg->mss;
+	/* send_window: an upper bound in segments when set (dperf's default
+	 * of 4 is not ours: the congestion and peer windows pace, tcp_send.h) */
+	w->send_wnd = cfg->send_window ? cfg->send_window * cfg->mss : UINT32_MAX;
 	w->tos = cfg->tos;
 	w->launch_num = cfg->launch_num;
 	w->ka_num = cfg->keepalive_request_num;
@@ -255,11 +292,14 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 void
 worker_teardown(struct worker *w)
 {
+	if (w->sktx != NULL)
+		munmap(w->sktx, worker_tx_bytes(w));
 	if (w->sk != NULL)
 		munmap(w->sk, w->n_sk * sizeof(struct sock));
 	if (w->dack)
 		munmap(w->dack, dack_ring_bytes(DACK_RING_SIZE));
 	w->sk = NULL;
+	w->sktx = NULL;
 	w->dack = NULL;
 	vxlan_teardown(w);
 	if (w->msg_map_len)

@@ -18,10 +18,14 @@ struct seg {
 	uint16_t sport, dport;
 	uint32_t seq, ack; /* host order */
 	uint8_t flags;
-	uint16_t win;      /* the sender's receive window, host order (no scaling: we offer none) */
+	uint16_t win;      /* the sender's receive window field, host order (not scaled) */
+	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
 	const uint8_t *data;
 	uint32_t dlen;
 };
+
+/* seg.ws: no window scale option */
+#define SEG_NO_WS 0xff
 
 /* A UDP datagram's addresses (network order) and payload length. */
 struct udp_dgram {

@@ -14,6 +14,7 @@
 #include "net/vxlan.h"
 
 #define TCP_OPT_MSS_LEN 4
+#define TCP_OPT_WS_LEN 4 /* no-operation, then window scale (3 bytes) */
 
 uint32_t
 pkt_sum(const void *buf, uint32_t len)
@@ -60,11 +61,12 @@ pkt_release(struct worker *w)
 	w->n_stash = 0;
 }
 
+/* ws: the SYN carries our window scale option (DP_WS_SHIFT). */
 static __rte_always_inline void
 tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
-	 uint8_t flags, const struct msg *msg)
+	 uint8_t flags, const struct msg *msg, int ws)
 {
-	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN : 0;
+	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN + (ws ? TCP_OPT_WS_LEN : 0) : 0;
 	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + optlen;
 	struct rte_tcp_hdr *th;
 	uint32_t hsum;
@@ -94,6 +96,13 @@ tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t s
 		o[1] = 4;
 		memcpy(o + 2, &mss, 2);
 		hsum += (2 | 4 << 8) + (uint32_t)mss;
+		if (ws) {
+			o[4] = 1; /* no-operation: the option ends on a word */
+			o[5] = 3; /* window scale */
+			o[6] = 3;
+			o[7] = DP_WS_SHIFT;
+			hsum += (1 | 3 << 8) + (3 | (uint32_t)DP_WS_SHIFT << 8);
+		}
 	}
 	if (dlen)
 		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
@@ -114,7 +123,7 @@ void
 pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
-	tcp_fill(w, m, t, seq, ack, flags, msg);
+	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
 }
 
 int
@@ -125,7 +134,20 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 
 	if (unlikely(m == NULL))
 		return -1;
-	tcp_fill(w, m, t, seq, ack, flags, msg);
+	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
+	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
+	pkt_send(w, m);
+	return 0;
+}
+
+int
+pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+{
+	struct rte_mbuf *m = pkt_alloc(w);
+
+	if (unlikely(m == NULL))
+		return -1;
+	tcp_fill(w, m, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, ws);
 	pkt_send(w, m);
 	return 0;
 }

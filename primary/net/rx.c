@@ -52,6 +52,30 @@ l4_cksum_ok(const struct worker *w, const struct rte_mbuf *m, const struct rte_i
 	return ipv4_l4_sum_ok(ip, l4);
 }
 
+/* A SYN's window scale option (RFC 7323 2.2): its shift, at most 14, or
+ * SEG_NO_WS. Options are walked within the header's length (thl was
+ * checked against the segment). */
+static uint8_t
+syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
+{
+	const uint8_t *o = (const uint8_t *)(th + 1), *end = (const uint8_t *)th + thl;
+
+	while (o < end) {
+		if (o[0] == 0) /* end of options */
+			break;
+		if (o[0] == 1) { /* no-operation */
+			o++;
+			continue;
+		}
+		if (end - o < 2 || o[1] < 2 || o[1] > end - o)
+			break;
+		if (o[0] == 3 && o[1] == 3)
+			return o[2] > 14 ? 14 : o[2];
+		o += o[1];
+	}
+	return SEG_NO_WS;
+}
+
 /* TCP and UDP after the IP layer (v4 or v6): sip/dip are the addresses'
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
@@ -90,6 +114,7 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	s.ack = rte_be_to_cpu_32(th->recv_ack);
 	s.flags = th->tcp_flags;
 	s.win = rte_be_to_cpu_16(th->rx_win);
+	s.ws = unlikely(s.flags & RTE_TCP_SYN_FLAG) ? syn_wscale(th, thl) : SEG_NO_WS;
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
 	if (w->is_client)

@@ -26,6 +26,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 /* sock.flags */
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
 
@@ -43,13 +44,13 @@ struct sock {
 	uint8_t flags;
 	uint8_t list;       /* enum sk_list */
 	uint8_t retries;
-	uint8_t inflight;   /* client: requests sent and not yet answered; server: duplicate ACKs in a row */
+	uint8_t inflight;   /* client: requests sent and not yet answered */
 	uint8_t last_kind;  /* server: method of the last request answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
 	struct dp_req_scan rq; /* server: where the HTTP request stream is */
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint16_t snd_wnd;   /* server: the peer's last advertised window (bytes) */
+	uint16_t snd_wnd;   /* server: the peer's last window field (unscaled; tcp_send.h keeps the scaled one) */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

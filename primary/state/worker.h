@@ -44,6 +44,7 @@
  * Times are timer ticks, TL_PER_MS to the millisecond. */
 #define TL_PER_MS 64
 struct dack_ring;
+struct sk_tx;
 struct vxlan;
 
 struct tlist {
@@ -81,6 +82,7 @@ struct client_range {
 struct worker {
 	/* hot */
 	struct sock *sk;
+	struct sk_tx *sktx; /* tcp/tcp_send.h, parallel to sk; NULL: no message over several segments */
 	struct dp_worker_stats *st;
 	struct dp_worker_lat *lat; /* NULL: latency not recorded */
 	struct netport *np;
@@ -139,7 +141,7 @@ struct worker {
 	uint32_t rsp_size;   /* raw mode: expected response size */
 	uint32_t req_size;   /* raw mode: expected request size */
 	uint16_t mss;
-	uint32_t send_wnd;   /* an answer over several segments: bytes in flight at most (send_window x mss) */
+	uint32_t send_wnd;   /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
 	uint8_t tos;
 	size_t msg_map_len;  /* messages mmap'ed (this long), 0: rte_zmalloc */
 

@@ -10,6 +10,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_send.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
 
@@ -45,95 +46,25 @@ closing(const struct worker *w, const struct sock *sk)
 	return !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
 }
 
-/* An answer longer than mss goes out a segment at a time, as many as fit
- * in the window: send_window segments (dperf's, default 4), at most what
- * the peer advertises. rsp_left says how much of it is not sent yet;
- * segments start at multiples of mss in the message (their sums are
- * precomputed), so a retransmission is cut from the same template and a
- * socket keeps its 64 bytes. The last segment carries the FIN when the
- * connection closes. force: send one segment whatever the window (a
- * retransmission, or a probe of a zero window). Returns segments sent. */
-static uint32_t
-send_more(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m, int force)
+/* An answer longer than mss goes out through the sender (tcp_send.h),
+ * cut from the response template: its source. */
+static inline int
+big_answer(const struct worker *w, const struct sock *sk)
 {
-	uint32_t n = 0;
-
-	while (sk->rsp_left) {
-		uint32_t off = m->len - sk->rsp_left, wnd = w->send_wnd, inflight;
-		struct msg seg;
-		uint8_t f = TH_ACK;
-
-		msg_segment(m, w->mss, off / w->mss, &seg);
-		if (sk->snd_wnd < wnd)
-			wnd = sk->snd_wnd;
-		inflight = sk->snd_nxt - sk->snd_una;
-		if (!(force && n == 0) && inflight + seg.len > wnd)
-			break;
-		/* The device is not keeping up: the rest waits for the next
-		 * ACK (something is in flight, so one will come) rather than
-		 * overflow the TX queue into dropTx and retransmissions. */
-		if (inflight && tx_congested(w))
-			break;
-		if (seg.len == sk->rsp_left) {
-			f |= TH_PSH;
-			if (closing(w, sk))
-				f |= TH_FIN;
-		}
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, &seg);
-		sk->snd_nxt += seg.len;
-		sk->rsp_left -= seg.len;
-		sk_ack_sent(sk);
-		n++;
-		if (f & TH_FIN) {
-			sk->snd_nxt++;
-			CNT(w, FIN_TX);
-			sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
-		}
-	}
-	return n;
+	return w->sktx != NULL && response(w, sk)->seg_sum != NULL;
 }
 
-/* The retransmission timer of an answer over several segments: back to
- * the segment that holds snd_una (go-back-N from the template), sent
- * whatever the window, then as many as the window allows. A FIN already
- * sent goes again with the last segment. */
-static void
-resend_answer(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+static inline void
+answer_src(const struct worker *w, const struct sock *sk, struct tx_src *src)
 {
-	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
-	uint32_t unacked = sk->snd_nxt - sk->snd_una - (fin && sk->snd_nxt != sk->snd_una);
-	uint32_t off_una = m->len - sk->rsp_left - unacked;
-	uint32_t k = off_una / w->mss, back = off_una - k * w->mss, old_nxt = sk->snd_nxt, n;
-
-	if (fin) { /* not sent yet, again */
-		sk->state = SK_ESTABLISHED;
-		old_nxt--;
-	}
-	sk->rsp_left = m->len - k * w->mss;
-	sk->snd_nxt = sk->snd_una - back;
-	n = send_more(w, sk, t, m, 1);
-	/* segments below the old snd_nxt were sent before */
-	for (uint32_t i = 0, seq = sk->snd_una - back; i < n && seq_lt(seq, old_nxt); i++) {
-		CNT(w, PUSH_RT);
-		seq += w->mss;
-	}
+	tx_src_msg(src, response(w, sk));
 }
 
-/* The peer acknowledged bytes of a resent answer beyond snd_nxt: they
- * need not go again (and the FIN with them, when it came that far). */
-static void
-skip_acked(struct worker *w, struct sock *sk)
+/* An answer over several segments still being sent or acknowledged. */
+static inline int
+big_busy(const struct worker *w, const struct sock *sk)
 {
-	uint32_t skip = sk->snd_una - sk->snd_nxt;
-
-	(void)w;
-	sk->snd_nxt = sk->snd_una;
-	if (skip <= sk->rsp_left) {
-		sk->rsp_left -= skip;
-		return;
-	}
-	sk->rsp_left = 0; /* the FIN too */
-	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && (sk->rsp_left || sk_unacked_data(sk));
 }
 
 /* The requests of one segment, as runs of one method. More changes of
@@ -166,7 +97,7 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
 		CNT(w, SYN_RT);
 		CNT(w, SYN_TX);
 		return;
@@ -179,7 +110,11 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	sk->snd_una = tcp_iss(w, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
-	pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+	if (s->ws != SEG_NO_WS)
+		sk->flags |= SKF_WS;
+	if (w->sktx)
+		tx_open(w, sk, &w->sktx[idx], s, 1);
+	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
 	CNT(w, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
@@ -237,10 +172,12 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		/* An answer over several segments: one request at a time
 		 * (the config refuses pipeline with it); more requests in
 		 * this segment than one are not answered (see Known limits). */
+		struct tx_src src;
+
 		sk->last_kind = r->kind[0];
-		sk->rsp_left = answer(w, sk, r->kind[0])->len;
+		answer_src(w, sk, &src);
 		CNT(w, HTTP_2XX);
-		send_more(w, sk, t, answer(w, sk, r->kind[0]), 1);
+		tx_begin(w, sk, t, &src, close);
 		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
 		if (w->lat)
@@ -313,34 +250,26 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		tcp_unknown(w, &t, s);
 		return;
 	}
-	/* An answer resent from an earlier segment (resend_answer) may be
-	 * acknowledged beyond snd_nxt, up to its end and FIN: what the peer
-	 * had kept of the first sending. */
-	if (!(s->flags & TH_ACK) ||
-	    seq_gt(s->ack, sk->snd_nxt + sk->rsp_left + (sk->rsp_left && closing(w, sk))) ||
-	    seq_le(s->ack, sk->snd_una - 1)) {
+	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
 		CNT(w, TCP_DROP);
 		return;
 	}
-	if (unlikely(s->ack == sk->snd_una && sk->snd_una != sk->snd_nxt && s->dlen == 0 &&
-		     !(s->flags & TH_FIN) && s->win == sk->snd_wnd && response(w, sk)->seg_sum)) {
-		/* A duplicate ACK: the peer got a segment after a hole. The
-		 * third in a row sends again from the hole (fast retransmit,
-		 * RFC 5681 3.2, without its congestion window: ours is
-		 * send_window). */
-		if (++sk->inflight == 3) {
-			resend_answer(w, sk, &t, response(w, sk));
-			tl_add(w, sk, (uint32_t)idx, TL_RT);
+	if (unlikely(big_busy(w, sk))) {
+		/* an answer over several segments: the sender's windows */
+		struct tx_src src;
+		uint32_t una = sk->snd_una;
+
+		answer_src(w, sk, &src);
+		if (tx_ack(w, sk, &t, s, &src, closing(w, sk)))
+			return; /* a duplicate ACK */
+		if (sk->snd_una != una || sk->rsp_left)
+			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
+	} else {
+		sk->snd_wnd = s->win;
+		if (seq_gt(s->ack, sk->snd_una)) {
+			sk->snd_una = s->ack;
+			sk->retries = 0; /* the peer makes progress */
 		}
-		return;
-	}
-	sk->snd_wnd = s->win;
-	if (seq_gt(s->ack, sk->snd_una)) {
-		sk->snd_una = s->ack;
-		sk->retries = 0; /* the peer makes progress */
-		sk->inflight = 0;
-		if (unlikely(seq_gt(sk->snd_una, sk->snd_nxt)))
-			skip_acked(w, sk);
 	}
 	if (sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) {
@@ -372,10 +301,8 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	case SK_ESTABLISHED:
 		if (r.total > 0 && sk->rsp_left == 0) {
 			respond(w, sk, (uint32_t)idx, &t, &r);
-		} else if (sk->rsp_left) { /* an answer in progress: the window moved */
-			if (send_more(w, sk, &t, response(w, sk), 0))
-				tl_add(w, sk, (uint32_t)idx, TL_RT);
-			else if (s->dlen > 0)
+		} else if (sk->rsp_left) { /* an answer in progress: tx_ack sent what it could */
+			if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
 				sk_ctl(w, &t, sk, TH_ACK);
 		} else if (sk->flags & SKF_FIN_RCVD) {
 			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
@@ -419,6 +346,15 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 		}
 		return;
 	}
+	if (big_busy(w, sk) && tx_persist(w, sk)) {
+		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
+		struct tx_src src;
+
+		answer_src(w, sk, &src);
+		tx_timer(w, sk, &t, &src, closing(w, sk));
+		tl_add(w, sk, idx, TL_RT);
+		return;
+	}
 	if (++sk->retries > DP_MAX_RETRIES) {
 		CNT(w, SK_ERR);
 		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
@@ -426,11 +362,14 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 		return;
 	}
 	if (sk->state == SK_SYN_RCVD) {
-		pkt_tcp(w, &t, sk->snd_una, sk->rcv_nxt, TH_SYN | TH_ACK, NULL);
+		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
 		CNT(w, SYN_RT);
 		CNT(w, SYN_TX);
-	} else if (sk->rsp_left || (response(w, sk)->seg_sum && sk_unacked_data(sk))) {
-		resend_answer(w, sk, &t, response(w, sk));
+	} else if (big_busy(w, sk)) {
+		struct tx_src src;
+
+		answer_src(w, sk, &src);
+		tx_timer(w, sk, &t, &src, closing(w, sk));
 	} else if (sk->snd_una != sk->snd_nxt) {
 		sk_retransmit(w, sk, &t, response(w, sk));
 	} else if (sk->state == SK_ESTABLISHED) {
