@@ -52,7 +52,8 @@
 	X(LAUNCH_SKIP, "launchSkip", CK_EVENT) \
 	X(DEV_FAULT, "devFault", CK_EVENT) \
 	X(IDLE_CLOSE, "idleClose", CK_EVENT) \
-	X(GOOD_RX, "goodRx", CK_BITS) /* payload delivered: in order, once (goodput) */
+	X(GOOD_RX, "goodRx", CK_BITS) /* payload delivered: in order, once (goodput) */ \
+	X(GOOD_TX, "goodTx", CK_BITS) /* payload sent for the first time (not retransmissions) */
 
 enum dp_counter {
 #define DP_X_ENUM(id, name, kind) DP_C_##id,

@@ -104,6 +104,7 @@ dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r)
 	r->pps_rx = dp_interval_rate(iv, DP_C_PKT_RX);
 	r->pps_tx = dp_interval_rate(iv, DP_C_PKT_TX);
 	r->good_bps_rx = dp_interval_rate(iv, DP_C_GOOD_RX);
+	r->good_bps_tx = dp_interval_rate(iv, DP_C_GOOD_TX);
 }
 
 static double

@@ -60,6 +60,7 @@ double dp_interval_rate(const struct dp_interval *iv, enum dp_counter c);
 struct dp_rates {
 	double cps, rps, bps_rx, bps_tx, pps_rx, pps_tx;
 	double good_bps_rx; /* goodput: payload delivered in order, once (goodRx) */
+	double good_bps_tx; /* goodput sent: payload sent for the first time (goodTx) */
 };
 double dp_rps(const struct dp_interval *iv, uint32_t mode);
 void dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r);

@@ -4,6 +4,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "stats_out.h"
 
@@ -77,9 +79,8 @@ members_json(FILE *f, const struct dp_shm *s)
 		fputc(']', f);
 }
 
-void
-dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
-		     const struct dp_snapshot *b)
+static void
+stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	struct dp_rates h;
 	uint64_t hz = s->hdr.tsc_hz;
@@ -91,8 +92,8 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
 		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
 		(uint64_t)s->ctl.generation);
-	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,",
-		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx);
+	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,\"good_bps_tx\":%.0f,",
+		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx, h.good_bps_tx);
 	fprintf(f, "\"skCon\":%" PRIu64, b->sk_cur);
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, ",\"%s\":%" PRIu64, dp_counter_names[c], b->c[c]);
@@ -110,6 +111,37 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
 			dp_rate(a, b, (enum dp_counter)c, hz));
 	fprintf(f, "}}\n");
+}
+
+/* One object per line, written with one write: the line is longer than
+ * stdio's 4 KiB buffer, and a reader of `stats --json --watch` output
+ * (tail -1 of a file) saw half a line when it went out in two. */
+void
+dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+		     const struct dp_snapshot *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m == NULL) {
+		stats_json(f, s, a, b);
+	} else {
+		stats_json(m, s, a, b);
+		fclose(m);
+		fflush(f);
+		/* not fwrite: glibc writes whole 4 KiB blocks of a long one
+		 * directly and buffers the rest, two writes again */
+		if (fileno(f) < 0) /* a memory stream */
+			fwrite(buf, 1, len, f);
+		else for (size_t off = 0; off < len;) {
+			ssize_t n = write(fileno(f), buf + off, len - off);
+			if (n <= 0)
+				break;
+			off += (size_t)n;
+		}
+		free(buf);
+	}
 	fflush(f);
 }
 

@@ -113,10 +113,10 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 
 	dp_headline(s, a, b, &h);
 	fprintf(f, "%s %s %s  elapsed %.1f s  cps %.0f (target %" PRIu64 ")  rps %.0f  skCon %" PRIu64
-		"  rx %.3f Gbps %.3f Mpps  tx %.3f Gbps %.3f Mpps  goodput rx %.3f Gbps\n",
+		"  rx %.3f Gbps %.3f Mpps  tx %.3f Gbps %.3f Mpps  goodput rx %.3f Gbps tx %.3f Gbps\n",
 		s->hdr.name, dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc), h.cps,
 		(uint64_t)s->ctl.target_cps, h.rps, b->sk_cur, h.bps_rx / 1e9, h.pps_rx / 1e6,
-		h.bps_tx / 1e9, h.pps_tx / 1e6, h.good_bps_rx / 1e9);
+		h.bps_tx / 1e9, h.pps_tx / 1e6, h.good_bps_rx / 1e9, h.good_bps_tx / 1e9);
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, "%-8s %-14" PRIu64 "%s", dp_counter_names[c], b->c[c],
 			++col % 5 == 0 ? "\n" : " ");

@@ -35,6 +35,7 @@ top_figures(const struct top *t, struct top_figs *f)
 	f->gbps_rx = r.bps_rx / 1e9;
 	f->gbps_tx = r.bps_tx / 1e9;
 	f->gbps_good_rx = r.good_bps_rx / 1e9;
+	f->gbps_good_tx = r.good_bps_tx / 1e9;
 	f->mpps_rx = r.pps_rx / 1e6;
 	f->mpps_tx = r.pps_tx / 1e6;
 	f->elapsed_s = dp_elapsed_s(s, b->tsc);

@@ -67,8 +67,8 @@ plain_frame(const struct top *t, FILE *out)
 		fprintf(out, "target     CPS %s\n", top_si((double)f.target_cps, a, sizeof(a)));
 	fprintf(out, "RATES      CPS %s  req/s %s  (over %.2fs)\n", top_si(f.cps, a, sizeof(a)),
 		top_si(f.rps, b, sizeof(b)), t->interval_s);
-	fprintf(out, "           rx %.3f Gbit/s %.3f Mpps  tx %.3f Gbit/s %.3f Mpps  goodput rx %.3f Gbit/s\n",
-		f.gbps_rx, f.mpps_rx, f.gbps_tx, f.mpps_tx, f.gbps_good_rx);
+	fprintf(out, "           rx %.3f Gbit/s %.3f Mpps  tx %.3f Gbit/s %.3f Mpps  goodput rx %.3f Gbit/s tx %.3f Gbit/s\n",
+		f.gbps_rx, f.mpps_rx, f.gbps_tx, f.mpps_tx, f.gbps_good_rx, f.gbps_good_tx);
 	fprintf(out, "CONNS      current %s", top_si((double)f.sk_cur, a, sizeof(a)));
 	items(out, f.tot, conn, 3);
 	counters(out, "TCP", f.tot, flags, 6);

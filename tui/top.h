@@ -40,6 +40,7 @@ struct top_figs {
 	double cps, rps;
 	double gbps_rx, gbps_tx, mpps_rx, mpps_tx;
 	double gbps_good_rx; /* goodput: payload delivered in order, once */
+	double gbps_good_tx; /* goodput sent: payload sent for the first time */
 	double elapsed_s, duration_s; /* duration_s 0: none */
 	uint64_t target_cps, target_cc, sk_cur;
 	uint32_t paused;

@@ -40,8 +40,8 @@ rates(const struct top_figs *f, int y)
 	ui_put(y, 0, AT_TITLE, " RATES");
 	ui_put(y, GUTTER - 2, AT_NONE, "CPS %-10s req/s %s", top_si(f->cps, a, sizeof(a)),
 		top_si(f->rps, b, sizeof(b)));
-	ui_put(y + 1, GUTTER - 2, AT_NONE, "rx %7.3f Gbit/s %7.3f Mpps    tx %7.3f Gbit/s %7.3f Mpps    goodput rx %7.3f Gbit/s",
-		f->gbps_rx, f->mpps_rx, f->gbps_tx, f->mpps_tx, f->gbps_good_rx);
+	ui_put(y + 1, GUTTER - 2, AT_NONE, "rx %7.3f Gbit/s %7.3f Mpps    tx %7.3f Gbit/s %7.3f Mpps    goodput rx %7.3f tx %7.3f Gbit/s",
+		f->gbps_rx, f->mpps_rx, f->gbps_tx, f->mpps_tx, f->gbps_good_rx, f->gbps_good_tx);
 	return y + 2;
 }
 

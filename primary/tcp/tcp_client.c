@@ -22,6 +22,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
 	sk_ack_sent(sk); /* the request carries the ACK of the last response */
 	sk->snd_nxt += w->req.len;
+	CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;

@@ -82,6 +82,7 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 		CNT(w, PUSH_RT);
 	}
 	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
+		CNT_ADD(w, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
 		sk->rsp_left -= end - sk->snd_nxt;
 		sk->snd_nxt = end;
 	}

@@ -192,6 +192,7 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 				f |= TH_FIN;
 			pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
 			sk->snd_nxt += m->len;
+			CNT_ADD(w, GOOD_TX, (uint64_t)m->len * 8);
 			sk_ack_sent(sk); /* the answer carries the ACK of the request */
 			if (!w->is_http)
 				CNT(w, TCP_RSP);

@@ -33,8 +33,10 @@ udp_input(struct worker *w, const struct udp_dgram *d)
 		CNT(w, HTTP_GET);
 	else
 		CNT(w, TCP_REQ);
-	if (pkt_udp(w, &t, &w->rsp_ka) == 0)
+	if (pkt_udp(w, &t, &w->rsp_ka) == 0) {
 		CNT(w, UDP_TX);
+		CNT_ADD(w, GOOD_TX, (uint64_t)w->rsp_ka.len * 8);
+	}
 	if (w->lat)
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
@@ -56,6 +58,7 @@ udp_client_launch(struct worker *w)
 	if ((w->flood ? pkt_flood_udp(w, &t) : pkt_udp(w, &t, &w->req)) != 0)
 		return -1;
 	CNT(w, UDP_TX);
+	CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
 	if (w->is_http)
 		CNT(w, HTTP_GET);
 	else

@@ -26,6 +26,11 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 	local good=$(total "$c" goodRx)
 	[ "$good" -ge $((ok * SIZE * 8)) ] && [ "$good" -le $((get * SIZE * 8)) ] ||
 		fail "$1: goodRx $good bits for $ok answers of $SIZE bytes ($get requests)"
+	# goodTx: the server sent each answer's bytes once (no retransmission
+	# here), the client's goodRx of them at most, and a stop's in flight.
+	local gtx=$(total "$s" goodTx)
+	[ "$gtx" -ge "$good" ] && [ "$gtx" -le $(((get + 4) * SIZE * 8)) ] ||
+		fail "$1: server goodTx $gtx bits, client goodRx $good"
 	# Each answer is at least SIZE bytes of TCP payload: bitsRx covers them.
 	[ "$(total "$c" bitsRx)" -ge $((ok * SIZE * 8)) ] || fail "$1: bitsRx $(total "$c" bitsRx) below $ok answers of $SIZE bytes"
 	[ "$(total "$s" pktTx)" -ge $((ok * (SIZE / 1460))) ] || fail "$1: server pktTx $(total "$s" pktTx) below $((SIZE / 1460)) segments per answer"

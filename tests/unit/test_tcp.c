@@ -527,6 +527,9 @@ test_cps_one(void **state)
 	assert_int_equal(C(s, SK_CLOSE), 1);
 	assert_int_equal(C(s, HTTP_GET), 1);
 	assert_int_equal(C(s, HTTP_2XX), 1);
+	/* goodTx: one request and one answer, single segments */
+	assert_int_equal(C(c, GOOD_TX), (uint64_t)c->w.req.len * 8);
+	assert_int_equal(C(s, GOOD_TX), (uint64_t)s->w.rsp_close.len * 8);
 	assert_int_equal(C(s, SYN_RX), 1);
 	assert_int_equal(C(s, SYN_TX), 1);
 	assert_int_equal(C(s, FIN_TX), 1);
@@ -1324,6 +1327,9 @@ test_big_answer_window(void **state)
 	/* goodput: each answer's bytes once, each request's once */
 	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
 	assert_int_equal(C(s, GOOD_RX), 2ULL * c->w.req.len * 8);
+	/* goodTx: what each side sent for the first time */
+	assert_int_equal(C(s, GOOD_TX), 2ULL * len * 8);
+	assert_int_equal(C(c, GOOD_TX), 2ULL * c->w.req.len * 8);
 	assert_true(s->sent >= 2 * segs);
 	assert_clean(c);
 	assert_clean(s);
@@ -1382,8 +1388,9 @@ test_big_answer_loss(void **state)
 	assert_int_equal(dropped, 1);
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) >= 1);
-	/* what came twice counts once in the goodput */
+	/* what came twice counts once in the goodput, sent or received */
 	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
+	assert_int_equal(C(s, GOOD_TX), 2ULL * s->w.rsp_ka.len * 8);
 	pump(c, s);
 	/* the client drops what follows the hole (no out-of-order queue:
 	 * counted in tcpDrop) and nothing else goes wrong */
