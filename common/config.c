@@ -880,7 +880,7 @@ static const struct keyword keywords[] = {
 	KW_MULTI("server", h_server, 2, 2, "IP COUNT", "COUNT 1..254; one line per port, one "
 		 "address per core unless rss"),
 	KW("listen", h_listen, 1, 2, "PORT [COUNT]", "PORT 1..65535, COUNT 1..65535; default 80 1"),
-	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..64m; an HTTP "
+	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..1g; an HTTP "
 	   "response above mss goes out over several segments (send_window), a request or a "
 	   "raw/UDP message is one; below 85 raw bytes with protocol tcp; a server may give "
 	   "one per core; default: short HTTP messages"),

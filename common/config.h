@@ -91,9 +91,9 @@ struct dp_vxlan {
 };
 
 /* Keywords a configuration may hold (the parser's table). */
-/* The largest payload_size: an HTTP response over several segments, kept
- * in memory once per worker. */
-#define DP_PAYLOAD_MAX (64u << 20)
+/* The largest payload_size: an HTTP response over several segments (its
+ * first DP_RSP_STORED bytes in memory once per worker, messages.h). */
+#define DP_PAYLOAD_MAX (1u << 30)
 #define DP_CFG_MAX_KEYWORDS 64
 
 struct dp_config {

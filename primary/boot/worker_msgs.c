@@ -5,19 +5,33 @@
 #include "net/pkt.h"
 #include "boot/worker_msgs.h"
 
-/* sums: room for a sum per mss-sized segment, used when len > mss. */
+/* sums: room for a sum per mss-sized segment, used when len > mss.
+ * stored: the bytes of it in buf; a longer message is sent by the
+ * content rule of http/messages.h. */
 static void
-make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t *sums)
+make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t *sums, size_t stored)
 {
+	uint32_t have = len, s, last;
+
+	m->seg_stored = 0;
+	if (len > stored) {
+		m->seg_stored = DP_RSP_STORED / mss;
+		have = m->seg_stored * mss;
+	}
 	m->data = buf;
 	m->len = len;
-	m->sum = pkt_sum(buf, len);
+	m->sum = pkt_sum(buf, have);
 	m->seg_sum = NULL;
 	if (len <= mss || sums == NULL)
 		return;
-	for (uint32_t k = 0; k * mss < len; k++)
-		sums[k] = pkt_sum(buf + k * mss, len - k * mss < mss ? len - k * mss : mss);
+	for (uint32_t k = 0; k * mss < have; k++)
+		sums[k] = pkt_sum(buf + k * mss, have - k * mss < mss ? have - k * mss : mss);
 	m->seg_sum = sums;
+	if (m->seg_stored && len % mss) { /* the cut last segment's own sum */
+		s = m->seg_stored;
+		last = (len - 1) / mss;
+		sums[s] = pkt_sum(buf + (size_t)(s / 2 + (last - s) % (s - s / 2)) * mss, len % mss);
+	}
 }
 
 int
@@ -36,15 +50,15 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	}
 	msg_layout(cfg, &l);
 	sums = (uint32_t *)(void *)(buf + l.sums);
-	half = (uint32_t)(l.rsp_cap / 536 + 1);
+	half = (uint32_t)(l.rsp_cap / 536 + 2);
 	w->is_http = ml.is_http;
-	make_msg(&w->req, ml.req, buf, mss, NULL);
-	make_msg(&w->rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums);
-	make_msg(&w->rsp_close, ml.rsp_close, ml.is_http ? buf + l.close : buf + l.ka, mss, sums + half);
+	make_msg(&w->req, ml.req, buf, mss, NULL, DP_MSG_MAX);
+	make_msg(&w->rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums, l.rsp_cap);
+	make_msg(&w->rsp_close, ml.rsp_close, ml.is_http ? buf + l.close : buf + l.ka, mss, sums + half, l.rsp_cap);
 	/* A HEAD's answer: the head of a GET's, the same bytes. */
-	make_msg(&w->rsp_head_ka, ml.head_ka, buf + l.ka, mss, NULL);
-	make_msg(&w->rsp_head_close, ml.head_close, buf + l.close, mss, NULL);
-	make_msg(&w->rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL);
+	make_msg(&w->rsp_head_ka, ml.head_ka, buf + l.ka, mss, NULL, l.rsp_cap);
+	make_msg(&w->rsp_head_close, ml.head_close, buf + l.close, mss, NULL, l.rsp_cap);
+	make_msg(&w->rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL, MSG_BAD_REQUEST_LEN);
 	if (!ml.is_http)
 		w->req_size = w->rsp_size = cfg->payload_size;
 	return 0;

@@ -108,6 +108,14 @@ dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t si
 uint32_t
 dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap)
 {
+	uint32_t n = dp_http_response_prefix(cfg, keepalive, buf, cap);
+
+	return n > cap ? 0 : n;
+}
+
+uint32_t
+dp_http_response_prefix(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap)
+{
 	char head[256];
 	uint32_t size = cfg->payload_size, body, n;
 	const char *conn = keepalive ? "keep-alive" : "close";
@@ -124,10 +132,10 @@ dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_
 			 body, conn);
 		n = padded_head((char *)buf, cap, head, 0, 0);
 	}
-	if (n == 0 || n + body > cap)
+	if (n == 0 || (size < DP_HTTP_MIN_SIZE && n + body > cap))
 		return 0;
-	if (size >= DP_HTTP_MIN_SIZE)
-		fill(buf + n, body, cfg->payload_random);
+	if (size >= DP_HTTP_MIN_SIZE) /* what fits: the rest repeats (messages.h) */
+		fill(buf + n, n + body > cap ? (uint32_t)(cap - n) : body, cfg->payload_random);
 	else
 		memcpy(buf + n, "hello dperf", body);
 	return n + body;

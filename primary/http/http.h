@@ -24,8 +24,12 @@ uint32_t dp_http_request(const struct dp_config *cfg, const char *host, uint8_t 
 uint32_t dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size,
 			       uint8_t *buf, size_t cap);
 
-/* Build the server's response. keepalive selects the Connection header. */
+/* Build the server's response. keepalive selects the Connection header.
+ * Returns its length, or 0 when it does not fit in cap. */
 uint32_t dp_http_response(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap);
+/* The same, but a response longer than cap has its first cap bytes
+ * written and its whole length returned (0: not even its head fits). */
+uint32_t dp_http_response_prefix(const struct dp_config *cfg, int keepalive, uint8_t *buf, size_t cap);
 
 /* Raw (non-HTTP) message of n bytes: printable filler, random when asked. */
 uint32_t dp_raw_message(uint32_t n, int random, uint8_t *buf, size_t cap);

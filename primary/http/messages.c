@@ -106,16 +106,19 @@ file_bodies(const struct dp_config *cfg, const struct msg_layout *l, uint8_t *bu
 void
 msg_layout(const struct dp_config *cfg, struct msg_layout *l)
 {
-	size_t cap = DP_MSG_MAX;
+	size_t cap = DP_MSG_MAX, size = cfg->payload_size;
 
-	if (cfg->payload_size + (size_t)DP_MSG_MAX > cap)
-		cap = cfg->payload_size + (size_t)DP_MSG_MAX; /* the body, and any head */
+	if (size > DP_RSP_STORED)
+		size = DP_RSP_STORED; /* the rest by the content rule (messages.h) */
+	if (size + (size_t)DP_MSG_MAX > cap)
+		cap = size + (size_t)DP_MSG_MAX; /* the body, and any head */
 	l->rsp_cap = cap;
 	l->ka = DP_MSG_MAX;
 	l->close = l->ka + cap;
 	l->sums = (l->close + cap + 3) & ~(size_t)3;
-	/* a sum per segment of each response; 536, the least mss */
-	l->len = l->sums + 2 * (cap / 536 + 1) * sizeof(uint32_t);
+	/* a sum per segment of each response, and one for a cut last
+	 * segment beyond the stored prefix; 536, the least mss */
+	l->len = l->sums + 2 * (cap / 536 + 2) * sizeof(uint32_t);
 }
 
 int
@@ -140,13 +143,14 @@ msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		out->one = dp_http_request_sized(cfg, cfg->http_host[0] ? NULL : host,
 						 size > cfg->mss && cfg->http_method == DP_HTTP_GET ? 0 : size,
 						 req, DP_MSG_MAX);
-		out->rsp_ka = dp_http_response(cfg, 1, ka, l.rsp_cap);
-		out->rsp_close = dp_http_response(cfg, 0, cl, l.rsp_cap);
-		out->head_ka = head_len(ka, out->rsp_ka);
-		out->head_close = head_len(cl, out->rsp_close);
+		out->rsp_ka = dp_http_response_prefix(cfg, 1, ka, l.rsp_cap);
+		out->rsp_close = dp_http_response_prefix(cfg, 0, cl, l.rsp_cap);
+		out->head_ka = head_len(ka, out->rsp_ka < l.rsp_cap ? out->rsp_ka : (uint32_t)l.rsp_cap);
+		out->head_close = head_len(cl, out->rsp_close < l.rsp_cap ? out->rsp_close : (uint32_t)l.rsp_cap);
 	} else {
 		out->one = dp_raw_message(size, cfg->payload_random, req, DP_MSG_MAX);
-		out->rsp_ka = dp_raw_message(size, cfg->payload_random, ka, l.rsp_cap);
+		/* too long for memory: the mss rule below refuses it */
+		out->rsp_ka = size > l.rsp_cap ? size : dp_raw_message(size, cfg->payload_random, ka, l.rsp_cap);
 		out->rsp_close = out->rsp_ka;
 	}
 	*kw = blame(cfg);

@@ -14,9 +14,18 @@
 #include "config.h"
 #include "http/http.h"
 
-/* The largest response: an HTTP answer over several segments (dperf-live
- * keeps it in memory, once per worker). */
+/* The largest response: an HTTP answer over several segments. */
 #define DP_RSP_MAX DP_PAYLOAD_MAX
+/* What of a response is kept in memory, once per worker and kind. A longer
+ * one (up to DP_RSP_MAX) is sent from that prefix by this content rule:
+ * with S = DP_RSP_STORED / mss whole stored segments, segment k >= S
+ * carries the bytes of stored segment S/2 + (k - S) mod (S - S/2), the
+ * last one cut to the message's end. So byte i >= S x mss of the message
+ * equals byte S/2 x mss + (i - S x mss) mod ((S - S/2) x mss); every
+ * stored segment from S/2 on is body (the head is 85 bytes), so with
+ * payload_random off the body is all 'a' to its last byte. Segment k's
+ * sum is the mapped segment's, precomputed (the cut last one: its own). */
+#define DP_RSP_STORED (64u << 20)
 
 /* Where msg_compose writes in its buffer: the request at 0, the two
  * responses, then room for the responses' per-segment sums. */

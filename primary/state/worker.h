@@ -62,6 +62,9 @@ struct msg {
 	/* A message longer than mss goes out in mss-sized segments; the sum
 	 * of segment k's bytes is seg_sum[k] (NULL: one segment). */
 	const uint32_t *seg_sum;
+	/* A message longer than what is stored of it: the whole segments
+	 * stored, the rest by http/messages.h's content rule; 0: all stored. */
+	uint32_t seg_stored;
 };
 
 /* The addresses of one connection, network byte order. With IPv6, lip

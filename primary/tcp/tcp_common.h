@@ -135,16 +135,25 @@ sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct t
 }
 
 /* Segment k of a message longer than mss: its bytes from k x mss and
- * their precomputed sum. */
+ * their precomputed sum; beyond the stored prefix, the stored segment
+ * with the same bytes (http/messages.h's content rule). */
 static inline void
 msg_segment(const struct msg *m, uint32_t mss, uint32_t k, struct msg *seg)
 {
-	uint32_t off = k * mss;
+	uint32_t off = k * mss, len = m->len - off < mss ? m->len - off : mss;
 
-	seg->data = m->data + off;
-	seg->len = m->len - off < mss ? m->len - off : mss;
-	seg->sum = m->seg_sum[k];
+	if (__builtin_expect(m->seg_stored != 0 && k >= m->seg_stored, 0)) {
+		uint32_t s = m->seg_stored, half = s / 2, from = half + (k - s) % (s - half);
+
+		seg->data = m->data + (size_t)from * mss;
+		seg->sum = len < mss ? m->seg_sum[s] : m->seg_sum[from]; /* [s]: the cut last one */
+	} else {
+		seg->data = m->data + off;
+		seg->sum = m->seg_sum[k];
+	}
+	seg->len = len;
 	seg->seg_sum = NULL;
+	seg->seg_stored = 0;
 }
 
 /* Bytes of data (not counting a FIN) sent and not yet acknowledged. */

@@ -54,6 +54,7 @@ struct node {
 	uint8_t peer_win_shut;       /* its peer's segments advertise a zero window */
 	uint8_t peer_ws;             /* the window scale its peer's SYNs offer (SEG_NO_WS: none) */
 	int synack_ws;               /* the last SYN+ACK it sent offered window scaling */
+	uint64_t bad_sums;           /* segments whose sum was not their bytes' */
 	uint8_t *msgbuf; /* msg_layout's length */
 };
 
@@ -111,6 +112,8 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 	r->flags = flags;
 	r->len = m ? m->len : 0;
 	r->data = NULL;
+	if (r->len && m->sum != pkt_sum(m->data, m->len))
+		n->bad_sums++; /* a precomputed sum that is not the bytes' */
 	if (r->len) {
 		r->data = malloc(r->len);
 		assert_non_null(r->data);
@@ -1722,6 +1725,51 @@ test_tx_window_scale(void **state)
 	assert_int_equal(s->n_out, 2);
 }
 
+/* An answer longer than the stored prefix (DP_RSP_STORED): the segments
+ * beyond it follow http/messages.h's content rule, byte for byte, each
+ * with the sum of its own bytes, up to the exact length. */
+static void
+big_random(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->payload_size = 70000000; /* 64 MiB stored, 2.9 MB by the rule */
+	c->payload_random = 1;
+}
+
+static void
+test_tx_beyond_stored(void **state)
+{
+	struct node *s = new_server(big_random);
+	struct tuple t;
+	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS), len = s->w.rsp_ka.len, got = 0;
+	uint32_t S = DP_RSP_STORED / MSS, half = S / 2;
+	uint8_t *body = malloc(len);
+
+	(void)state;
+	assert_non_null(body);
+	assert_int_equal(len, 70000000);
+	assert_int_equal(s->w.rsp_ka.seg_stored, S);
+	for (int round = 0; got < len && round < 100000; round++) {
+		for (size_t i = 0; i < s->n_out; i++) {
+			struct rec *r = &s->out[i];
+			assert_true(r->seq - base + r->len <= len);
+			memcpy(body + (r->seq - base), r->data, r->len);
+			if (r->seq + r->len - base > got)
+				got = r->seq + r->len - base;
+		}
+		box_clear(s);
+		peer_ack(s, &t, base + got, 0xffff);
+	}
+	assert_int_equal(got, len);
+	assert_int_equal(s->bad_sums, 0);
+	assert_int_equal(C(s, PUSH_RT), 0);
+	assert_memory_equal(body, s->w.rsp_ka.data, (size_t)S * MSS);
+	for (uint32_t i = S * MSS; i < len; i++)
+		if (body[i] != body[half * MSS + (i - S * MSS) % ((S - half) * MSS)])
+			fail_msg("byte %u breaks the content rule", i);
+	free(body);
+}
+
 /* The sender's state sits beside the socket only where messages span
  * segments: 64 bytes per connection otherwise, 64 + 28 with it (README). */
 static void
@@ -2736,6 +2784,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tx_zero_window, free_nodes),
 		cmocka_unit_test_teardown(test_tx_window_scale, free_nodes),
 		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
+		cmocka_unit_test_teardown(test_tx_beyond_stored, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
 		cmocka_unit_test_teardown(test_server_foreign, free_nodes),
