@@ -931,6 +931,10 @@ static const struct keyword keywords[] = {
 	NUM("test_rx_drop", test_rx_drop, 0, 1000000, 0, D_NONZERO,
 	    "dperf-live, for tests only: drop one received TCP segment carrying data in N, "
 	    "counted in tcpDrop (loss without a lossy link)", "0 (none)"),
+	NUM("test_tx_drop", test_tx_drop, 0, 1000000, 0, D_NONZERO,
+	    "dperf-live, for tests only: drop one data segment of a message over several "
+	    "segments in N before it leaves (loss toward a kernel peer, whose side "
+	    "we cannot make lossy)", "0 (none)"),
 	KW("packet_size", h_packet_size, 1, 1, "NUMBER", "deprecated: the frame size, headers "
 	   "included; becomes payload_size"),
 	KW("simd512", h_simd512, 0, 0, "", "accepted; no effect in dperf-live"),

@@ -149,6 +149,7 @@ struct dp_config {
 	uint32_t mss;          /* default 1460 */
 	uint32_t vlan;         /* 0 = no tag, else 1..4094 */
 	uint32_t test_rx_drop; /* extension, tests only: drop one received data segment in N (0: none) */
+	uint32_t test_tx_drop; /* extension, tests only: drop one sent segment of a long message in N (0: none) */
 	uint32_t send_window;  /* 0 = not set, else 2..16 (messages over several segments) */
 	uint32_t jumbo_mtu;    /* with jumbo: 9000..9710, default 9000 */
 	uint32_t lport_min;    /* default 1 */

@@ -246,6 +246,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->tx_burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->mss = (uint16_t)cfg->mss;
 	w->rx_drop_every = cfg->test_rx_drop;
+	w->tx_drop_every = cfg->test_tx_drop;
 	/* send_window: an upper bound in segments when set (dperf's default
 	 * of 4 is not ours: the congestion and peer windows pace, tcp_send.h) */
 	w->send_wnd = cfg->send_window ? cfg->send_window * cfg->mss : UINT32_MAX;

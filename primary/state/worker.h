@@ -154,6 +154,8 @@ struct worker {
 	uint32_t dack_t;   /* the delay, in timer ticks */
 	uint8_t disable_ack;
 	uint32_t rx_drop_every; /* test_rx_drop: drop one received data segment in this many */
+	uint32_t tx_drop_every; /* test_tx_drop: drop one sent segment of a long message in this many */
+	uint32_t tx_drop_n;
 	uint32_t rx_drop_n;
 	uint64_t hz;
 	uint64_t tsc_per_ms;

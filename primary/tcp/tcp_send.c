@@ -76,7 +76,11 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 		if (fin_sent(sk, tx, src) || fin)
 			f |= TH_FIN;
 	}
-	pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
+	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
+	if (__builtin_expect(w->tx_drop_every != 0, 0) && ++w->tx_drop_n >= w->tx_drop_every)
+		w->tx_drop_n = 0;
+	else
+		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
 		CNT(w, PUSH_RT);

@@ -1770,6 +1770,40 @@ test_tx_beyond_stored(void **state)
 	free(body);
 }
 
+/* test_tx_drop: one segment in N of a long message never leaves (a lossy
+ * path); the sender recovers and the answers complete. */
+static void
+big_server_txdrop(struct dp_config *c)
+{
+	big_server(c);
+	c->test_tx_drop = 5;
+}
+
+static void
+test_tx_drop_knob(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server_txdrop);
+	int rounds = 0;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+	assert_int_equal(s->n_out, 8); /* 10 sent, the 5th and the 10th lost */
+	while (C(c, HTTP_2XX) < 2 && rounds++ < 5000) {
+		if (s->n_out == 0 && c->n_out == 0) {
+			rt_expire(s);
+			advance(c, s->w.tl[TL_RT].timeout / TL_PER_MS);
+		}
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_true(C(s, PUSH_RT) > 0);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
+}
+
 /* The sender's state sits beside the socket only where messages span
  * segments: 64 bytes per connection otherwise, 64 + 28 with it (README). */
 static void
@@ -2784,6 +2818,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tx_zero_window, free_nodes),
 		cmocka_unit_test_teardown(test_tx_window_scale, free_nodes),
 		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
+		cmocka_unit_test_teardown(test_tx_drop_knob, free_nodes),
 		cmocka_unit_test_teardown(test_tx_beyond_stored, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
