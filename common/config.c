@@ -881,7 +881,7 @@ static const struct keyword keywords[] = {
 		 "address per core unless rss"),
 	KW("listen", h_listen, 1, 2, "PORT [COUNT]", "PORT 1..65535, COUNT 1..65535; default 80 1"),
 	KW("payload_size", h_payload_size, 1, DP_MAX_CPUS, "NUMBER [NUMBER ...]", "1..1g; an HTTP "
-	   "response above mss goes out over several segments (send_window), a request or a "
+	   "response (and a POST up to 64m) above mss goes out over several segments, a GET or a "
 	   "raw/UDP message is one; below 85 raw bytes with protocol tcp; a server may give "
 	   "one per core; default: short HTTP messages"),
 	FLAG("payload_random", payload_random, "random letters in payloads"),

@@ -52,7 +52,8 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	sums = (uint32_t *)(void *)(buf + l.sums);
 	half = (uint32_t)(l.rsp_cap / 536 + 2);
 	w->is_http = ml.is_http;
-	make_msg(&w->req, ml.req, buf, mss, NULL, DP_MSG_MAX);
+	/* a POST body over several segments (messages.c: big_post) */
+	make_msg(&w->req, ml.req, buf, mss, w->is_client ? sums + 2 * half : NULL, l.req_cap);
 	make_msg(&w->rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums, l.rsp_cap);
 	make_msg(&w->rsp_close, ml.rsp_close, ml.is_http ? buf + l.close : buf + l.ka, mss, sums + half, l.rsp_cap);
 	/* A HEAD's answer: the head of a GET's, the same bytes. */

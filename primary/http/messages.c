@@ -98,9 +98,18 @@ file_bodies(const struct dp_config *cfg, const struct msg_layout *l, uint8_t *bu
 	if (!ml->is_http && ml->one == n)
 		memcpy(buf, body, n);
 	else if (ml->is_http && cfg->http_method == DP_HTTP_POST && ml->one > n
-		 && ml->one <= DP_MSG_MAX)
+		 && ml->one <= l->req_cap)
 		memcpy(buf + ml->one - n, body, n);
 	return 0;
+}
+
+/* A POST whose body takes more than one segment: sent by the sender
+ * (tcp_send.h) like a server's long answer. */
+static int
+big_post(const struct dp_config *cfg)
+{
+	return cfg->mode == DP_MODE_CLIENT && dp_msg_is_http(cfg) && cfg->protocol != DP_PROTO_UDP &&
+	       cfg->http_method == DP_HTTP_POST && cfg->payload_size > cfg->mss;
 }
 
 void
@@ -113,12 +122,17 @@ msg_layout(const struct dp_config *cfg, struct msg_layout *l)
 	if (size + (size_t)DP_MSG_MAX > cap)
 		cap = size + (size_t)DP_MSG_MAX; /* the body, and any head */
 	l->rsp_cap = cap;
-	l->ka = DP_MSG_MAX;
+	/* a client's POST body over several segments: kept whole (at most
+	 * DP_RSP_STORED, the rule below refuses more) */
+	l->req_cap = DP_MSG_MAX;
+	if (big_post(cfg))
+		l->req_cap = size + (size_t)DP_MSG_MAX;
+	l->ka = l->req_cap;
 	l->close = l->ka + cap;
 	l->sums = (l->close + cap + 3) & ~(size_t)3;
 	/* a sum per segment of each response, and one for a cut last
 	 * segment beyond the stored prefix; 536, the least mss */
-	l->len = l->sums + 2 * (cap / 536 + 2) * sizeof(uint32_t);
+	l->len = l->sums + (2 * (cap / 536 + 2) + l->req_cap / 536 + 2) * sizeof(uint32_t);
 }
 
 int
@@ -142,7 +156,7 @@ msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		 * response's: a request is one segment). */
 		out->one = dp_http_request_sized(cfg, cfg->http_host[0] ? NULL : host,
 						 size > cfg->mss && cfg->http_method == DP_HTTP_GET ? 0 : size,
-						 req, DP_MSG_MAX);
+						 req, l.req_cap);
 		out->rsp_ka = dp_http_response_prefix(cfg, 1, ka, l.rsp_cap);
 		out->rsp_close = dp_http_response_prefix(cfg, 0, cl, l.rsp_cap);
 		out->head_ka = head_len(ka, out->rsp_ka < l.rsp_cap ? out->rsp_ka : (uint32_t)l.rsp_cap);
@@ -157,15 +171,21 @@ msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 	if (cfg->payload_file[0] != '\0' && out->rsp_ka != 0
 	    && file_bodies(cfg, &l, buf, out, err, errlen) != 0)
 		return -1;
-	if (out->one == 0 || out->one * pipe > DP_MSG_MAX || out->rsp_ka == 0) {
-		snprintf(err, errlen, "%u requests of %u bytes do not fit one message (expected at most %d bytes)",
-			 pipe, out->one, DP_MSG_MAX);
+	if (big_post(cfg) && (pipe > 1 || size > DP_RSP_STORED)) {
+		snprintf(err, errlen, "a POST body over several segments (payload_size %u above mss %u) "
+			 "%s (expected one request at a time, at most %u bytes)", size, cfg->mss,
+			 pipe > 1 ? "with pipeline" : "too long", DP_RSP_STORED);
+		return -1;
+	}
+	if (out->one == 0 || out->one * pipe > l.req_cap || out->rsp_ka == 0) {
+		snprintf(err, errlen, "%u requests of %u bytes do not fit one message (expected at most %zu bytes)",
+			 pipe, out->one, l.req_cap);
 		return -1;
 	}
 	for (uint32_t i = 1; i < pipe; i++)
 		memcpy(req + i * out->one, req, out->one);
 	out->req = out->one * pipe;
-	if (out->req > cfg->mss || (out->rsp_ka > cfg->mss && (!out->is_http || pipe > 1 || cfg->protocol == DP_PROTO_UDP))) {
+	if ((out->req > cfg->mss && !big_post(cfg)) || (out->rsp_ka > cfg->mss && (!out->is_http || pipe > 1 || cfg->protocol == DP_PROTO_UDP))) {
 		snprintf(err, errlen,
 			 "messages of %u (request%s) and %u (response) bytes exceed mss %u (expected payload_size x pipeline <= mss: a request, a raw TCP or UDP message, and pipelined responses are one segment each)",
 			 out->req, pipe > 1 ? "s" : "", out->rsp_ka, cfg->mss);

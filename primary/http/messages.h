@@ -28,12 +28,14 @@
 #define DP_RSP_STORED (64u << 20)
 
 /* Where msg_compose writes in its buffer: the request at 0, the two
- * responses, then room for the responses' per-segment sums. */
+ * responses, then room for the responses' per-segment sums and the
+ * request's. */
 struct msg_layout {
 	size_t ka, close; /* offsets of the responses */
 	size_t sums;      /* offset of the sums (uint32_t, 4-aligned) */
 	size_t len;       /* the buffer's length */
 	size_t rsp_cap;   /* room for each response */
+	size_t req_cap;   /* room for the request (a long POST's whole body) */
 };
 void msg_layout(const struct dp_config *cfg, struct msg_layout *l);
 

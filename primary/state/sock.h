@@ -37,7 +37,7 @@ struct sock {
 	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
 	uint32_t t_prev;
 	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
-	uint32_t rsp_left;  /* client: response bytes still expected; server: bytes of the answer in progress not sent yet */
+	uint32_t rsp_left;  /* client: response bytes still expected */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
 	uint8_t state;      /* enum sk_state */

@@ -11,6 +11,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_send.h"
 
 #define SKF_RSP_2XX 0x10 /* the response being read has a 2xx status */
 
@@ -19,10 +20,17 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 {
 	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
 
-	pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
-	sk_ack_sent(sk); /* the request carries the ACK of the last response */
-	sk->snd_nxt += w->req.len;
-	CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+	if (unlikely(w->sktx != NULL)) { /* a POST body over several segments */
+		struct tx_src src;
+
+		tx_src_msg(&src, &w->req);
+		tx_begin(w, sk, t, &src, 0);
+	} else {
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+		sk_ack_sent(sk); /* the request carries the ACK of the last response */
+		sk->snd_nxt += w->req.len;
+		CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+	}
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
@@ -188,6 +196,8 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		sk->snd_una = s->ack;
 		sk->rcv_nxt = s->seq + 1;
 		sk->state = SK_ESTABLISHED;
+		if (w->sktx) /* our SYN offered window scaling */
+			tx_open(w, sk, sk_tx_of(w, sk), s, 1);
 		if (w->lat)
 			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
 		send_request(w, sk, (uint32_t)idx, &t);
@@ -203,7 +213,16 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		CNT(w, TCP_DROP);
 		return;
 	}
-	if (seq_gt(s->ack, sk->snd_una)) {
+	if (unlikely(tx_active(w, sk))) { /* a POST body on its way: the sender's windows */
+		struct tx_src src;
+		uint32_t una = sk->snd_una;
+
+		tx_src_msg(&src, &w->req);
+		if (tx_ack(w, sk, &t, s, &src, 0))
+			return; /* a duplicate ACK */
+		if (sk->snd_una != una)
+			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
+	} else if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
 	}
@@ -303,6 +322,15 @@ tcp_client_timer(struct worker *w, uint32_t idx, int which)
 			send_request(w, sk, idx, &t);
 		return;
 	}
+	if (tx_active(w, sk) && tx_persist(w, sk)) {
+		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
+		struct tx_src src;
+
+		tx_src_msg(&src, &w->req);
+		tx_timer(w, sk, &t, &src, 0);
+		tl_add(w, sk, idx, TL_RT);
+		return;
+	}
 	if (++sk->retries > DP_MAX_RETRIES) {
 		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
 			sk_closed(w, sk);
@@ -320,8 +348,14 @@ tcp_client_timer(struct worker *w, uint32_t idx, int which)
 	case SK_FIN_WAIT_2:
 		break; /* waiting for the peer's FIN */
 	default:
-		if (sk->snd_una != sk->snd_nxt)
+		if (tx_active(w, sk)) {
+			struct tx_src src;
+
+			tx_src_msg(&src, &w->req);
+			tx_timer(w, sk, &t, &src, 0);
+		} else if (sk->snd_una != sk->snd_nxt) {
 			sk_retransmit(w, sk, &t, &w->req);
+		}
 		break; /* else: request acknowledged, the response is slow */
 	}
 	tl_add(w, sk, idx, TL_RT);

@@ -87,7 +87,6 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 	}
 	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
 		CNT_ADD(w, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
-		sk->rsp_left -= end - sk->snd_nxt;
 		sk->snd_nxt = end;
 	}
 	if (seq_gt(end, tx->nxt))
@@ -147,7 +146,7 @@ tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 
 	tx->base = tx->nxt = sk->snd_nxt;
 	tx->dupacks = 0;
-	sk->rsp_left = src->len;
+	tx->active = 1;
 	return tx_output(w, sk, t, src, fin);
 }
 
@@ -203,6 +202,8 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
 		tx->dupacks = 0;
+		if (!seq_lt(s->ack, tx->base + src->len))
+			tx->active = 0; /* all of it acknowledged (its FIN aside) */
 		tx->wnd = wnd;
 		flight = sk->snd_nxt - sk->snd_una;
 		if (tx->recovery) {

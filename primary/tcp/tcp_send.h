@@ -44,7 +44,7 @@ struct sk_tx {
 	uint8_t dupacks;   /* duplicate ACKs in a row */
 	uint8_t shift;     /* the peer's window scale; 0 when not negotiated */
 	uint8_t recovery;  /* in fast recovery (tcp_send.c: TX_NEWRENO, TX_GO_BACK), else 0 */
-	uint8_t pad;
+	uint8_t active;    /* a message is in progress: not all of it acknowledged */
 };
 
 _Static_assert(sizeof(struct sk_tx) == 28, "README states 64 + 28 bytes per connection");
@@ -78,6 +78,14 @@ uint32_t tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, cons
 /* Send what the windows allow of the message in progress. */
 uint32_t tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
 		   int fin);
+
+/* Whether a message is in progress on the connection (sent or not, not
+ * all acknowledged). */
+static inline int
+tx_active(const struct worker *w, const struct sock *sk)
+{
+	return w->sktx != NULL && sk_tx_of(w, sk)->active;
+}
 
 /* An acceptable ACK (snd_una <= ack <= snd_nxt) while a message is in
  * progress: moves snd_una, the windows, recovery; resends a hole, sends

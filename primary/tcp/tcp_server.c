@@ -64,7 +64,7 @@ answer_src(const struct worker *w, const struct sock *sk, struct tx_src *src)
 static inline int
 big_busy(const struct worker *w, const struct sock *sk)
 {
-	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && (sk->rsp_left || sk_unacked_data(sk));
+	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && tx_active(w, sk);
 }
 
 /* The requests of one segment, as runs of one method. More changes of
@@ -263,7 +263,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		answer_src(w, sk, &src);
 		if (tx_ack(w, sk, &t, s, &src, closing(w, sk)))
 			return; /* a duplicate ACK */
-		if (sk->snd_una != una || sk->rsp_left)
+		if (sk->snd_una != una || tx_active(w, sk))
 			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
 	} else {
 		sk->snd_wnd = s->win;
@@ -300,9 +300,9 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	}
 	switch (sk->state) {
 	case SK_ESTABLISHED:
-		if (r.total > 0 && sk->rsp_left == 0) {
+		if (r.total > 0 && !tx_active(w, sk)) {
 			respond(w, sk, (uint32_t)idx, &t, &r);
-		} else if (sk->rsp_left) { /* an answer in progress: tx_ack sent what it could */
+		} else if (tx_active(w, sk)) { /* an answer in progress: tx_ack sent what it could */
 			if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
 				sk_ctl(w, &t, sk, TH_ACK);
 		} else if (sk->flags & SKF_FIN_RCVD) {

@@ -111,6 +111,23 @@ test_flood_and_udp_no_tuple_bound(void **state)
 	assert_err("f.conf:4: cps: 30000000: beyond what 1 cores");
 }
 
+/* A POST body over several segments: one request at a time, kept whole
+ * (at most 64 MiB). */
+static void
+test_post_over_segments(void **state)
+{
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(rules("1k", "http_method POST\npayload_size 64k\n", &cfg), 0);
+	assert_int_equal(rules("1k", "http_method POST\npayload_size 64k\npipeline 2\n", &cfg), -1);
+	assert_err("a POST body over several segments (payload_size 64000 above mss 1460) with pipeline");
+	assert_int_equal(rules("1k", "http_method POST\npayload_size 100m\n", &cfg), -1);
+	assert_err("payload_size: a POST body over several segments (payload_size 100000000 above mss 1460) too long");
+	/* a GET's size stays the response's */
+	assert_int_equal(rules("1k", "payload_size 100m\n", &cfg), 0);
+}
+
 static void
 test_messages_fit_mss(void **state)
 {
@@ -174,6 +191,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cps_one_rule),
+		cmocka_unit_test(test_post_over_segments),
 		cmocka_unit_test(test_cc_tuples),
 		cmocka_unit_test(test_flood_and_udp_no_tuple_bound),
 		cmocka_unit_test(test_messages_fit_mss),

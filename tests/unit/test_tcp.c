@@ -1804,6 +1804,62 @@ test_tx_drop_knob(void **state)
 	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
 }
 
+/* A client's POST body over several segments goes through the same
+ * sender: the first flight is the initial window, the server answers
+ * once the body is complete, both requests of the connection are
+ * answered; a lost body segment is recovered. */
+static void
+post_client(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_interval_us = 0;
+	c->keepalive_request_num = 2;
+	c->http_method = DP_HTTP_POST;
+	c->payload_size = 64000; /* a body of 63915 bytes, 44 segments */
+}
+
+static void
+test_post_big_body(void **state)
+{
+	struct node *c = new_client(post_client), *s = new_server(ka_server);
+	uint32_t len, rounds = 0;
+	int dropped = 0;
+
+	(void)state;
+	len = c->w.req.len;
+	assert_int_equal(len, 64000);
+	assert_non_null(c->w.req.seg_sum);
+	assert_non_null(c->w.sktx);
+	assert_null(s->w.sktx);
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK: the first flight of the body */
+	assert_int_equal(c->n_out, 10);
+	while (C(c, HTTP_2XX) < 2 && rounds++ < 5000) {
+		if (!dropped && C(c, HTTP_2XX) == 1 && c->n_out >= 4) { /* the second body loses one */
+			free(c->out[2].data);
+			memmove(&c->out[2], &c->out[3], (c->n_out - 3) * sizeof(c->out[0]));
+			c->n_out--;
+			dropped = 1;
+		}
+		if (s->n_out == 0 && c->n_out == 0) {
+			rt_expire(c);
+			advance(s, c->w.tl[TL_RT].timeout / TL_PER_MS);
+		}
+		deliver(c, s);
+		deliver(s, c);
+	}
+	assert_int_equal(dropped, 1);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, HTTP_POST), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_true(C(c, PUSH_RT) >= 1);
+	assert_int_equal(C(s, GOOD_RX), 2ULL * len * 8);
+	assert_int_equal(C(c, GOOD_TX), 2ULL * len * 8);
+	assert_int_equal(C(c, SK_ERR), 0);
+	assert_int_equal(C(s, HTTP_ERR), 0);
+}
+
 /* The sender's state sits beside the socket only where messages span
  * segments: 64 bytes per connection otherwise, 64 + 28 with it (README). */
 static void
@@ -2819,6 +2875,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tx_window_scale, free_nodes),
 		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
 		cmocka_unit_test_teardown(test_tx_drop_knob, free_nodes),
+		cmocka_unit_test_teardown(test_post_big_body, free_nodes),
 		cmocka_unit_test_teardown(test_tx_beyond_stored, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
