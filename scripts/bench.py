@@ -369,7 +369,7 @@ def bench_throughput():
 
 
 def bench_large():
-    """Answers over many segments (send_window 4, dperf's default): Gbit/s
+    """Answers over many segments (paced by tcp_send.c's windows; send_window unset): Gbit/s
     received on 200 keepalive connections of 1 MB answers, beside the
     single-segment throughput; and connections per second at a fixed
     target with 64 KB answers, each on its own connection."""

@@ -49,7 +49,7 @@
 #include "state/txq.h"
 #include "boot/worker_setup.h"
 
-#define N_PAIRS 4
+#define N_PAIRS 5
 #define N_TPL 16
 #define TPL_LEN 128
 #define T0 (1ULL << 40) /* fixed clock: sequence numbers repeat per input */
@@ -73,6 +73,13 @@ static const char *const cfg_text[N_PAIRS][2] = {
 	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
 	  "vxlan 7 02:00:00:00:00:01 02:00:00:00:00:02 198.18.0.1 1 198.18.0.2 1\n"
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\n" },
+	/* messages over several segments both ways (tcp_send.c): POST bodies
+	 * and answers of 3 segments */
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nkeepalive\nport net_null0 198.18.0.2 198.18.0.1\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\nlport_range 1000 1003\n"
+	  "http_method POST\npayload_size 4000\n",
+	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\npayload_size 4000\n" },
 };
 
 struct side {
@@ -172,6 +179,8 @@ reset_side(struct side *s)
 	drain(s);
 	if (s->w0.sk != NULL)
 		madvise(s->w0.sk, bytes, MADV_DONTNEED); /* back to zero pages */
+	if (s->w0.sktx != NULL) /* the sender's state beside them (tcp_send.h) */
+		madvise(s->w0.sktx, worker_tx_bytes(&s->w0), MADV_DONTNEED);
 	memcpy(&s->w, &s->w0, offsetof(struct worker, tx));
 	s->np = s->np0;
 	s->w.np = &s->np;
