@@ -1860,6 +1860,35 @@ test_post_big_body(void **state)
 	assert_int_equal(C(s, HTTP_ERR), 0);
 }
 
+/* The client's side of window scaling: its SYN always offers it (pkt.c),
+ * so the server's answer decides: a SYN+ACK with the option scales the
+ * server's later windows, one without leaves them as they are. */
+static void
+test_tx_window_scale_client(void **state)
+{
+	for (int offer = 0; offer < 2; offer++) {
+		struct node *c = new_client(post_client), *s = new_server(ka_server);
+		struct sock *sk;
+		struct tuple t;
+
+		(void)state;
+		c->peer_ws = offer ? 5 : SEG_NO_WS; /* what the SYN+ACK carries */
+		c->peer_win = 100;                   /* and every later window field */
+		assert_int_equal(tcp_client_launch(&c->w), 0);
+		client_tuple(c, 0, &t);
+		deliver(c, s);
+		deliver(s, c); /* SYN+ACK: window 100 unscaled, one segment into it */
+		sk = client_sock(c, &t);
+		assert_int_equal(sk_tx_of(&c->w, sk)->shift, offer ? 5 : 0);
+		assert_int_equal(c->n_out, 1);
+		deliver(c, s);
+		deliver(s, c); /* the ACK: window 100 << shift */
+		assert_int_equal(sk_tx_of(&c->w, sk)->wnd, offer ? 3200 : 100);
+		assert_int_equal(c->n_out, offer ? 2 : 1); /* 3200: two of 1460 */
+		free_nodes(NULL);
+	}
+}
+
 /* The sender's state sits beside the socket only where messages span
  * segments: 64 bytes per connection otherwise, 64 + 28 with it (README). */
 static void
@@ -2876,6 +2905,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
 		cmocka_unit_test_teardown(test_tx_drop_knob, free_nodes),
 		cmocka_unit_test_teardown(test_post_big_body, free_nodes),
+		cmocka_unit_test_teardown(test_tx_window_scale_client, free_nodes),
 		cmocka_unit_test_teardown(test_tx_beyond_stored, free_nodes),
 		cmocka_unit_test_teardown(test_server_methods, free_nodes),
 		cmocka_unit_test_teardown(test_server_not_http, free_nodes),
