@@ -146,7 +146,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
 FUZZ_CFG     := common/config.c common/config_values.c common/port_dev.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
-build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c $(FUZZ_CFG)
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
 # The receive path's rooms whole, plus the engine and setup it runs under;
 # not the device (the harness stands in for tx_flush) nor the control path.

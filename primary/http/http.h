@@ -39,7 +39,8 @@ int dp_msg_is_http(const struct dp_config *cfg);
 
 /* Parse the head of a response at p[0..len). Returns 0 and sets *status and
  * *total (head + Content-Length) when the status line, Content-Length and
- * the blank line are all present; -1 otherwise (malformed or split head). */
+ * the blank line are all present; -1 otherwise: malformed, split across
+ * segments, or chunked (rsp_scan.h reads those a byte at a time). */
 int dp_http_parse_response(const uint8_t *p, uint32_t len, int *status, uint32_t *total);
 
 /* The last head dp_http_parse_response_cached parsed. A server under test

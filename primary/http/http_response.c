@@ -82,12 +82,14 @@ parse_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t
 			if (clen < 0)
 				return -1;
 		}
+		/* chunked: the byte-at-a-time scanner reads it (rsp_scan.h) */
+		if (end - q > 18 && (q[0] | 0x20) == 't' && strncasecmp((const char *)q, "transfer-encoding:", 18) == 0)
+			return -1;
 	}
-	if (clen < 0) {
-		if (*status >= 200 && *status != 204 && *status != 304)
-			return -1; /* no length: chunked or close-delimited, not supported */
-		clen = 0;
-	}
+	if (*status < 200 || *status == 204 || *status == 304)
+		clen = 0; /* no body whatever the head says (RFC 9112 6.3) */
+	else if (clen < 0)
+		return -1; /* close-delimited: not read (rsp_scan.c) */
 	*head = (uint32_t)(q + 2 - p);
 	*body = (uint32_t)clen;
 	return 0;

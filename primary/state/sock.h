@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "http/http.h"
+#include "http/rsp_scan.h"
 
 enum sk_state {
 	SK_CLOSED = 0,
@@ -37,7 +38,7 @@ struct sock {
 	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
 	uint32_t t_prev;
 	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
-	uint32_t rsp_left;  /* client: response bytes still expected */
+	uint32_t spare;     /* free (a client's response state is rs below) */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
 	uint8_t state;      /* enum sk_state */
@@ -48,7 +49,12 @@ struct sock {
 	uint8_t last_kind;  /* server: method of the last request answered */
 	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
-	struct dp_req_scan rq; /* server: where the HTTP request stream is */
+	/* Where the HTTP stream is: a server reads requests, a client
+	 * responses (a socket is one or the other: 8 bytes for both). */
+	union {
+		struct dp_req_scan rq; /* server */
+		struct dp_rsp_scan rs; /* client */
+	};
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
 	uint16_t snd_wnd;   /* server: the peer's last window field (unscaled; tcp_send.h keeps the scaled one) */
 } __attribute__((aligned(64)));

@@ -13,7 +13,7 @@
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_send.h"
 
-#define SKF_RSP_2XX 0x10 /* the response being read has a 2xx status */
+#define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
 
 static void
 send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
@@ -67,6 +67,18 @@ fail(struct worker *w, struct sock *sk, const struct tuple *t)
 	sk_closed(w, sk);
 }
 
+/* A response has ended (its last byte arrived in order). The latency of
+ * a pipelined batch is its last response's. */
+static void
+response_end(struct worker *w, struct sock *sk, enum dp_counter c)
+{
+	sk->inflight--;
+	sk->req_done++;
+	if (w->lat && sk->inflight == 0)
+		dp_hist_add(&w->lat->response, w->now - sk->t_start);
+	w->st->c[c]++;
+}
+
 /* Consume response bytes. Returns -1 on a malformed response. */
 static int
 read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
@@ -75,47 +87,39 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 		uint32_t got = sk->raw_got + len;
 		while (got >= w->rsp_size && sk->inflight > 0) {
 			got -= w->rsp_size;
-			sk->inflight--;
-			sk->req_done++;
-			if (w->lat && sk->inflight == 0)
-				dp_hist_add(&w->lat->response, w->now - sk->t_start);
-			CNT(w, TCP_RSP);
+			response_end(w, sk, DP_C_TCP_RSP);
 		}
 		sk->raw_got = (uint16_t)got;
 		return got >= w->rsp_size ? -1 : 0;
 	}
 	while (len > 0) {
-		uint32_t n;
+		uint32_t used;
+		int rc;
 
-		if (sk->rsp_left == 0) {
+		if (dp_rsp_scan_idle(&sk->rs)) {
 			int status;
 			uint32_t total;
 
-			if (sk->inflight == 0 ||
-			    dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) != 0) {
+			if (sk->inflight == 0) { /* bytes nobody asked for */
 				CNT(w, HTTP_ERR);
 				return -1;
 			}
-			sk->rsp_left = total;
-			if (status >= 200 && status < 300)
-				sk->flags |= SKF_RSP_2XX;
-			else
-				sk->flags &= (uint8_t)~SKF_RSP_2XX;
+			/* The common case: the whole head in this segment, the
+			 * same as the last one; the scanner then only counts
+			 * the rest down. Else it reads the head a byte at a
+			 * time (split, chunked, or new). */
+			if (dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) == 0)
+				dp_rsp_scan_body(&sk->rs, total, status >= 200 && status < 300);
 		}
-		n = len < sk->rsp_left ? len : sk->rsp_left;
-		sk->rsp_left -= n;
-		p += n;
-		len -= n;
-		if (sk->rsp_left == 0) {
-			sk->inflight--;
-			sk->req_done++;
-			if (w->lat && sk->inflight == 0)
-				dp_hist_add(&w->lat->response, w->now - sk->t_start);
-			if (sk->flags & SKF_RSP_2XX)
-				CNT(w, HTTP_2XX);
-			else
-				CNT(w, HTTP_ERR);
+		rc = dp_rsp_scan(&sk->rs, p, len, &used);
+		if (rc == DP_RSP_BAD) {
+			CNT(w, HTTP_ERR);
+			return -1;
 		}
+		p += used;
+		len -= used;
+		if (rc != DP_RSP_MORE)
+			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
 	}
 	return 0;
 }

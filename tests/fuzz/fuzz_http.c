@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http/http.h"
+#include "http/rsp_scan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,6 +60,41 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 		if (n1 != n2 || r1.kind != r2.kind)
+			abort();
+	}
+	/* The client's scanner: whole, then in two pieces cut at the second
+	 * byte's value, it ends the same responses at the same offsets; the
+	 * first agrees with the one-segment parse when both read it. */
+	{
+		uint32_t ends[2][64], cut = size > 1 ? p[1] % (uint32_t)size : 0;
+		int n[2] = { 0, 0 }, last[2];
+
+		for (int way = 0; way < 2; way++) {
+			struct dp_rsp_scan r = {0};
+			uint32_t off = 0;
+			int sr = DP_RSP_MORE;
+
+			while (off < size && n[way] < 64) {
+				uint32_t to = way == 1 && off < cut ? cut : (uint32_t)size, used = 0;
+
+				sr = dp_rsp_scan(&r, p + off, to - off, &used);
+				if (sr == DP_RSP_BAD)
+					break;
+				if (used > to - off || (sr == DP_RSP_MORE && used != to - off))
+					abort();
+				off += used;
+				if (sr != DP_RSP_MORE) {
+					if (used == 0 || !dp_rsp_scan_idle(&r))
+						abort();
+					ends[way][n[way]++] = off | (sr == DP_RSP_2XX ? 0x80000000u : 0);
+				}
+			}
+			last[way] = sr;
+		}
+		if (n[0] != n[1] || last[0] != last[1] || memcmp(ends[0], ends[1], sizeof(ends[0][0]) * (size_t)n[0]))
+			abort();
+		if (rc == 0 && n[0] > 0 &&
+		    ((ends[0][0] & 0x7fffffffu) != total || !(ends[0][0] >> 31) != !(status / 100 == 2)))
 			abort();
 	}
 	free(p);

@@ -4,7 +4,7 @@
  * recorder, and two in-memory workers, one client and one server, exchange
  * the recorded segments.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
@@ -2282,7 +2282,7 @@ test_split_response(void **state)
 	inject(c, &st, r.seq, r.ack, TH_ACK | TH_PSH, r.data, 700);
 	assert_int_equal(C(c, HTTP_2XX), 0);
 	assert_int_equal(c->w.sk[0].inflight, 1);
-	assert_int_equal(c->w.sk[0].rsp_left, 700);
+	assert_false(dp_rsp_scan_idle(&c->w.sk[0].rs)); /* 700 bytes of the body to come */
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
 	assert_int_equal(c->out[0].ack, r.seq + 700);
@@ -2340,6 +2340,42 @@ test_non2xx_response(void **state)
 	assert_clean(s);
 	assert_idle(c);
 	assert_idle(s);
+}
+
+/* A response from a real server: the head split across segments (inside
+ * "HTTP/1.1", inside "Transfer-Encoding:", inside the CRLFCRLF), a chunked
+ * body with an extension and a trailer. The real client counts it once,
+ * when its last byte arrives, and acknowledges all of it. */
+static void
+test_split_head_chunked(void **state)
+{
+	static const char rsp[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+				  "5;e=1\r\nhello\r\n0\r\nT: 1\r\n\r\n";
+	static const uint32_t cuts[] = { 0, 6, 24, 46, 60, sizeof(rsp) - 1 };
+	struct node *c = new_client(NULL), *s = new_server(NULL);
+	struct tuple t, st;
+	struct sock *ssk;
+	uint32_t seq;
+
+	(void)state;
+	until_response(c, s);
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	ssk = server_sock(s, &t);
+	seq = ssk->snd_una;
+	box_clear(s);
+	for (int k = 0; k + 1 < (int)(sizeof(cuts) / sizeof(cuts[0])); k++) {
+		int last = k + 2 == (int)(sizeof(cuts) / sizeof(cuts[0]));
+
+		assert_int_equal(C(c, HTTP_2XX), 0);
+		inject(c, &st, seq + cuts[k], ssk->rcv_nxt, TH_ACK | TH_PSH | (last ? TH_FIN : 0),
+		       (const uint8_t *)rsp + cuts[k], cuts[k + 1] - cuts[k]);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 1);
+	assert_int_equal(C(c, HTTP_ERR), 0);
+	assert_int_equal(C(c, GOOD_RX), (sizeof(rsp) - 1) * 8);
+	assert_int_equal(c->out[c->n_out - 1].flags, TH_FIN | TH_ACK);
+	assert_int_equal(c->out[c->n_out - 1].ack, seq + sizeof(rsp) - 1 + 1);
 }
 
 /* The server closes (FIN) without answering: httpErr and skErr. */
@@ -2918,6 +2954,7 @@ main(void)
 		cmocka_unit_test_teardown(test_malformed_response, free_nodes),
 		cmocka_unit_test_teardown(test_non2xx_response, free_nodes),
 		cmocka_unit_test_teardown(test_fin_without_response, free_nodes),
+		cmocka_unit_test_teardown(test_split_head_chunked, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),
 		cmocka_unit_test_teardown(test_dack_piggyback, free_nodes),

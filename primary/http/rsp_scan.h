@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The client's view of one connection's response stream, a byte at a
+ * time: a head split across segments anywhere (even inside "HTTP/1.1" or
+ * the blank line), a Content-Length body, or a chunked one (RFC 9112 7.1:
+ * hex sizes, extensions, the last chunk, trailers). No buffer: the state
+ * is 8 bytes, so it lives in the 64-byte socket (sock.h, in a union with
+ * the server's request scanner).
+ *
+ * The whole head in one segment, identical to the last one, skips this
+ * byte walk: the client's cached parse (http.h) sets the scanner straight
+ * to the body (dp_rsp_scan_body).
+ */
+#ifndef DPERF_RSP_SCAN_H
+#define DPERF_RSP_SCAN_H
+
+#include <stdint.h>
+
+struct dp_rsp_scan {
+	uint8_t phase; /* enum dp_rs_phase (rsp_scan.c); 0: before a response */
+	uint8_t pos;   /* bytes matched in the current token (status line, name, value) */
+	uint8_t flags; /* RSF_* (rsp_scan.c): status class, lengths seen, CR seen */
+	uint8_t spare;
+	uint32_t val;  /* status code, then Content-Length or chunk size as read, then bytes left */
+};
+
+_Static_assert(sizeof(struct dp_rsp_scan) == 8, "the response scanner lives in the socket");
+
+/* What dp_rsp_scan returns. */
+enum {
+	DP_RSP_BAD = -1,  /* malformed, or a framing we do not read (close-delimited) */
+	DP_RSP_MORE = 0,  /* all bytes consumed; the response goes on */
+	DP_RSP_2XX = 1,   /* a response ended, status 2xx; the scanner is reset */
+	DP_RSP_OTHER = 2, /* a response ended, any other status */
+};
+
+/* Consume p[0..len) up to the end of the current response at most. Sets
+ * *used to the bytes consumed (all of len unless a response ended). After
+ * DP_RSP_BAD the state is undefined: the connection is to end. */
+int dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t *used);
+
+/* The head was read elsewhere (the cached parse): the body of body bytes
+ * follows; is_2xx says what it ends as. */
+void dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx);
+
+/* 1 while no byte of a response has been read (between responses). */
+static inline int
+dp_rsp_scan_idle(const struct dp_rsp_scan *r)
+{
+	return r->phase == 0 && r->pos == 0;
+}
+
+#endif
