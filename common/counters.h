@@ -6,7 +6,7 @@
  *   kind CK_EVENT: a cumulative event count; readers derive a rate per second.
  *   kind CK_BITS:  cumulative bits; readers derive bits per second.
  * Every packet the engine drops increments exactly one of: dropTx, badRx,
- * otherRx, tcpDrop, udpDrop, arpDrop.
+ * otherRx, tcpDrop, tcpOoo, udpDrop, arpDrop.
  */
 #ifndef DPERF_COUNTERS_H
 #define DPERF_COUNTERS_H
@@ -35,6 +35,7 @@
 	X(ACK_RT, "ackRt", CK_EVENT)       \
 	X(PUSH_RT, "pushRt", CK_EVENT)     \
 	X(TCP_DROP, "tcpDrop", CK_EVENT)   \
+	X(TCP_OOO, "tcpOoo", CK_EVENT)     /* data ahead of rcv_nxt, dropped (tcp_common.h) */ \
 	X(SK_OPEN, "skOpen", CK_EVENT)     \
 	X(SK_CLOSE, "skClose", CK_EVENT)   \
 	X(SK_ERR, "skErr", CK_EVENT)       \

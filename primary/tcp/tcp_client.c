@@ -232,9 +232,8 @@ tcp_client_input(struct worker *w, const struct seg *s)
 	}
 	got_data = s->dlen > 0;
 	if (got_data || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */
-			CNT(w, TCP_DROP);
-			sk_ctl(w, &t, sk, TH_ACK);
+		if (s->seq != sk->rcv_nxt) {
+			sk_rcv_not_next(w, sk, &t, s->seq);
 			return;
 		}
 		sk->rcv_nxt += s->dlen;

@@ -133,6 +133,22 @@ sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct t
 	}
 }
 
+/* Data or a FIN not at rcv_nxt: dropped, and our ACK of rcv_nxt goes at
+ * once. Ahead of rcv_nxt (a gap before it) is tcpOoo: the duplicate ACK
+ * tells the peer what is missing (three make it retransmit fast, RFC
+ * 5681 3.2) and the peer's retransmission fills the gap; we keep no
+ * out-of-order segment (a socket is 64 bytes). Behind rcv_nxt (all or
+ * part already received: a retransmission whose ACK was lost) is tcpDrop. */
+static inline void
+sk_rcv_not_next(struct worker *w, struct sock *sk, const struct tuple *t, uint32_t seq)
+{
+	if (seq_gt(seq, sk->rcv_nxt))
+		CNT(w, TCP_OOO);
+	else
+		CNT(w, TCP_DROP);
+	sk_ctl(w, t, sk, TH_ACK);
+}
+
 /* Segment k of a message longer than mss: its bytes from k x mss and
  * their precomputed sum; beyond the stored prefix, the stored segment
  * with the same bytes (http/messages.h's content rule). */

@@ -284,9 +284,8 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
 	}
 	if (s->dlen > 0 || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) { /* duplicate or out of order */
-			CNT(w, TCP_DROP);
-			sk_ctl(w, &t, sk, TH_ACK);
+		if (s->seq != sk->rcv_nxt) {
+			sk_rcv_not_next(w, sk, &t, s->seq);
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
