@@ -129,12 +129,20 @@ struct dp_port_stats {
 /* Latency histograms of one worker (written by it only), TSC ticks:
  * connect = SYN sent to SYN+ACK received; response = request sent to the
  * last byte of its response (client side); server = the request's packet
- * polled to its response queued for transmission (server side). */
+ * polled to its response queued for transmission (server side);
+ * first_byte = request sent to the first byte of its response (client
+ * side; of the first response of a pipelined batch, whose response time
+ * is the batch's last byte). */
 struct dp_worker_lat {
 	struct dp_hist connect;
 	struct dp_hist response;
 	struct dp_hist server;
+	struct dp_hist first_byte;
 } __attribute__((aligned(DP_CACHE_LINE)));
+
+/* The kinds, in that order: the index of a history entry's lat[] and of
+ * dp_lat_between (lib/rates.h). */
+enum dp_lat_kind { DP_LAT_CONNECT, DP_LAT_RESPONSE, DP_LAT_SERVER, DP_LAT_FIRST_BYTE, DP_LAT__COUNT };
 
 /* Per-second totals written by the main lcore at the end of each second. */
 struct dp_history_entry {
@@ -143,9 +151,9 @@ struct dp_history_entry {
 	uint64_t c[DP_C__COUNT]; /* cumulative totals at that second */
 	uint64_t sk_cur;
 	uint64_t target_cps;
-	/* Latency over that second (connect, response, server): a
-	 * histogram per entry would not fit 600 of them, percentiles do. */
-	struct dp_lat lat[3];
+	/* Latency over that second (enum dp_lat_kind): a histogram per
+	 * entry would not fit 600 of them, percentiles do. */
+	struct dp_lat lat[DP_LAT__COUNT];
 };
 
 struct dp_shm {

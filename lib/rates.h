@@ -23,13 +23,14 @@ struct dp_snapshot {
 	struct dp_hist lat_connect;  /* merged over workers, cumulative */
 	struct dp_hist lat_response;
 	struct dp_hist lat_server;
+	struct dp_hist lat_first_byte;
 	uint32_t n_workers;
 	uint32_t n_ports;
 	/* Set by dp_snapshot_last_second: the latency over the interval that
 	 * ends at this snapshot, as the primary recorded it (the histograms
 	 * above are then the totals now, not at tsc). */
 	int lat_recorded;
-	struct dp_lat lat_interval[3];
+	struct dp_lat lat_interval[DP_LAT__COUNT];
 };
 
 /* Copy the counters of s at time now_tsc. */
@@ -71,7 +72,7 @@ dp_delta(uint64_t older, uint64_t newer)
 
 /* Percentiles of a histogram in microseconds (struct dp_lat: hist.h). */
 void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *out);
-/* Latency between two snapshots (kind 0 connect, 1 response, 2 server). */
+/* Latency between two snapshots (kind: enum dp_lat_kind, shm.h). */
 void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,
 		    uint64_t tsc_hz, struct dp_lat *out);
 

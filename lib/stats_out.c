@@ -31,6 +31,9 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputc(',', f);
 	dp_lat_between(a, b, 2, s->hdr.tsc_hz, &l);
 	lat_json(f, "server", &l);
+	fputc(',', f);
+	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &l);
+	lat_json(f, "first_byte", &l);
 	fprintf(f, "},\"latency_total_us\":{");
 	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
 	lat_json(f, "connect", &l);
@@ -40,6 +43,9 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_server, s->hdr.tsc_hz, &l);
 	lat_json(f, "server", &l);
+	fputc(',', f);
+	dp_lat_from_hist(&b->lat_first_byte, s->hdr.tsc_hz, &l);
+	lat_json(f, "first_byte", &l);
 	fputc('}', f);
 }
 
@@ -152,22 +158,23 @@ dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	     int header)
 {
 	struct dp_rates h;
-	struct dp_lat c, r;
+	struct dp_lat c, r, fb;
 
 	if (header) {
 		fprintf(f, "elapsed,state,interval,cps,rps,bps_rx,bps_tx,pps_rx,pps_tx,skCon,target_cps");
 		for (int k = 0; k < DP_C__COUNT; k++)
 			fprintf(f, ",%s", dp_counter_names[k]);
-		fprintf(f, ",connect_p50_us,connect_p99_us,response_p50_us,response_p99_us\n");
+		fprintf(f, ",connect_p50_us,connect_p99_us,response_p50_us,response_p99_us,first_byte_p50_us,first_byte_p99_us\n");
 	}
 	dp_headline(s, a, b, &h);
 	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &c);
 	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &r);
+	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &fb);
 	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%" PRIu64 ",%" PRIu64, dp_elapsed_s(s, b->tsc),
 		dp_state_name(s->hdr.state), (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, h.cps, h.rps,
 		h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, b->sk_cur, (uint64_t)s->ctl.target_cps);
 	for (int k = 0; k < DP_C__COUNT; k++)
 		fprintf(f, ",%" PRIu64, dp_delta(a->c[k], b->c[k]));
-	fprintf(f, ",%.1f,%.1f,%.1f,%.1f\n", c.p50, c.p99, r.p50, r.p99);
+	fprintf(f, ",%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", c.p50, c.p99, r.p50, r.p99, fb.p50, fb.p99);
 	fflush(f);
 }

@@ -102,6 +102,8 @@ ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 	summary(f, "connect_seconds", "SYN sent to SYN+ACK received", &snap.lat_connect, s->hdr.tsc_hz, inst);
 	summary(f, "response_seconds", "request sent to the end of its response", &snap.lat_response,
 		s->hdr.tsc_hz, inst);
+	summary(f, "first_byte_seconds", "request sent to the first byte of its response", &snap.lat_first_byte,
+		s->hdr.tsc_hz, inst);
 	summary(f, "server_seconds", "server: request polled to response queued", &snap.lat_server,
 		s->hdr.tsc_hz, inst);
 }

@@ -50,6 +50,7 @@ top_figures(const struct top *t, struct top_figs *f)
 			f->port[c] += b->pc[p][c];
 	dp_lat_between(a, b, 0, hz, &f->lat_connect);
 	dp_lat_between(a, b, 1, hz, &f->lat_response);
+	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, hz, &f->lat_first_byte);
 	dp_lat_between(a, b, 2, hz, &f->lat_server);
 }
 

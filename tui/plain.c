@@ -82,9 +82,10 @@ plain_frame(const struct top *t, FILE *out)
 	fputc('\n', out);
 	counters(out, "TESTER", f.tot, top_tester_c, top_n_tester_c);
 	if (s->hdr.mode == DP_MODE_CLIENT) {
-		char d[16];
-		fprintf(out, "LATENCY    connect p50 %s p99 %s   response p50 %s p99 %s\n",
+		char d[16], e[16];
+		fprintf(out, "LATENCY    connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s\n",
 			top_fmt_us(f.lat_connect.p50, a, sizeof(a)), top_fmt_us(f.lat_connect.p99, b, sizeof(b)),
+			top_fmt_us(f.lat_first_byte.p50, e, sizeof(e)),
 			top_fmt_us(f.lat_response.p50, c, sizeof(c)), top_fmt_us(f.lat_response.p99, d, sizeof(d)));
 	}
 	spark(out, "CPS", t, DP_SERIES_CPS);

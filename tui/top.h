@@ -48,6 +48,7 @@ struct top_figs {
 	uint64_t port[DP_PC__COUNT];  /* port counters summed over ports */
 	struct dp_lat lat_connect;    /* over the refresh window, microseconds */
 	struct dp_lat lat_response;
+	struct dp_lat lat_first_byte; /* request sent to the first byte of its response */
 	struct dp_lat lat_server;
 };
 

@@ -102,7 +102,7 @@ http(const struct top_figs *f, int y)
 static int
 latency(const struct top *t, const struct top_figs *f, int y)
 {
-	char a[16], b[16], c[16], d[16];
+	char a[16], b[16], c[16], d[16], e[16];
 
 	ui_put(y, 0, AT_TITLE, " LATENCY");
 	if (t->shm->hdr.mode != DP_MODE_CLIENT) {
@@ -111,8 +111,9 @@ latency(const struct top *t, const struct top_figs *f, int y)
 		       top_fmt_us(f->lat_server.p999, c, sizeof(c)));
 		return y + 1;
 	}
-	ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   response p50 %s p99 %s",
+	ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s",
 	       top_fmt_us(f->lat_connect.p50, a, sizeof(a)), top_fmt_us(f->lat_connect.p99, b, sizeof(b)),
+	       top_fmt_us(f->lat_first_byte.p50, e, sizeof(e)),
 	       top_fmt_us(f->lat_response.p50, c, sizeof(c)), top_fmt_us(f->lat_response.p99, d, sizeof(d)));
 	return y + 1;
 }

@@ -133,7 +133,7 @@ history_push(struct dp_shm *shm, const struct dp_snapshot *prev, const struct dp
 	memcpy(e->c, s->c, sizeof(e->c));
 	e->sk_cur = s->sk_cur;
 	e->target_cps = shm->ctl.target_cps;
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < DP_LAT__COUNT; k++)
 		dp_lat_between(prev, s, k, shm->hdr.tsc_hz, &e->lat[k]);
 	__atomic_store_n(&shm->history_head, head + 1, __ATOMIC_RELEASE);
 }

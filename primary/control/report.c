@@ -49,13 +49,15 @@ members(FILE *f, const struct dp_shm *shm)
 }
 
 static void
-lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *r)
+lat_line(FILE *f, const struct dp_lat *c, const struct dp_lat *fb, const struct dp_lat *r)
 {
 	if (c->count == 0 && r->count == 0)
 		return;
 	fprintf(f, "latency  connect p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us | "
+		   "first byte p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us | "
 		   "response p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us\n",
-		c->p50, c->p90, c->p99, c->p999, c->max, r->p50, r->p90, r->p99, r->p999, r->max);
+		c->p50, c->p90, c->p99, c->p999, c->max, fb->p50, fb->p90, fb->p99, fb->p999, fb->max,
+		r->p50, r->p90, r->p99, r->p999, r->max);
 }
 
 static void
@@ -85,10 +87,11 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
 	counters(f, prev->c, cur->c);
 	ports(f, prev, cur);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
-		struct dp_lat c, r;
+		struct dp_lat c, r, fb;
 		dp_lat_between(prev, cur, 0, shm->hdr.tsc_hz, &c);
 		dp_lat_between(prev, cur, 1, shm->hdr.tsc_hz, &r);
-		lat_line(f, &c, &r);
+		dp_lat_between(prev, cur, DP_LAT_FIRST_BYTE, shm->hdr.tsc_hz, &fb);
+		lat_line(f, &c, &fb, &r);
 	} else {
 		struct dp_lat l;
 		dp_lat_between(prev, cur, 2, shm->hdr.tsc_hz, &l);
@@ -129,10 +132,11 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 			shm->ports[p].mbuf_free, shm->ports[p].mbuf_free_start, shm->ports[p].mbuf_total);
 	members(f, shm);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
-		struct dp_lat c, r;
+		struct dp_lat c, r, fb;
 		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);
 		dp_lat_from_hist(&last->lat_response, shm->hdr.tsc_hz, &r);
-		lat_line(f, &c, &r);
+		dp_lat_from_hist(&last->lat_first_byte, shm->hdr.tsc_hz, &fb);
+		lat_line(f, &c, &fb, &r);
 	} else {
 		struct dp_lat l;
 		dp_lat_from_hist(&last->lat_server, shm->hdr.tsc_hz, &l);

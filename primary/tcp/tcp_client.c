@@ -34,6 +34,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
+	sk->flags |= SKF_FIRST_BYTE;
 	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
 		CNT_ADD(w, HTTP_POST, n);
 	else if (w->is_http)
@@ -238,6 +239,11 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		}
 		sk->rcv_nxt += s->dlen;
 		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
+		if (got_data && (sk->flags & SKF_FIRST_BYTE)) {
+			sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
+			if (w->lat)
+				dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
+		}
 		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
 			fail(w, sk, &t);
 			return;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Latency: our client against an HTTP server that answers after 20 ms
-# (Python, in a namespace, over a tap port): the response-time p50 that
-# dperf-ctl reports is at least that delay and within 10% of what curl
-# measures against the same server, and the connect time is far below it.
+# Latency: our client against an HTTP server that sends its head at once
+# and its body 20 ms later (Python, in a namespace, over a tap port): the
+# response-time p50 that dperf-ctl reports is at least that delay and
+# within 10% of what curl measures against the same server, and the
+# connect time and the time to first byte are far below it.
 . "$(dirname "$0")/lib.sh"
 
 NS=dperf-e2e-lat
@@ -11,12 +12,13 @@ cat >"$T/slow.py" <<'PY'
 import http.server, time
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # the body must not wait for the ACK of the head
     def do_GET(self):
-        time.sleep(0.020)
         body = b"slow\n"
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
+        self.end_headers()  # the head leaves now (wfile is unbuffered)
+        time.sleep(0.020)
         self.wfile.write(body)
     def log_message(self, *a):
         pass
@@ -62,12 +64,21 @@ j = json.loads(sys.argv[1]); l = j["latency_us"]["response"]
 print(l["p50"], l["count"], j["interval"])' "$j")"
 note "one-shot interval ${iv} s: response p50 ${ip50} us over $in responses"
 wait_exit "$PID_e2e_lat" 30 || fail "client exit status"
-read -r p50 n c50 <<<"$(python3 -c '
+read -r p50 n c50 f50 fn <<<"$(python3 -c '
 import json, sys
 l = json.loads(sys.argv[1])["latency_total_us"]
-print(l["response"]["p50"], l["response"]["count"], l["connect"]["p50"])' "$j")"
-note "response p50 ${p50} us over $n responses, connect p50 ${c50} us"
+print(l["response"]["p50"], l["response"]["count"], l["connect"]["p50"], l["first_byte"]["p50"], l["first_byte"]["count"])' "$j")"
+note "response p50 ${p50} us over $n responses, connect p50 ${c50} us, first byte p50 ${f50} us over $fn"
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 5000 else 1)" "$c50" || fail "connect p50 $c50 us"
+# The head comes at once, the body 20 ms later: the time to first byte
+# is that much below the response time (to the last byte), one per response
+# (and per response still in flight when the stats were read: at 50 cps
+# and 20 ms, one or two).
+# What Python adds (ms on a loaded box) is in both; the 20 ms between its
+# head and its body only in the response time.
+python3 -c "import sys; f, p = map(float, sys.argv[1:]); sys.exit(0 if f <= p - 15000 else 1)" "$f50" "$p50" ||
+	fail "first byte p50 $f50 us is not 15 ms below the response p50 $p50 us (the head leaves 20 ms before the body)"
+[ "$fn" -ge "$n" ] && [ "$fn" -le $((n + 3)) ] || fail "first byte recorded $fn times for $n responses"
 [ "$n" -ge 100 ] || fail "only $n responses measured"
 # Every response of that second took the server's 20 ms at least (the
 # upper side is the whole test's check below: a busy box adds delay).
@@ -77,5 +88,5 @@ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 18000 else 1)" "$ip5
 # and never below the server's 20 ms.
 python3 -c "import sys; p, r = map(float, sys.argv[1:]); sys.exit(0 if 20000 <= p and 0.9 * r <= p <= 1.1 * r else 1)" "$p50" "$ref" ||
 	fail "response p50 $p50 us is not within 10% of curl's $ref us (nor at least the server's 20 ms)"
-grep -q "^latency  connect p50" "$T/e2e-lat.log" || fail "no latency line in the primary's output"
+grep -q "^latency  connect p50.* | first byte p50 .* | response p50" "$T/e2e-lat.log" || fail "no latency line in the primary's output"
 pass "response p50 $p50 us for a 20 ms server (curl: $ref us)"

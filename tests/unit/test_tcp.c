@@ -2349,19 +2349,23 @@ test_non2xx_response(void **state)
 /* A response from a real server: the head split across segments (inside
  * "HTTP/1.1", inside "Transfer-Encoding:", inside the CRLFCRLF), a chunked
  * body with an extension and a trailer. The real client counts it once,
- * when its last byte arrives, and acknowledges all of it. */
+ * when its last byte arrives, acknowledges all of it, and records the
+ * time to its first byte and to its last. */
 static void
 test_split_head_chunked(void **state)
 {
 	static const char rsp[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 				  "5;e=1\r\nhello\r\n0\r\nT: 1\r\n\r\n";
 	static const uint32_t cuts[] = { 0, 6, 24, 46, 60, sizeof(rsp) - 1 };
+	static struct dp_worker_lat lat;
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 	struct tuple t, st;
 	struct sock *ssk;
 	uint32_t seq;
 
 	(void)state;
+	memset(&lat, 0, sizeof(lat));
+	c->w.lat = &lat;
 	until_response(c, s);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
@@ -2372,9 +2376,15 @@ test_split_head_chunked(void **state)
 		int last = k + 2 == (int)(sizeof(cuts) / sizeof(cuts[0]));
 
 		assert_int_equal(C(c, HTTP_2XX), 0);
+		advance(c, k == 0 ? 5 : 1); /* the first byte 5 ms after the request, the last 9 ms */
 		inject(c, &st, seq + cuts[k], ssk->rcv_nxt, TH_ACK | TH_PSH | (last ? TH_FIN : 0),
 		       (const uint8_t *)rsp + cuts[k], cuts[k + 1] - cuts[k]);
 	}
+	/* time to first byte and response time (to the last byte), exactly */
+	assert_int_equal(lat.first_byte.count, 1);
+	assert_int_equal(lat.first_byte.max, 5 * c->w.tsc_per_ms);
+	assert_int_equal(lat.response.count, 1);
+	assert_int_equal(lat.response.max, 9 * c->w.tsc_per_ms);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(c, HTTP_ERR), 0);
 	assert_int_equal(C(c, GOOD_RX), (sizeof(rsp) - 1) * 8);
