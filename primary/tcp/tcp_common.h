@@ -34,7 +34,7 @@ sk_opened(struct worker *w, struct sock *sk)
 {
 	sk->flags = 0;
 	sk->retries = 0;
-	memset(&sk->rq, 0, sizeof(sk->rq));
+	memset(&sk->rq, 0, sizeof(sk->rq)); /* and sk->rs: the same 8 bytes */
 	sk->last_kind = DP_REQ_NONE;
 	sk->inflight = 0;
 	sk->raw_got = 0;
