@@ -65,8 +65,11 @@ for drop in 0 100; do
 	else
 		[ "$(total "$s" pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
 		[ "$(total "$c" tcpDrop)" -gt 0 ] || fail "test_rx_drop dropped nothing"
+		# what was in flight behind each hole arrives ahead of rcv_nxt
+		[ "$(total "$c" tcpOoo)" -gt 0 ] || fail "1% loss and no out-of-order segment counted (tcpOoo)"
 	fi
+	[ $drop != 0 ] || [ "$(total "$c" tcpOoo)" = 0 ] || fail "no loss, but tcpOoo $(total "$c" tcpOoo)"
 	loss=$([ $drop = 0 ] && echo "no loss" || echo "1 segment in $drop dropped")
-	note "1 MB answers, $loss: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt), client tcpDrop $(total "$c" tcpDrop)"
+	note "1 MB answers, $loss: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt), client tcpDrop $(total "$c" tcpDrop) tcpOoo $(total "$c" tcpOoo)"
 done
 pass "64 KB answers over several segments, keepalive and closing: every one complete, no retransmission; 1 MB answers through 1% loss"
