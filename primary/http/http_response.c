@@ -69,6 +69,8 @@ parse_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t
 	if (!isdigit(p[9]) || !isdigit(p[10]) || !isdigit(p[11]))
 		return -1;
 	*status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
+	if (*status < 200)
+		return -1; /* interim: the scanner skips it (rsp_scan.c) */
 	for (;;) {
 		nl = memchr(q, '\n', (size_t)(end - q));
 		if (nl == NULL || nl == q || nl[-1] != '\r')
@@ -86,7 +88,7 @@ parse_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t
 		if (end - q > 18 && (q[0] | 0x20) == 't' && strncasecmp((const char *)q, "transfer-encoding:", 18) == 0)
 			return -1;
 	}
-	if (*status < 200 || *status == 204 || *status == 304)
+	if (*status == 204 || *status == 304)
 		clen = 0; /* no body whatever the head says (RFC 9112 6.3) */
 	else if (clen < 0)
 		return -1; /* close-delimited: not read (rsp_scan.c) */

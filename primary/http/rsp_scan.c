@@ -3,6 +3,9 @@
  * bytes as they arrive, lines ending in CRLF (a bare LF is malformed, as
  * in the one-segment parse of http_response.c).
  *
+ * An interim response (1xx, e.g. 100 Continue) is read and skipped: the
+ * final one follows for the same request (RFC 9110 15.2).
+ *
  * Framing (RFC 9112 6.3): 1xx, 204 and 304 have no body; else
  * Transfer-Encoding: chunked (which wins over a Content-Length); else
  * Content-Length. A response with neither ends when the server closes:
@@ -37,6 +40,7 @@ enum dp_rs_phase {
 #define RSF_CL      0x04 /* Content-Length seen */
 #define RSF_CHUNKED 0x08 /* Transfer-Encoding: chunked seen */
 #define RSF_CR      0x10 /* the last byte was the CR ending a line */
+#define RSF_INTERIM 0x20 /* 1xx: the final response is still to come */
 
 static const char status_pat[] = "HTTP/1.";
 static const char cl_name[] = "content-length:";
@@ -98,6 +102,10 @@ end_of_line(struct dp_rsp_scan *r)
 		go(r, RS_LINE); /* the value's own checks ran at the CR */
 		return 0;
 	case RS_LINE: /* the blank line: the head is over */
+		if (r->flags & RSF_INTERIM) {
+			memset(r, 0, sizeof(*r)); /* the next status line */
+			return 0;
+		}
 		if (r->flags & RSF_NOBODY)
 			return 1;
 		if (r->flags & RSF_CHUNKED) {
@@ -153,6 +161,8 @@ again:
 					r->flags |= RSF_2XX;
 				if (r->val < 200 || r->val == 204 || r->val == 304)
 					r->flags |= RSF_NOBODY;
+				if (r->val < 200)
+					r->flags |= RSF_INTERIM;
 			}
 		} else if (c != ' ') { /* pos 8 */
 			return -1;

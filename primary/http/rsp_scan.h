@@ -42,7 +42,8 @@ int dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t 
  * follows; is_2xx says what it ends as. */
 void dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx);
 
-/* 1 while no byte of a response has been read (between responses). */
+/* 1 while no byte of a response has been read (between responses, or
+ * after an interim 1xx one). */
 static inline int
 dp_rsp_scan_idle(const struct dp_rsp_scan *r)
 {
