@@ -15,6 +15,13 @@
  *   flags & 0x02  mark checksums verified by the device (ol_flags GOOD)
  *   flags & 0x04  overwrite addresses, ports, seq and ack from one of the
  *                 frames the target received while connecting (sel picks)
+ *                 With sel & 0x80, on the IPv4 HTTP pair's client, the frame
+ *                 continues that connection's response stream instead: if
+ *                 the connection waits for nothing, its next request is
+ *                 sent (and lost: the server never answers it), then seq
+ *                 and ack are the socket's rcv_nxt and snd_nxt. Records in
+ *                 this mode feed the client's response scanner in order,
+ *                 a response cut anywhere across them.
  *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
  *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers
  *   flags >> 5    pair (mod 4): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN
@@ -46,6 +53,7 @@
 #include "tcp/tcp.h"
 #include "udp/udp.h"
 #include "engine/worker.h"
+#include "state/sock_table.h"
 #include "state/txq.h"
 #include "boot/worker_setup.h"
 
@@ -291,6 +299,40 @@ fixup(uint8_t *p, uint32_t len, const uint8_t *t, uint32_t tlen)
 		memcpy(p + l4, t + tl4, 12); /* ports, seq, ack (UDP: ports, len, sum) */
 }
 
+/* sel & 0x80 on the client (see the header): the frame continues the
+ * response stream of the connection its (fixed-up) IPv4 addresses name. */
+static void
+in_order(struct side *c, uint8_t *p, uint32_t len)
+{
+	uint32_t lo = l3_offset(p, len), l4, lip, seq, ack;
+	uint16_t lport, rport;
+	uint64_t idx;
+	struct sock *sk;
+
+	if (len < lo + 20 || (p[lo] >> 4) != 4)
+		return;
+	l4 = lo + (uint32_t)(p[lo] & 0xf) * 4;
+	if (p[lo + 9] != IPPROTO_TCP || len < l4 + 20)
+		return;
+	memcpy(&lip, p + lo + 16, 4);
+	memcpy(&rport, p + l4, 2);
+	memcpy(&lport, p + l4 + 2, 2);
+	idx = sk_index_client(&c->w, lip, lport, rport);
+	if (idx == SK_NONE || idx >= c->w.n_sk)
+		return;
+	sk = &c->w.sk[idx];
+	if (sk->state != SK_ESTABLISHED)
+		return;
+	if (sk->inflight == 0 && sk->list == TL_KA) {
+		tcp_client_timer(&c->w, (uint32_t)idx, TL_KA); /* the next request */
+		drain(c);                                       /* ...lost */
+	}
+	seq = rte_cpu_to_be_32(sk->rcv_nxt);
+	ack = rte_cpu_to_be_32(sk->snd_nxt);
+	memcpy(p + l4 + 4, &seq, 4);
+	memcpy(p + l4 + 8, &ack, 4);
+}
+
 static void
 fix_checksums(uint8_t *p, uint32_t len)
 {
@@ -503,8 +545,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(p, data, len);
 		data += len;
 		size -= len;
-		if ((flags & 0x04) && to->n_tpl)
+		if ((flags & 0x04) && to->n_tpl) {
 			fixup(p, len, to->tpl[sel % to->n_tpl], to->tpl_len[sel % to->n_tpl]);
+			if ((sel & 0x80) && (flags & 0x01) && (flags >> 5) % N_PAIRS == 0)
+				in_order(to, p, len);
+		}
 		if (flags & 0x08)
 			fix_checksums(p, len);
 		if (flags & 0x02)

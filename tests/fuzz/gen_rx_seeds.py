@@ -126,6 +126,18 @@ SEEDS = {
                                  CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                            tcp(80, 1000, 1, 1, PSH | ACK,
                                                b"HTTP/1.1 999 \r\nContent-Length: -1\r\n\r\n"))), sel=4),
+    # in order on a live client connection (sel & 0x80): a chunked
+    # response with its head split inside a header name, then a
+    # Content-Length one split inside the blank line
+    "rsp_chunked_in_order": b"".join(
+        rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                                tcp(80, 1000, 1, 1, PSH | ACK, part))), sel=0x81)
+        for part in (b"HTTP/1.1 200 OK\r\nTransfer-Enc", b"oding: chunked\r\n\r\n3;x=y\r\nab",
+                     b"c\r\n0\r\nT: 1\r\n\r\n")),
+    "rsp_split_in_order": b"".join(
+        rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                                tcp(80, 1000, 1, 1, PSH | ACK, part))), sel=0x83)
+        for part in (RSP[:-3], RSP[-3:])),
     "fin_to_client": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                                              tcp(80, 1000, 1, 1, FIN | ACK))), sel=5),
     "timers": rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255),
