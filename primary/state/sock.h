@@ -56,7 +56,7 @@ struct sock {
 		struct dp_rsp_scan rs; /* client */
 	};
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint16_t snd_wnd;   /* server: the peer's last window field (unscaled; tcp_send.h keeps the scaled one) */
+	uint16_t spare2;    /* free (the peer's window is tcp_send.h's, scaled) */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

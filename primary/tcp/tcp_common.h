@@ -39,7 +39,6 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->inflight = 0;
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
-	sk->snd_wnd = 0;
 	sk->req_done = 0;
 	sk->t_start = w->now;
 	CNT(w, SK_OPEN);

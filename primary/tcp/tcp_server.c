@@ -106,7 +106,6 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 		sk_closed(w, sk);
 	sk_opened(w, sk);
 	sk->rcv_nxt = s->seq + 1;
-	sk->snd_wnd = s->win;
 	sk->snd_una = tcp_iss(w, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
@@ -266,7 +265,6 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		if (sk->snd_una != una || tx_active(w, sk))
 			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
 	} else {
-		sk->snd_wnd = s->win;
 		if (seq_gt(s->ack, sk->snd_una)) {
 			sk->snd_una = s->ack;
 			sk->retries = 0; /* the peer makes progress */
