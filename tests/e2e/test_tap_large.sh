@@ -5,13 +5,14 @@
 # payload_size - 85 letters 'a': past the 64 MiB kept in memory too, by
 # the content rule of primary/http/messages.h); wrk -c 50 against 64 KB
 # answers has no error and our http2XX is what wrk completed plus those
-# in flight at its end (at most one per connection); with one segment in
+# in flight at its end (at most one per connection), and ab -n 1000
+# (every answer read to its end) adds exactly 1000 to http2XX; with one segment in
 # 100 of our answers lost (test_tx_drop 100: the kernel here has no netem)
 # and test_rx_drop 100 on our side, a 1 MB download still completes with
 # the exact bytes, pushRt counts the resends, and the throughput with and
 # without loss is printed.
 . "$(dirname "$0")/lib.sh"
-for tool in curl wrk; do command -v $tool >/dev/null || fail "$tool is not installed (scripts/install-deps.sh)"; done
+for tool in curl wrk ab; do command -v $tool >/dev/null || fail "$tool is not installed (scripts/install-deps.sh)"; done
 
 NS=dperf-e2e-tapl
 make_ns $NS
@@ -79,6 +80,13 @@ got=$(st http2XX)
 	fail "http2XX $got, wrk completed $done_ (at most 50 in flight at its end)"
 [ "$(st httpErr)" = 0 ] && [ "$(st skErr)" = 0 ] || fail "wrk: httpErr $(st httpErr) skErr $(st skErr)"
 note "wrk -c 50: $done_ answers of 64 KB completed, no error; http2XX $got ($((got - done_)) in flight at wrk's end)"
+# ab asks for an exact number of requests and reads every answer to its
+# end: http2XX grows by exactly that number.
+in_ns ab -k -n 1000 -c 50 -s 10 http://198.18.0.1/ >"$T/ab.log" 2>&1 || fail "ab: $(tail -3 "$T/ab.log")"
+grep -q "^Complete requests: *1000$" "$T/ab.log" && grep -q "^Failed requests: *0$" "$T/ab.log" ||
+	fail "ab: $(grep 'requests:' "$T/ab.log" | tr -s ' ')"
+[ "$(st http2XX)" = $((got + 1000)) ] || fail "ab completed 1000 answers of 64 KB, http2XX grew by $(($(st http2XX) - got))"
+note "ab -k -n 1000 -c 50: 1000 answers of 64 KB, no failure; http2XX grew by exactly 1000"
 unserve
 
 serve 1000000 $'test_tx_drop 100\ntest_rx_drop 100\nretransmit_timeout 200ms'
@@ -86,4 +94,4 @@ lossy_mbps=$(fetch 1000000 "1 MB with 1% loss")
 [ "$(st pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
 note "1 MB with 1 segment in 100 lost: exact content, $lossy_mbps Mbit/s (without loss: $clean_mbps), pushRt $(st pushRt)"
 unserve
-pass "curl 100 KB / 1 MB / 100 MB exact, wrk -c 50 64 KB ($done_, no error), 1 MB through 1% loss"
+pass "curl 100 KB / 1 MB / 100 MB exact, wrk -c 50 64 KB ($done_, no error), ab 1000 exact, 1 MB through 1% loss"
