@@ -1293,25 +1293,33 @@ v_payload_sizes(struct pctx *p)
 
 /* payload_file: the file must be readable now, regular, 1 byte at least;
  * its size makes payload_size (the HTTP head's 85 bytes added over TCP).
- * A GET has no body to carry it. */
+ * A GET has no body to carry it. A TCP server may also give payload_size
+ * (one or one per core, each at least the file's payload): the file is
+ * then the first bytes of a longer body, the filler the rest (issue #22;
+ * our extension). */
 static int
 v_payload_file(struct pctx *p)
 {
 	struct dp_config *cfg = p->cfg;
 	uint32_t line = line_of(p, "payload_file");
 	const char *path = cfg->payload_file;
-	const char *other[] = { "payload_size", "packet_size", "payload_random" };
-	uint64_t max = cfg->protocol == DP_PROTO_UDP ? cfg->mss : DP_PAYLOAD_MAX - DP_HTTP_MIN_SIZE;
+	int prefix = cfg->mode == DP_MODE_SERVER && cfg->protocol != DP_PROTO_UDP;
+	const char *other[] = { "packet_size", "payload_random", "payload_size" };
+	size_t n_other = sizeof(other) / sizeof(other[0]) - (prefix ? 1 : 0);
+	uint64_t head = cfg->protocol == DP_PROTO_UDP ? 0 : DP_HTTP_MIN_SIZE;
+	uint64_t max = cfg->protocol == DP_PROTO_UDP ? cfg->mss : DP_PAYLOAD_STORED - DP_HTTP_MIN_SIZE;
 	struct stat st;
 	int fd;
 
 	if (line == 0)
 		return 0;
-	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+	for (size_t i = 0; i < n_other; i++)
 		if (line_of(p, other[i]) != 0)
 			return err_at(p, line, "payload_file", "given with %s on line %u (expected one "
-				      "of them: the file's bytes are the payload)", other[i],
-				      line_of(p, other[i]));
+				      "of them: the file's bytes are the payload%s)", other[i],
+				      line_of(p, other[i]),
+				      i == 2 ? "; payload_size with it is for a TCP server, where "
+					       "the file begins a longer body" : "");
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return err_at(p, line, "payload_file", "%s: cannot open: %s (expected a readable "
@@ -1335,8 +1343,20 @@ v_payload_file(struct pctx *p)
 			      "\"http_method POST\", whose body it becomes, protocol udp, or the "
 			      "file on the server)");
 	cfg->payload_file_size = (uint32_t)st.st_size;
-	cfg->payload_size = cfg->payload_file_size
-			    + (cfg->protocol == DP_PROTO_UDP ? 0 : DP_HTTP_MIN_SIZE);
+	if (line_of(p, "payload_size") == 0) {
+		cfg->payload_size = cfg->payload_file_size + (uint32_t)head;
+		return 0;
+	}
+	for (uint32_t i = 0; i < (cfg->n_payload_sizes ? cfg->n_payload_sizes : 1); i++) {
+		uint32_t size = cfg->n_payload_sizes ? cfg->payload_sizes[i] : cfg->payload_size;
+		if (size < st.st_size + head)
+			return err_at(p, line_of(p, "payload_size"), "payload_size", "%u is shorter "
+				      "than payload_file %s on line %u (expected at least %llu: the "
+				      "file's %llu bytes%s, which begin the body)", size, path, line,
+				      (unsigned long long)(st.st_size + head),
+				      (unsigned long long)st.st_size,
+				      head ? " and the 85-byte head" : "");
+	}
 	return 0;
 }
 

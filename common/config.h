@@ -94,6 +94,9 @@ struct dp_vxlan {
 /* The largest payload_size: an HTTP response over several segments (its
  * first DP_RSP_STORED bytes in memory once per worker, messages.h). */
 #define DP_PAYLOAD_MAX (1u << 30)
+/* What of a message is kept in memory (the rest follows messages.h's
+ * content rule): a payload_file must fit in it. */
+#define DP_PAYLOAD_STORED (64u << 20)
 #define DP_CFG_MAX_KEYWORDS 64
 
 struct dp_config {

@@ -142,8 +142,12 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 			fwrite(buf, 1, len, f);
 		else for (size_t off = 0; off < len;) {
 			ssize_t n = write(fileno(f), buf + off, len - off);
-			if (n <= 0)
+			if (n <= 0) { /* stdio's own try fails too and sets
+					 ferror(f), which the callers check
+					 (-o on a full disk is an error) */
+				fwrite(buf + off, 1, len - off, f);
 				break;
+			}
 			off += (size_t)n;
 		}
 		free(buf);

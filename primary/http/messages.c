@@ -72,11 +72,12 @@ read_payload_file(const struct dp_config *cfg, uint8_t *dst, uint32_t n, char *e
 	return 0;
 }
 
-/* payload_file: the file's bytes replace the filler the composition
- * wrote, where the body is (HTTP: after each head, the responses' and a
- * POST's; raw: the whole message), sizes unchanged (the parse made
- * payload_size the file plus any head). Before the sums: worker_msgs.c
- * computes them from these bytes. */
+/* payload_file: the file's bytes replace the start of the filler the
+ * composition wrote, where the body is (HTTP: after each head, the
+ * responses' and a POST's; raw: the whole message), sizes unchanged (the
+ * parse made payload_size the file plus any head, or checked that a
+ * server's payload_size holds them: the filler then follows the file).
+ * Before the sums: worker_msgs.c computes them from these bytes. */
 static int
 file_bodies(const struct dp_config *cfg, const struct msg_layout *l, uint8_t *buf,
 	    const struct msg_lens *ml, char *err, size_t errlen)
@@ -84,8 +85,9 @@ file_bodies(const struct dp_config *cfg, const struct msg_layout *l, uint8_t *bu
 	uint32_t n = cfg->payload_file_size;
 	uint8_t *ka = buf + l->ka, *body = ka + (ml->is_http ? ml->head_ka : 0);
 
-	if ((ml->is_http ? ml->rsp_ka - ml->head_ka : ml->rsp_ka) != n
-	    || (ml->is_http && ml->rsp_close - ml->head_close != n)) {
+	if ((ml->is_http ? ml->rsp_ka - ml->head_ka : ml->rsp_ka) < n
+	    || (ml->is_http && ml->rsp_close - ml->head_close < n)
+	    || (ml->is_http ? ml->head_ka : 0) + n > l->rsp_cap) {
 		snprintf(err, errlen, "internal: a body of %u bytes for a file of %u", ml->rsp_ka, n);
 		return -1;
 	}

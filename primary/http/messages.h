@@ -25,7 +25,7 @@
  * stored segment from S/2 on is body (the head is 85 bytes), so with
  * payload_random off the body is all 'a' to its last byte. Segment k's
  * sum is the mapped segment's, precomputed (the cut last one: its own). */
-#define DP_RSP_STORED (64u << 20)
+#define DP_RSP_STORED DP_PAYLOAD_STORED
 
 /* Where msg_compose writes in its buffer: the request at 0, the two
  * responses, then room for the responses' per-segment sums and the

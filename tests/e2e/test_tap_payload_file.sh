@@ -4,7 +4,8 @@
 # bytes larger than many segments (100000 bytes, over the multi-segment
 # path) and one smaller than one segment; what curl gets has the file's
 # sha256, with Content-Length the file's size, the same on a kept-alive
-# connection's second answer.
+# connection's second answer; with a longer payload_size the body is the
+# file, then the filler.
 . "$(dirname "$0")/lib.sh"
 command -v curl >/dev/null || fail "curl is not installed (scripts/install-deps.sh)"
 
@@ -14,12 +15,13 @@ head -c 100000 /dev/urandom >"$T/big.bin"
 head -c 700 /dev/urandom >"$T/small.bin"
 in_ns() { ip netns exec $NS "$@"; }
 
-# serve NAME FILE: a server on dptapf0 answering with FILE; curl fetches
-# it twice on one connection; both bodies must be the file.
+# serve NAME FILE [PAYLOAD_SIZE EXPECTED]: a server on dptapf0 answering
+# with FILE (or FILE then the filler up to PAYLOAD_SIZE); curl fetches it
+# twice on one connection; both bodies must be the file (or EXPECTED).
 serve() {
 	local name=$1 file=$2 size want
-	size=$(stat -c %s "$file")
-	want=$(sha256sum <"$file" | cut -d' ' -f1)
+	size=$(stat -c %s "${4:-$file}")
+	want=$(sha256sum <"${4:-$file}" | cut -d' ' -f1)
 	cat >"$T/$name.conf" <<CONF
 mode server
 cpu 0
@@ -30,6 +32,7 @@ server 198.18.0.1 1
 listen 80 1
 keepalive
 payload_file $file
+${3:+payload_size $3}
 CONF
 	start_primary "e2e-tapf-$name" "$T/$name.conf" $NS
 	ip -n $NS addr add 198.18.0.2/24 dev dptapf0 2>/dev/null || true
@@ -49,4 +52,8 @@ CONF
 }
 serve big "$T/big.bin"
 serve small "$T/small.bin"
-pass "curl got the file's exact bytes: 100000 (many segments) and 700 (one), twice each on one connection"
+# Our extension: a server's payload_size longer than the file: the file
+# begins the body, the filler ('a') follows to payload_size - 85 bytes.
+{ cat "$T/big.bin"; head -c $((300000 - 85 - 100000)) /dev/zero | tr '\0' a; } >"$T/prefix.want"
+serve prefix "$T/big.bin" 300000 "$T/prefix.want"
+pass "curl got the file's exact bytes: 100000 (many segments) and 700 (one), and the file then the filler to payload_size 300000, twice each on one connection"

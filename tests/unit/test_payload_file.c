@@ -3,8 +3,8 @@
  * the messages composed from the file (primary/http/messages.c, the real
  * code): an HTTP response whose body is the file's bytes, Content-Length
  * its size, over one segment or many; a UDP datagram that is the file; a
- * POST whose body is the file; a file that changed size since the parse
- * is refused.
+ * POST whose body is the file; a server's longer payload_size, whose body
+ * the file begins; a file that changed size since the parse is refused.
  */
 // links: primary/http/messages.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c
 #define _GNU_SOURCE /* memmem */
@@ -106,6 +106,45 @@ test_http_server(void **state)
 	}
 }
 
+/* A server's payload_size longer than the file: the file begins the
+ * body, the filler ('a') follows, Content-Length the whole body; per-core
+ * sizes each get it; a body past the stored 64 MiB too. */
+static void
+test_http_prefix(void **state)
+{
+	static const char *sizes[] = { "5000", "1000000", "100m" };
+	static const uint32_t bodies[] = { 5000 - 85, 1000000 - 85, 100000000 - 85 };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		uint8_t *want = make_file(700), *buf;
+		struct dp_config cfg;
+		struct msg_layout l;
+		struct msg_lens ml;
+		char err[DP_ERR_LEN], cl[64], lines[64];
+		uint32_t body = bodies[k], stored;
+
+		snprintf(lines, sizeof(lines), "mode server\npayload_size %s\n", sizes[k]);
+		if (parse(lines, &cfg, err, sizeof(err)) != 0)
+			fail_msg("parse: %s", err);
+		if (compose(&cfg, &buf, &ml, err, sizeof(err)) != 0)
+			fail_msg("compose: %s", err);
+		msg_layout(&cfg, &l);
+		assert_int_equal(ml.rsp_ka, body + ml.head_ka);
+		snprintf(cl, sizeof(cl), "\r\nContent-Length: %u\r\n", body);
+		assert_non_null(memmem(buf + l.ka, ml.head_ka, cl, strlen(cl)));
+		assert_memory_equal(buf + l.ka + ml.head_ka, want, 700);
+		assert_memory_equal(buf + l.close + ml.head_close, want, 700);
+		stored = ml.rsp_ka < l.rsp_cap ? ml.rsp_ka : (uint32_t)l.rsp_cap;
+		for (uint32_t i = ml.head_ka + 700; i < stored; i++)
+			if (buf[l.ka + i] != 'a')
+				fail_msg("payload_size %s: byte %u of the answer is %#x, not the filler",
+					 sizes[k], i, buf[l.ka + i]);
+		free(buf);
+		free(want);
+	}
+}
+
 /* UDP: request and answer are the file, nothing added. */
 static void
 test_udp(void **state)
@@ -170,8 +209,21 @@ test_rules(void **state)
 	assert_int_equal(parse("mode client\ncps 1\nprotocol udp\n", &cfg, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "p.conf:8: payload_file:"));
 	assert_non_null(strstr(err, ": 2000 bytes, too large (expected at most 1460, mss"));
-	assert_int_equal(parse("mode server\npayload_size 100\n", &cfg, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "p.conf:7: payload_file: given with payload_size on line 6"));
+	/* a server's payload_size must hold the file and the head */
+	assert_int_equal(parse("mode server\npayload_size 2084\n", &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "p.conf:6: payload_size: 2084 is shorter than payload_file "));
+	assert_non_null(strstr(err, "(expected at least 2085:"));
+	snprintf(text, sizeof(text), "mode server\ncpu 0 1\nport net_memif0 198.18.0.1 198.18.0.2\n"
+		 "client 198.18.0.2 1\nserver 198.18.0.1 2\npayload_size 3000 2084\npayload_file %s\n",
+		 path);
+	assert_int_equal(dp_config_parse("p.conf", text, &cfg, err, sizeof(err)), -1);
+	if (strstr(err, "p.conf:6: payload_size: 2084 is shorter") == NULL)
+		fail_msg("%s", err);
+	assert_int_equal(parse("mode server\npayload_size 2085\n", &cfg, err, sizeof(err)), 0);
+	/* on a client the file is the whole body */
+	assert_int_equal(parse("mode client\ncps 1\nhttp_method POST\npayload_size 3000\n", &cfg, err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "p.conf:9: payload_file: given with payload_size on line 8"));
 	assert_int_equal(parse("mode server\npayload_random\n", &cfg, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "given with payload_random on line 6"));
 	f = fopen(path, "w");
@@ -221,6 +273,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_http_server),
+		cmocka_unit_test(test_http_prefix),
 		cmocka_unit_test(test_udp),
 		cmocka_unit_test(test_post),
 		cmocka_unit_test(test_rules),
