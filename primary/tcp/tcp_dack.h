@@ -70,8 +70,17 @@ static inline void
 sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	struct dack_ring *r = w->dack;
+	int now = sk_ack_count(w, sk, dlen);
 
-	if (sk_ack_count(w, sk, dlen) || r->tail - r->head > r->mask) {
+	/* Our device is backed up (the peer is not draining the link, or
+	 * its data outruns our ACKs): a bare ACK now would only overflow
+	 * into dropTx, and a request behind it with it. It waits for the
+	 * delay or our next segment instead, and covers everything received
+	 * by then (a stretch ACK, as GRO makes in a kernel): fewer ACKs is
+	 * what slows the sender's window. */
+	if (now && r != NULL && tx_congested(w))
+		now = 0;
+	if (now || r->tail - r->head > r->mask) {
 		sk_ctl(w, t, sk, TH_ACK);
 		return;
 	}

@@ -2537,6 +2537,54 @@ bare(const struct node *n, uint8_t flags)
 	return k;
 }
 
+static void
+dack_big_client(struct dp_config *c)
+{
+	big_client(c);
+	c->delayed_ack_us = 40000;
+}
+
+/* A long answer's first flight (10 full segments) to a client with
+ * delayed ACKs: one ACK per two segments when the client's device keeps
+ * up; none while it is backed up (a bare ACK would only overflow into
+ * dropTx), and one stretch ACK of all ten at the delay once it drains. */
+static void
+test_dack_congested_stretch(void **state)
+{
+	for (int congested = 0; congested <= 1; congested++) {
+		struct node *c = new_client(dack_big_client), *s = new_server(big_server);
+		struct sock *sk = &c->w.sk[0];
+
+		assert_int_equal(tcp_client_launch(&c->w), 0);
+		deliver(c, s); /* SYN */
+		deliver(s, c); /* SYN+ACK */
+		deliver(c, s); /* ACK + request */
+		assert_int_equal(s->n_out, 10);
+		c->w.n_tx = congested ? DP_TX_CONGESTED : 0; /* queued, as if the device took nothing */
+		c->w.tx_head = 0;
+		deliver(s, c);
+		if (!congested) {
+			assert_int_equal(c->n_out, 5);
+			assert_int_equal(c->out[4].ack, sk->rcv_nxt);
+			free_nodes(state);
+			continue;
+		}
+		assert_int_equal(c->n_out, 0);
+		assert_true(sk->flags & SKF_ACK_OWED);
+		advance(c, 41);
+		run_timers(c); /* still backed up: the timers wait too */
+		assert_int_equal(c->n_out, 0);
+		c->w.n_tx = 0;
+		run_timers(c);
+		assert_int_equal(c->n_out, 1);
+		assert_int_equal(c->out[0].flags, TH_ACK);
+		assert_int_equal(c->out[0].len, 0);
+		assert_int_equal(c->out[0].ack, sk->rcv_nxt);
+		assert_int_equal(C(c, GOOD_RX), 10ULL * 1460 * 8); /* all ten in order */
+		assert_int_equal(C(c, DROP_TX), 0);
+	}
+}
+
 /* A request every 1 ms, delayed_ack 40 ms: each request carries the ACK of
  * the response before it. No bare ACK, no delayed-ACK entry queued. */
 static void
@@ -2978,6 +3026,7 @@ main(void)
 		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),
 		cmocka_unit_test_teardown(test_dack_piggyback, free_nodes),
+		cmocka_unit_test_teardown(test_dack_congested_stretch, free_nodes),
 		cmocka_unit_test_teardown(test_dack_ka_longer_than_delay, free_nodes),
 		cmocka_unit_test_teardown(test_dack_client_partial, free_nodes),
 		cmocka_unit_test_teardown(test_dack_disable_ack, free_nodes),
