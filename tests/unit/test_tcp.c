@@ -370,6 +370,18 @@ pump(struct node *a, struct node *b)
 /* ------------------------------------------------------------------ */
 /* Time                                                                */
 
+/* A client's connection opened and its first request delivered: SYN,
+ * SYN+ACK, then the ACK with the request. What the server sends back is
+ * left in its box. */
+static void
+open_and_ask(struct node *c, struct node *s)
+{
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK */
+	deliver(c, s); /* ACK + request */
+}
+
 static void
 advance(struct node *n, uint32_t ms)
 {
@@ -973,10 +985,7 @@ test_lost_response(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
 	box_clear(s);
@@ -1002,10 +1011,7 @@ test_lost_client_fin(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	deliver(s, c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
@@ -1033,10 +1039,7 @@ test_lost_last_ack(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	deliver(s, c);
 	deliver(c, s);
 	assert_int_equal(s->n_out, 1);
@@ -1314,10 +1317,7 @@ test_big_answer_window(void **state)
 	(void)state;
 	assert_true(s->w.rsp_ka.seg_sum != NULL);
 	assert_non_null(s->w.sktx);
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s); /* SYN */
-	deliver(s, c); /* SYN+ACK */
-	deliver(c, s); /* ACK + request */
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 10);
 	assert_int_equal(sent_bytes(s, NULL), 10 * 1460);
 	while ((s->n_out || c->n_out) && rounds++ < 1000) {
@@ -1347,10 +1347,7 @@ test_big_answer_send_window(void **state)
 	uint32_t rounds = 0;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 4);
 	while ((s->n_out || c->n_out) && rounds++ < 1000) {
 		assert_true(sent_bytes(s, NULL) <= 4 * 1460);
@@ -1370,10 +1367,7 @@ test_big_answer_loss(void **state)
 	int dropped = 0, rounds = 0;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	while (rounds++ < 2000 && C(c, HTTP_2XX) < 2) {
 		if (!dropped && s->n_out == 10) { /* lose the second of the first flight */
 			free(s->out[1].data);
@@ -1423,10 +1417,7 @@ test_big_answer_fast_retransmit(void **state)
 	int rounds = 0;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 8);
 	free(s->out[1].data); /* lose the second */
 	memmove(&s->out[1], &s->out[2], 6 * sizeof(s->out[0]));
@@ -1788,10 +1779,7 @@ test_tx_drop_knob(void **state)
 	int rounds = 0;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 8); /* 10 sent, the 5th and the 10th lost */
 	while (C(c, HTTP_2XX) < 2 && rounds++ < 5000) {
 		if (s->n_out == 0 && c->n_out == 0) {
@@ -1918,10 +1906,7 @@ test_big_answer_peer_window(void **state)
 
 	(void)state;
 	s->peer_win = 2 * 1460;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 2);
 	while ((s->n_out || c->n_out) && rounds++ < 2000) {
 		assert_true(sent_bytes(s, NULL) <= 2 * 1460);
@@ -2253,10 +2238,7 @@ size1400(struct dp_config *c)
 static void
 until_response(struct node *c, struct node *s)
 {
-	assert_int_equal(tcp_client_launch(&c->w), 0);
-	deliver(c, s);
-	deliver(s, c);
-	deliver(c, s);
+	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
 }
@@ -2555,10 +2537,7 @@ test_dack_congested_stretch(void **state)
 		struct node *c = new_client(dack_big_client), *s = new_server(big_server);
 		struct sock *sk = &c->w.sk[0];
 
-		assert_int_equal(tcp_client_launch(&c->w), 0);
-		deliver(c, s); /* SYN */
-		deliver(s, c); /* SYN+ACK */
-		deliver(c, s); /* ACK + request */
+		open_and_ask(c, s);
 		assert_int_equal(s->n_out, 10);
 		c->w.n_tx = congested ? DP_TX_CONGESTED : 0; /* queued, as if the device took nothing */
 		c->w.tx_head = 0;
