@@ -126,30 +126,32 @@ pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32
 	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
 }
 
-int
-pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	const struct msg *msg)
+/* One TCP segment built and queued; ws: a SYN's window scale option. */
+static __rte_always_inline int
+tcp_send(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	 const struct msg *msg, int ws)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
 
 	if (unlikely(m == NULL))
 		return -1;
-	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
-	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
+	tcp_fill(w, m, t, seq, ack, flags, msg, ws);
 	pkt_send(w, m);
 	return 0;
 }
 
 int
+pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	const struct msg *msg)
+{
+	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
+	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
+}
+
+int
 pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
 {
-	struct rte_mbuf *m = pkt_alloc(w);
-
-	if (unlikely(m == NULL))
-		return -1;
-	tcp_fill(w, m, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, ws);
-	pkt_send(w, m);
-	return 0;
+	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, ws);
 }
 
 static __rte_always_inline void

@@ -120,6 +120,20 @@ ns_retrans() {
 	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1 } else print $c }' /proc/net/snmp
 }
 # make_ns NAME: a fresh network namespace, deleted at exit.
+# tap_client_lines IFACE: a client's lines for a tap port IFACE at
+# 198.18.0.2 facing a kernel server at 198.18.0.1 in a namespace (one
+# address each, port 80, no slow start, a second's wait).
+tap_client_lines() {
+	cat <<CONF
+port net_tap0,iface=$1 198.18.0.2 198.18.0.1
+client 198.18.0.2 1
+server 198.18.0.1 1
+listen 80 1
+slow_start 0
+wait 1
+lport_range 10000 60000
+CONF
+}
 make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }
 
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif

@@ -61,13 +61,7 @@ duration 3s
 cps 100
 cc 4
 keepalive 0
-port net_tap0,iface=dptapng 198.18.0.2 198.18.0.1
-client 198.18.0.2 1
-server 198.18.0.1 1
-listen 80 1
-slow_start 0
-wait 1
-lport_range 10000 60000
+$(tap_client_lines dptapng)
 CONF
 retrans0=$(ns_retrans $NS)
 start_primary e2e-tapngx "$T/client.conf" $NS

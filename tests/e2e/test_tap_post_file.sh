@@ -41,13 +41,7 @@ duration 2s
 cps 20
 http_method POST
 payload_file $T/body.bin
-port net_tap0,iface=dptappo 198.18.0.2 198.18.0.1
-client 198.18.0.2 1
-server 198.18.0.1 1
-listen 80 1
-slow_start 0
-wait 1
-lport_range 10000 60000
+$(tap_client_lines dptappo)
 CONF
 start_primary e2e-tappost "$T/client.conf" $NS
 ip -n $NS addr add 198.18.0.1/24 dev dptappo
