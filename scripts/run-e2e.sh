@@ -7,6 +7,11 @@ export BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "run-e2e: end-to-end tests need root (hugepages, namespaces)"; exit 1; }
 failed=()
 n=0
+# One DPDK test at a time on this box, across checkouts too (several
+# worktrees may run their tests at once): each test holds this lock from
+# its start to the leftover check after it.
+DPDK_LOCK=${DPDK_LOCK:-/tmp/dperf-dpdk.lock}
+exec 9>>"$DPDK_LOCK"
 # A name in E2E_ONLY that is no test is an error (a typo ran nothing and
 # passed).
 for want in ${E2E_ONLY:-}; do
@@ -20,6 +25,7 @@ for t in tests/e2e/test_*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "${E2E_ONLY:-}" ] && ! grep -qw "${name#test_}" <<<"$E2E_ONLY"; then continue; fi
 	n=$((n + 1))
+	flock 9
 	echo "== $name"
 	start=$(date +%s)
 	segv0=$(memif_segv)
@@ -49,6 +55,7 @@ for t in tests/e2e/test_*.sh; do
 		[[ " ${failed[*]} " == *" $name "* ]] || failed+=("$name")
 	fi
 	rm -f "$out"
+	flock -u 9
 done
 echo "e2e: $((n - ${#failed[@]})) of $n passed${failed[*]:+; failed: ${failed[*]}}"
 [ ${#failed[@]} = 0 ]
