@@ -869,7 +869,7 @@ static const struct keyword keywords[] = {
 	KW_MULTI("port", h_port, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]", "1..4 lines; DEV a PCI "
 		 "address, a vdev (net_memif0,..., net_tap0,...) or a bond "
 		 "bondMODE:POLICY(DEV0,DEV1,...), MODE 0..4, POLICY 0..2 (l2, l23, l34)"),
-	TIME("duration", duration_us, 1, UINT64_MAX, 60 * S, D_ALWAYS,
+	TIME("duration", duration_us, 1, DP_DURATION_MAX_US, 60 * S, D_ALWAYS,
 	     "at full rate, after wait and slow_start", NULL),
 	NUM("cps", cps, 1, UINT32_MAX, 0, D_NONZERO, "client", "1000 when cc is given"),
 	NUM("cc", cc, 1, UINT32_MAX, 0, D_NONZERO, "client, with keepalive", "none"),

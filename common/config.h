@@ -31,6 +31,13 @@
 #define DP_BOND_MODE_MAX 4
 #define DP_BOND_POLICY_MAX 2
 
+/* The longest duration: the workers' clock is 32-bit milliseconds
+ * (primary/engine: now_ms wraps after 49.7 days), and a run lasts the lead
+ * (wait + slow start, at most 660 s) plus the duration. 45 days keeps the
+ * whole run inside one turn of that clock; every sum of durations (the
+ * parse's, "set duration +T") is checked against it. */
+#define DP_DURATION_MAX_US (45ULL * 86400 * 1000000)
+
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
  * payload_size < DP_HTTP_MIN_SIZE. protocol http: always HTTP. */

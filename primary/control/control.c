@@ -133,9 +133,18 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		 * end of the lead (a client's wait + slow start). +T / -T move the
 		 * end of the test by T. */
 		lead_us = (int64_t)c->lead_s * 1000000;
-		if (v > INT64_MAX - lead_us - (int64_t)c->duration_us)
-			REFUSE("set duration: %ld us is too long", (long)v);
+		/* The sum is checked before it is made: duration_us is unsigned
+		 * and a sum past DP_DURATION_MAX_US would wrap (the run's end,
+		 * or the workers' millisecond clock). */
+		if (req->op == DP_OP_ADD_DURATION && v > 0
+		    && (c->duration_us > DP_DURATION_MAX_US
+			|| (uint64_t)v > DP_DURATION_MAX_US - c->duration_us))
+			REFUSE("set duration +%.1f s: the sum is beyond the longest duration, %.0f days",
+			       (double)v / 1e6, (double)DP_DURATION_MAX_US / 86400e6);
 		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
+		if (target > (int64_t)DP_DURATION_MAX_US)
+			REFUSE("set duration: %.1f s is beyond the longest duration, %.0f days",
+			       (double)target / 1e6, (double)DP_DURATION_MAX_US / 86400e6);
 		if (lead_us + target <= (int64_t)elapsed_us)
 			REFUSE("set duration: %.1f s after the %u s of wait and slow start ends in the past (%.1f s have run)",
 			       (double)target / 1e6, c->lead_s, (double)elapsed_us / 1e6);

@@ -186,6 +186,12 @@ static const struct tcase table[] = {
 	C("duration 1.5d\n", NULL),
 	C("duration 0\n", "t.conf:7: duration: 0 out of range"),
 	C("duration 5x\n", "t.conf:7: duration: bad time \"5x\" (expected a time like"),
+	/* issue 31 item 5: the longest duration the workers' clock can run,
+	 * not one that wraps with the lead (wait + slow start) */
+	C("duration 45d\n", NULL),
+	C("duration 45.1d\n", "t.conf:7: duration: 45.1d out of range (expected 1us..1080h)"),
+	C("duration 18446744073709551615us\n", "t.conf:7: duration: 18446744073709551615us out of "
+	  "range (expected 1us..1080h)"),
 	/* cps */
 	CD("cps", "cps 12x\n", "t.conf:7: cps: bad number \"12x\" (expected a number like 100, 2k, 1.5m)"),
 	CD("cps", "cps 0\n", "t.conf:7: cps: 0 out of range"),

@@ -388,6 +388,34 @@ test_duration_after_lead(void **state)
 	assert_int_equal(dp_run_end_us(&s->ctl), US(15));
 }
 
+/* Issue 31 item 5: a duration and a sum of durations stay within
+ * duration's range (DP_DURATION_MAX_US): refused beyond it, never wrapped
+ * (duration 2^64-1 us, then "+10s", used to answer "duration 10.0 s"). */
+static void
+test_duration_bounds(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	assert_refused(req(f, DP_OP_SET_DURATION, (int64_t)DP_DURATION_MAX_US + 1, START + SEC(30)),
+		       "beyond");
+	assert_refused(req(f, DP_OP_ADD_DURATION, (int64_t)DP_DURATION_MAX_US, START + SEC(30)),
+		       "beyond");
+	assert_refused(req(f, DP_OP_ADD_DURATION, INT64_MAX, START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, US(100));
+	rep = req(f, DP_OP_SET_DURATION, (int64_t)DP_DURATION_MAX_US, START + SEC(30));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(10), START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, DP_DURATION_MAX_US);
+	assert_int_equal(dp_run_end_us(&s->ctl), DP_DURATION_MAX_US);
+	/* a duration the parse used to accept: the sum is refused, not wrapped */
+	s->ctl.lead_s = 12;
+	s->ctl.duration_us = UINT64_MAX;
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(10), START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, UINT64_MAX);
+}
+
 /* UDP with cc: dperf's packets-per-second mode, where the rate is cc /
  * interval: set cps would change nothing, so it is refused; set cc works. */
 static void
@@ -648,6 +676,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_duration_bounds, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
