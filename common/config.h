@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "numbers.h"
+
 #define DP_MAX_PORTS 4
 #define DP_MAX_CPUS 16
 #define DP_DEV_LEN 256
@@ -210,14 +212,6 @@ size_t dp_config_dump(const struct dp_config *cfg, char *buf, size_t len);
  * keywords this version refuses and why: one entry per keyword, for
  * "dperf -k". Returns the length written (truncated at len-1). */
 size_t dp_config_keywords(char *buf, size_t len);
-
-/* dperf's number syntax: "100", "2k", "1.5m", "1g" (decimal multipliers
- * 1e3, 1e6, 1e9; case-insensitive). Returns 0 or -1. */
-int dp_parse_number(const char *s, uint64_t *out);
-
-/* dperf's time syntax: "100" (seconds), "100s", "3.5m", "2h", "1.5d",
- * "10ms", "100us". Result in microseconds. Returns 0 or -1. */
-int dp_parse_duration_us(const char *s, uint64_t *out);
 
 /* "198.18.0.1" or an IPv6 address. Returns 0 or -1. */
 int dp_parse_ip(const char *s, struct dp_ip *ip);
