@@ -74,8 +74,8 @@ record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc
 	} while (0)
 
 static void
-apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
-	     struct dp_ctl_rep *rep, uint64_t now)
+apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct control_limits *lim,
+	     const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
 {
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
@@ -102,7 +102,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	case DP_OP_SET_CPS:
 		if (!client)
 			REFUSE("set cps: this primary is a server; only a client launches connections");
-		if (shm->cfg.protocol == DP_PROTO_UDP && shm->cfg.cc != 0)
+		if (cfg->protocol == DP_PROTO_UDP && cfg->cc != 0)
 			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
@@ -118,7 +118,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("set cc: this primary is a server; only a client opens connections");
 		if (v <= 0)
 			REFUSE("set cc %ld: must be at least 1", (long)v);
-		if (shm->cfg.cc == 0)
+		if (cfg->cc == 0)
 			REFUSE("set cc: the test was started without cc (connections are not kept open)");
 		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
 			REFUSE("set cc %s", why);
@@ -186,10 +186,11 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 }
 
 void
-control_init(struct control *c, struct dp_shm *shm)
+control_init(struct control *c, struct dp_shm *shm, const struct dp_config *cfg)
 {
 	c->shm = shm;
-	control_limits_init(&c->lim, &shm->cfg);
+	c->cfg = cfg;
+	control_limits_init(&c->lim, cfg);
 	pthread_mutex_init(&c->lock, NULL);
 }
 
@@ -201,7 +202,7 @@ control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ctl_rep
 	rep->version = DP_CTL_VERSION;
 	rep->status = DP_CTL_OK;
 	pthread_mutex_lock(&c->lock);
-	apply_locked(c->shm, &c->lim, req, rep, now_tsc);
+	apply_locked(c->shm, c->cfg, &c->lim, req, rep, now_tsc);
 	rep->generation = c->shm->ctl.generation;
 	pthread_mutex_unlock(&c->lock);
 }
