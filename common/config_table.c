@@ -237,13 +237,13 @@ const struct keyword dp_keywords[] = {
 	FN("cpu", h_cpu, dump_cpu, 1, CFG_MAX_TOKENS, "N [N|N-M ...]", NULL, "required; cores "
 	   "0..1023, at most 16, a multiple of the number of ports"),
 	{ .name = "socket_mem", .fn = h_socket_mem, .dump_fn = dump_socket_mem, .min_args = 1,
-	  .max_args = 1, .syntax = "MB[,MB...]", .help = "EAL --socket-mem", .def_text = "EAL's" },
+	  .max_args = 1, .syntax = "MB[,MB...]", .help = "EAL --socket-mem", .def_text = "none" },
 	FN_MULTI("port", h_port, dump_ports, 3, 4, "DEV LOCAL_IP GW_IP [GW_MAC]", "1..4 lines; DEV "
 		 "a PCI address, a vdev (net_memif0,..., net_tap0,...) or a bond "
 		 "bondMODE:POLICY(DEV0,DEV1,...), MODE 0..4, POLICY 0..2 (l2, l23, l34)"),
 	TIME("duration", duration_us, 1, DP_DURATION_MAX_US, "60s", D_ALWAYS,
 	     "at full rate, after wait and slow_start", NULL),
-	NUM("cps", cps, 1, UINT32_MAX, NULL, D_NONZERO, "client", "1000 when cc is given"),
+	NUM("cps", cps, 1, UINT32_MAX, NULL, D_NONZERO, "client", "1000 when only cc is given"),
 	NUM("cc", cc, 1, UINT32_MAX, NULL, D_NONZERO, "client, with keepalive", "none"),
 	FLAG("flood", flood, "client: packets without connections"),
 	NUM("launch_num", launch_num, 1, 1024, "4", D_ALWAYS, "connections launched at a time", NULL),
@@ -255,7 +255,7 @@ const struct keyword dp_keywords[] = {
 	   "PORT 1..65535, COUNT 1..65535"),
 	{ .name = "payload_size", .fn = h_payload_size, .dump_fn = dump_payload_size,
 	  .min_args = 1, .max_args = DP_MAX_CPUS, .syntax = "NUMBER [NUMBER ...]",
-	  .def_text = "short HTTP messages", .help = "1..1g; an HTTP response (and a POST up to "
+	  .def_text = "unset: short messages", .help = "1..1g; an HTTP response (and a POST up to "
 	  "64m) above mss goes out over several segments, a GET or a raw/UDP message is one; "
 	  "below 85 raw bytes with protocol tcp; a server may give one per core" },
 	FLAG("payload_random", payload_random, "random letters in payloads"),
@@ -310,7 +310,7 @@ const struct keyword dp_keywords[] = {
 	FN("lport_range", h_client_port_range, NULL, 1, 2, "MIN [MAX]",
 	   NULL, "deprecated: client_port_range"),
 	NUM("send_window", send_window, 2, 16, NULL, D_NONZERO, "at most N segments in flight, "
-	    "for messages over several segments", "unset: the congestion and peer windows alone"),
+	    "for messages over several segments; unset, the congestion and peer windows alone", "unset"),
 	NUM("test_rx_drop", test_rx_drop, 0, 1000000, "0", D_NONZERO,
 	    "dperf-live, for tests only: drop one received TCP segment carrying data in N, "
 	    "counted in tcpDrop (loss without a lossy link)", "0 (none)"),
@@ -341,7 +341,7 @@ const struct keyword dp_keywords[] = {
 	 * At most 500 ms: RFC 1122 4.2.3.2. */
 	TIME("delayed_ack", delayed_ack_us, 0, 500 * MS, "40ms", D_ALWAYS,
 	     "dperf-live: longest an ACK waits for data to ride on, at most half of "
-	     "retransmit_timeout", "40ms (or that half)"),
+	     "retransmit_timeout (the default too yields to that half)", NULL),
 	FLAG("disable_ack", disable_ack, "a response's ACK always waits for the next request"),
 	FN("log_level", h_log_level, dump_log_level, 1, 1, "debug|info|notice|warning|error|0..8",
 	   "info", ""),

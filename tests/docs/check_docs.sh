@@ -73,6 +73,28 @@ comm -13 "$T/kw.code" "$T/kw.doc" >"$T/kw.gone"
 [ -s "$T/kw.undoc" ] && bad "keywords the parser knows but dperf.conf(5) does not list: $(tr '\n' ' ' <"$T/kw.undoc")"
 [ -s "$T/kw.gone" ] && bad "keywords dperf.conf(5) lists but the parser does not know: $(tr '\n' ' ' <"$T/kw.gone")"
 
+# 4b. Each keyword's dperf.conf(5) line states its row's range and default,
+# as dperf -k prints them from the table (common/config_table.c): a number's
+# "LO..HI", and the default in parentheses, "(60s)" (or "default 60s").
+"$BUILD/dperf" -k >"$T/kw.k"
+$PY - "$T/kw.k" docs/man/dperf.conf.5.md >"$T/kw.rows" <<'PYEOF'
+import re, sys
+k, man = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+rows = {m.group(1): m.group(2) for m in re.finditer(r'^\| `([a-z_0-9]+)[^|]*?` \| (.*) \|$', man, re.M)}
+for m in re.finditer(r'^([a-z_0-9]+)[^\n]*\n    (.*)$', k, re.M):
+    name, text = m.groups()
+    line = rows.get(name)
+    if line is None or text.startswith('refused:'):
+        continue  # 4 reports a keyword without a line
+    r = re.match(r'(\S+\.\.[^;, ]+)[^;]*; default ', text)
+    if r and r.group(1) not in line:
+        print(f"{name}: range {r.group(1)} (dperf -k) missing from its line")
+    d = re.search(r'(?:^|; )default (.*?)(?:; |$)', text)
+    if d and not re.search(r'(\(|default )`?' + re.escape(d.group(1)) + r'`?([);,: ]|$)', line):
+        print(f"{name}: default \"{d.group(1)}\" (dperf -k) missing from its line, as \"({d.group(1)})\"")
+PYEOF
+[ -s "$T/kw.rows" ] && bad "dperf.conf(5)'s keyword lines and the table disagree:$(printf '\n'; cat "$T/kw.rows")"
+
 # 5. The layout block against the tree.
 sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^[a-z0-9]+(/[a-z0-9]+)?/' | sort -u >"$T/layout.doc"
 { find . -mindepth 1 -maxdepth 1 -type d; find tests docs primary -mindepth 1 -maxdepth 1 -type d; } |
