@@ -61,7 +61,7 @@ for bin in dperf dperf-top; do
 	done
 done
 
-# 4. Keywords: the parser's table (common/config.c, as dperf -k prints it) against dperf.conf(5).
+# 4. Keywords: the parser's table (common/config_table.c, as dperf -k prints it) against dperf.conf(5).
 # (dperf -k prints the table: a keyword per unindented line, its help
 # indented below; the refused ones say so and are not the parser's.)
 "$BUILD/dperf" -k | awk '/^[a-z]/ { k = $1; next } /^    refused:/ { k = ""; next } k != "" { print k; k = "" }' |

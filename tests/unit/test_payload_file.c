@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * payload_file (dperf's keyword): the parse's rules (common/config.c) and
+ * payload_file (dperf's keyword): the parse's rules (common/config_check.c) and
  * the messages composed from the file (primary/http/messages.c, the real
  * code): an HTTP response whose body is the file's bytes, Content-Length
  * its size, over one segment or many; a UDP datagram that is the file; a
