@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The effective configuration: dperf's keywords and meanings.
  *
- * struct dp_config is plain data (no pointers) so the primary can copy it
- * into the shared memzone and every secondary can read it.
- * The parser is pure C: no EAL, testable on its own.
+ * struct dp_config stays in the primary (the secondaries read its dump,
+ * the memzone's config_text). The parser (common/config_*.c, one table
+ * row per keyword: config_int.h) is pure C: no EAL, testable on its own.
  */
 #ifndef DPERF_CONFIG_H
 #define DPERF_CONFIG_H
@@ -99,13 +99,13 @@ struct dp_vxlan {
 	uint32_t line;
 };
 
-/* Keywords a configuration may hold (the parser's table). */
 /* The largest payload_size: an HTTP response over several segments (its
  * first DP_RSP_STORED bytes in memory once per worker, messages.h). */
 #define DP_PAYLOAD_MAX (1u << 30)
 /* What of a message is kept in memory (the rest follows messages.h's
  * content rule): a payload_file must fit in it. */
 #define DP_PAYLOAD_STORED (64u << 20)
+/* Keywords a configuration may hold (the parser's table). */
 #define DP_CFG_MAX_KEYWORDS 64
 
 struct dp_config {
