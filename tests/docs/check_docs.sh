@@ -2,8 +2,9 @@
 # The documentation against the code (run by `make docs-check`, in `make test`).
 # Every check prints what disagrees and fails the run; none needs EAL.
 #   1. README.md's generated blocks equal their source in docs/man/,
-#      .ci/run runs exactly the README's Quick start commands, and every
-#      relative link of README.md and docs/ names a file (and heading) that exists
+#      .ci/run runs exactly the README's Quick start commands, its performance
+#      rows are docs/performance.md's, and every relative link of README.md
+#      and docs/ names a file (and heading) that exists
 #   2. each man page passes mandoc's lint (warnings and above) and renders with man -l
 #   3. each binary's --help equals the usage block of its man page; --version works
 #   4. every keyword the parser knows is documented in dperf.conf(5), and back;
@@ -34,6 +35,13 @@ grep -oE '^make [a-z]+' .ci/run >"$T/quick.ci"
 [ -s "$T/quick.readme" ] || bad "README.md: no commands found in the Quick start block"
 diff "$T/quick.readme" "$T/quick.ci" >"$T/quick.diff" ||
 	bad "README's Quick start (<) and .ci/run (>) run different commands:$(printf '\n'; cat "$T/quick.diff")"
+
+# 1d. The README's performance figures are rows of docs/performance.md's
+# summary, copied whole (the figures are measured once, written once there).
+sed -n '/^## Performance/,/^## /p' README.md | grep '^| ' | grep -v '^| figure |' >"$T/perf.readme"
+[ -s "$T/perf.readme" ] || bad "README.md: no figures table under '## Performance'"
+grep -vxFf <(sed -n '/^## Summary/,/^## /p' docs/performance.md) "$T/perf.readme" >"$T/perf.diff" &&
+	bad "README's Performance rows not in docs/performance.md's Summary:$(printf '\n'; cat "$T/perf.diff")"
 
 # 1c. Relative links: the README sends its reader to docs/ and the man
 # pages for everything it no longer says, so each must arrive (GitHub's
