@@ -88,6 +88,7 @@ def opt_syn(sport, opts):
     return SRV4(ipv4("198.18.1.2", "198.18.2.1", 6, tcp(sport, 80, 100, 0, SYN, opts=opts)))
 
 
+BIG = 0x80  # the pair whose messages span several segments (POST 4000, answers of 4000)
 VX = 0x60  # the VXLAN pair (VNI 7; inner MACs 02:00:00:00:00:01 server, :02 client)
 
 
@@ -172,6 +173,14 @@ SEEDS = {
     "fin_to_client": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                                              tcp(80, 1000, 1, 1, FIN | ACK))), sel=5),
     "timers": rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255),
+    # the pair of long messages (tcp_send.c): keepalive POSTs of 4000
+    # bytes and their answers, over several segments each way; then a
+    # duplicate ACK and a stray data segment on a live connection
+    "big_timers": rec(BIG | TICK, b"", sel=64) + rec(BIG | TICK, b"", sel=255),
+    "big_live": rec(BIG | TICK, b"", sel=64)
+    + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2) + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2)
+    + rec(BIG | FIXUP | SUMS, seg4(PSH | ACK, b"POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nab"), sel=3)
+    + rec(BIG | TICK, b"", sel=255),
     "fragment": rec(SUMS, seg4(SYN, sport=2001, frag=0x2000)),
     "ip_options": rec(SUMS, seg4(SYN, sport=2002, opts=b"\x01\x01\x01\x00")),
     "bad_lengths": rec(SUMS, seg4(SYN, sport=2003, tot=2000)) + rec(0, SRV4(b"\x45\x00")),
