@@ -46,7 +46,7 @@ COMMON_SRC  := common/version.c common/config.c common/config_values.c common/po
 # lib/: the figures every reader shows (the primary's report, -o summary
 # and telemetry read them too), and what only the tools need: attaching
 # as a secondary and sending control requests.
-READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c
+READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c lib/run_log.c
 ATTACH_SRC  := lib/attach.c lib/ctl_client.c
 PRIMARY_SRC := $(wildcard primary/*/*.c)
 CTL_SRC     := $(wildcard secondary/*.c)
