@@ -43,7 +43,7 @@ class BadInput(Exception):
 def fmt_us(v):
     """Latency in microseconds: one decimal below 10 us, whole above (as
     dp_fmt_us in lib/rates.c, which dperf-top and dperf-ctl use)."""
-    return "%.1f" % v if v < 10 else "%.0f" % v
+    return "%.1f" % v if v < 9.95 else "%.0f" % v
 
 
 def load(path):
@@ -124,7 +124,7 @@ def figure_svg(plt, fig, salt):
     """The figure as inline SVG (its ids salted: several SVGs share a page)."""
     plt.rcParams["svg.hashsalt"] = salt
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     s = buf.getvalue()
     return s[s.index("<svg"):]
