@@ -40,10 +40,15 @@ class BadInput(Exception):
     """One line saying which file and what is wrong with it."""
 
 
-def fmt_us(v):
-    """Latency in microseconds: one decimal below 10 us, whole above (as
-    dp_fmt_us in lib/rates.c, which dperf-top and dperf-ctl use)."""
-    return "%.1f" % v if v < 9.95 else "%.0f" % v
+def fmt_us(us):
+    """Latency for people, as dp_fmt_us (lib/figures.c) prints it in
+    dperf-top: one decimal below 10 us, whole microseconds below 1 ms,
+    then ms and s with two decimals."""
+    if us >= 1e6:
+        return "%.2fs" % (us / 1e6)
+    if us >= 1e3:
+        return "%.2fms" % (us / 1e3)
+    return "%.1fus" % us if us < 9.95 else "%.0fus" % us
 
 
 def load(path):
@@ -226,7 +231,7 @@ def summary_rows(runs):
     """The final summary: figure name, then one value per run."""
     def lat(r, k, p):
         v = r.get("latency_total_us", {}).get(k, {})
-        return fmt_us(v[p]) + " us" if v.get("count") else "-"
+        return fmt_us(v[p]) if v.get("count") else "-"
     rows = [
         ("duration (s)", lambda r: "%.1f" % r.get("elapsed", 0)),
         ("mode", lambda r: r.get("mode", "?")),

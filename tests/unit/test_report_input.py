@@ -124,8 +124,8 @@ class Report(unittest.TestCase):
             self.assertEqual(f.read(), "old")
 
     def test_fmt_us(self):
-        self.assertEqual([rep.fmt_us(v) for v in (0.34, 9.94, 9.96, 15.4, 1234.5)],
-                         ["0.3", "9.9", "10", "15", "1234"])
+        self.assertEqual([rep.fmt_us(v) for v in (0.34, 9.94, 9.96, 15.4, 999.4, 1234.5, 2.5e6)],
+                         ["0.3us", "9.9us", "10us", "15us", "999us", "1.23ms", "2.50s"])
 
 
 if __name__ == "__main__":
