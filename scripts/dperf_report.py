@@ -108,9 +108,12 @@ def series(run):
         "good_gbps_tx": col(lambda s: s["good_bps_tx"] / 1e9),
         "skCon": col(lambda s: s["skCon"]),
     }
+    # A second without a sample of a kind has no latency (null: a gap in
+    # the line), not a latency of 0.
     for kind, _ in LAT_KINDS:
         for p, _ in PCTS:
-            out["lat_%s_%s" % (kind, p)] = col(lambda s, k=kind, q=p: s["latency_us"][k][q])
+            out["lat_%s_%s" % (kind, p)] = col(
+                lambda s, k=kind, q=p: s["latency_us"][k][q] if s["latency_us"][k]["count"] else None)
     for name in run.get("error_counters", []):
         vals = col(lambda s, n=name: s["rates"].get(n, 0.0))
         if any(v for _, v in vals):
@@ -136,15 +139,18 @@ def figure_svg(plt, fig, salt):
 
 
 def mark_changes(ax, data, colors, panel, annotate):
-    """Every control change, a dotted vertical line at its time."""
-    for ri, run in enumerate(data["runs"]):
+    """Every control change, a dotted vertical line at its time (in its
+    run's colour when there are several)."""
+    runs = data["runs"]
+    for ri, run in enumerate(runs):
+        color = colors[ri % len(colors)] if len(runs) > 1 else "dimgray"
         for ci, ch in enumerate(run["changes"]):
-            ax.axvline(ch["elapsed"], color=colors[ri], linestyle=(0, (1, 2)), linewidth=1.2,
+            ax.axvline(ch["elapsed"], color=color, linestyle=(0, (1, 2)), linewidth=1.2,
                        gid="change-%d-%d-%s" % (ri, ci, panel))
             if annotate:
                 ax.annotate("%s %s" % (ch["what"], change_value(ch)), xy=(ch["elapsed"], 1),
                             xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right",
-                            fontsize=7, color=colors[ri])
+                            fontsize=7, color=color)
 
 
 def change_value(ch):
@@ -156,13 +162,14 @@ def change_value(ch):
 
 
 def line(ax, pts, gid, **kw):
-    ax.plot([p[0] for p in pts], [p[1] for p in pts], gid=gid, **kw)
+    ax.plot([p[0] for p in pts], [float("nan") if p[1] is None else p[1] for p in pts], gid=gid, **kw)
 
 
 def plots(data):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
     plt.rcParams.update({"svg.fonttype": "none", "path.simplify": False, "font.size": 9,
                          "axes.grid": True, "grid.alpha": 0.3})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -176,13 +183,16 @@ def plots(data):
         for pi, (ptitle, lines) in enumerate(specs):
             ax = axes[0][pi]
             for ri, run in enumerate(runs):
-                for key, suffix, style in lines:
+                for li, (key, suffix, style) in enumerate(lines):
+                    # one run: a colour per line; several: a colour per run
+                    color = colors[(li if len(runs) == 1 else ri) % len(colors)]
                     if key in run["series"]:
-                        line(ax, run["series"][key], "%s-%d" % (key, ri), color=colors[ri % len(colors)],
+                        line(ax, run["series"][key], "%s-%d" % (key, ri), color=color,
                              linestyle=style, marker="." if len(run["series"][key]) < 120 else None,
                              label="%s %s" % (run["label"], suffix) if len(runs) > 1 else suffix)
             mark_changes(ax, data, colors, "%s-%d" % (title, pi), annotate=pi == 0)
             ax.set_title(ptitle)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_xlabel("seconds since start")
             ax.set_ylabel(ylabel)
             if log:  # p50 in microseconds, p99 in milliseconds: both legible
@@ -201,7 +211,7 @@ def plots(data):
                     ("sent (Gbit/s)", [("gbps_tx", "wire", "-"), ("good_gbps_tx", "goodput", "--")])], "Gbit/s")
     panels("open", [("open connections (skCon)", [("skCon", "open", "-")])], "connections")
     kinds = [(k, name) for k, name in LAT_KINDS
-             if any(v for r in runs for _, v in r["series"]["lat_%s_p50" % k])]
+             if any(v is not None for r in runs for _, v in r["series"]["lat_%s_p50" % k])]
     if kinds:
         panels("latency", [("%s latency" % name, [("lat_%s_%s" % (k, p), p, st) for p, st in PCTS])
                            for k, name in kinds], "microseconds (log)", log=True)
@@ -216,6 +226,7 @@ def plots(data):
                          label="%s%s" % (key[4:], " (%d)" % (ri + 1) if len(runs) > 1 else ""),
                          color=plt.cm.tab20(ei % 20))
         mark_changes(ax, data, colors, "errors", annotate=True)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title("errors per second, by counter")
         ax.set_xlabel("seconds since start")
         ax.set_ylabel("per second")
@@ -276,6 +287,9 @@ def page(runs):
             time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(start)) if start else "-",
             e(str(r.get("version", "?"))), r.get("workers", "?"), r.get("ports", "?")))
     parts.append("</table>")
+    parts.append("<h2>Over time</h2><p>Every control change is a dotted vertical line at its time.</p>")
+    for name, svg in figs:
+        parts.append("<div class=\"plot\" id=\"plot-%s\">%s</div>" % (name, svg))
     parts.append("<h2>Summary</h2><table><tr><th>figure</th>%s</tr>" % "".join(
         "<th>%d</th>" % (i + 1) for i in range(len(runs))))
     for name, vals in summary_rows(runs):
@@ -291,9 +305,6 @@ def page(runs):
         parts.append("</table>")
     else:
         parts.append("<p>none</p>")
-    parts.append("<h2>Over time</h2><p>Every control change is a dotted vertical line at its time.</p>")
-    for name, svg in figs:
-        parts.append("<div class=\"plot\" id=\"plot-%s\">%s</div>" % (name, svg))
     parts.append("<h2>Configuration</h2><div class=\"runs\">")
     for i, r in enumerate(runs):
         parts.append("<div><h3>%d: %s</h3><pre>%s</pre></div>" % (i + 1, e(r["_path"]),
