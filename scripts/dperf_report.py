@@ -179,7 +179,7 @@ def plots(data):
     def panels(title, specs, ylabel, log=False):
         """One figure: a panel per spec (its title and the lines: series
         key, legend suffix, line style), the page's width in all."""
-        fig, axes = plt.subplots(1, len(specs), figsize=(13, 3.4), squeeze=False)
+        fig, axes = plt.subplots(1, len(specs), figsize=(13, 3.4), squeeze=False, layout="constrained")
         for pi, (ptitle, lines) in enumerate(specs):
             ax = axes[0][pi]
             for ri, run in enumerate(runs):
@@ -217,7 +217,7 @@ def plots(data):
                            for k, name in kinds], "microseconds (log)", log=True)
     errs = sorted({k for r in runs for k in r["series"] if k.startswith("err_")})
     if errs:
-        fig, ax = plt.subplots(figsize=(13, 3.6))
+        fig, ax = plt.subplots(figsize=(13, 3.6), layout="constrained")
         styles = ["-", "--", ":", "-."]
         for ri, run in enumerate(runs):
             for ei, key in enumerate(errs):
