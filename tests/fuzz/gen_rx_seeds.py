@@ -181,6 +181,12 @@ SEEDS = {
     + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2) + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2)
     + rec(BIG | FIXUP | SUMS, seg4(PSH | ACK, b"POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nab"), sel=3)
     + rec(BIG | TICK, b"", sel=255),
+    # a TICK with sel 0 launches a connection first (the launch path):
+    # on the IPv4 pair (a free tuple: the handshake and a request), on the
+    # UDP pair (a request answered), on the VXLAN pair
+    "launch": rec(TICK, b"") + rec(TICK, b"", sel=1),
+    "launch_udp": rec(UDP | TICK, b""),
+    "launch_vx": rec(VX | TICK, b"") + rec(VX | TICK, b"", sel=2),
     "fragment": rec(SUMS, seg4(SYN, sport=2001, frag=0x2000)),
     "ip_options": rec(SUMS, seg4(SYN, sport=2002, opts=b"\x01\x01\x01\x00")),
     "bad_lengths": rec(SUMS, seg4(SYN, sport=2003, tot=2000)) + rec(0, SRV4(b"\x45\x00")),

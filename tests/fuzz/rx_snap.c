@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "rx_snap.h"
+#include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_send.h"
 #include "boot/worker_setup.h"
@@ -56,13 +57,14 @@ copy_pages_back(const struct snap_region *r)
 }
 
 static int
-region_take(struct snap_region *r, void *at, size_t len)
+region_take(struct snap_region *r, void *at, size_t len, size_t elem)
 {
 	size_t n;
 
 	memset(r, 0, sizeof(*r));
 	r->at = at;
 	r->len = at ? len : 0;
+	r->elem = elem;
 	if (r->len == 0)
 		return 0;
 	if (r->len <= SNAP_COPY_MAX) {
@@ -109,8 +111,19 @@ next_mapped(const struct snap_region *r, size_t i, size_t n)
 	return i;
 }
 
+/* The elements named, zeroed (as all but the snapshot's pages were),
+ * then the snapshot's pages. */
 static void
-region_restore(const struct snap_region *r)
+region_restore_touched(const struct snap_region *r, const uint64_t *idx, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (idx[i] < r->len / r->elem)
+			memset(r->at + idx[i] * r->elem, 0, r->elem);
+	copy_pages_back(r);
+}
+
+static void
+region_restore(const struct snap_region *r, const uint64_t *idx, unsigned n_idx)
 {
 	size_t n, k = 0, extra = 0;
 
@@ -118,6 +131,10 @@ region_restore(const struct snap_region *r)
 		return;
 	if (r->len <= SNAP_COPY_MAX) {
 		memcpy(r->at, r->copy, r->len);
+		return;
+	}
+	if (n_idx <= SNAP_TOUCH_MAX) {
+		region_restore_touched(r, idx, n_idx);
 		return;
 	}
 	n = n_pages_of(r->len);
@@ -182,8 +199,8 @@ worker_snap_take(struct worker_snap *s, const struct worker *w)
 	copy_worker(&s->w, w);
 	s->np = *w->np;
 	memcpy(&s->st, (const void *)w->st, sizeof(s->st));
-	if (region_take(&s->sk, w->sk, w->n_sk * sizeof(struct sock)) != 0 ||
-	    region_take(&s->sktx, w->sktx, worker_tx_bytes(w)) != 0)
+	if (region_take(&s->sk, w->sk, w->n_sk * sizeof(struct sock), sizeof(struct sock)) != 0 ||
+	    region_take(&s->sktx, w->sktx, worker_tx_bytes(w), w->n_sk ? worker_tx_bytes(w) / w->n_sk : 0) != 0)
 		return -1;
 	if (w->dack != NULL) {
 		s->dack_len = dack_live_len(w->dack);
@@ -196,13 +213,25 @@ worker_snap_take(struct worker_snap *s, const struct worker *w)
 }
 
 void
-worker_snap_restore(const struct worker_snap *s, struct worker *w)
+worker_snap_touch(struct worker_snap *s, uint64_t idx)
+{
+	if (idx == SK_NONE)
+		return;
+	if (s->n_touched < SNAP_TOUCH_MAX)
+		s->touched[s->n_touched] = idx;
+	if (s->n_touched <= SNAP_TOUCH_MAX)
+		s->n_touched++;
+}
+
+void
+worker_snap_restore(struct worker_snap *s, struct worker *w)
 {
 	copy_worker(w, &s->w);
 	*w->np = s->np;
 	memcpy((void *)w->st, &s->st, sizeof(s->st));
-	region_restore(&s->sk);
-	region_restore(&s->sktx);
+	region_restore(&s->sk, s->touched, s->n_touched);
+	region_restore(&s->sktx, s->touched, s->n_touched);
+	s->n_touched = 0;
 	if (s->dack != NULL)
 		memcpy(w->dack, s->dack, s->dack_len);
 }
