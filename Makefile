@@ -96,7 +96,7 @@ $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
 
 # The Prometheus exporter's HTTP server: Debian's libmicrohttpd
-# (secondary/ctl_export.c says why).
+# (secondary/ctl_httpd.c says why).
 $(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lmicrohttpd -lbsd -lm

@@ -16,13 +16,15 @@
  * Hence a deadline per request, which libmicrohttpd does not have: we
  * note each connection's start (MHD_OPTION_NOTIFY_CONNECTION) and the end
  * of each answer (MHD_OPTION_NOTIFY_COMPLETED), and every 0.1 s shut the
- * socket of any connection whose request has not been answered within
+ * socket of any connection whose request has not arrived in full within
  * CTL_HTTPD_REQUEST_S; libmicrohttpd then sees the end of the stream and
  * closes it. A slot is held for at most that long, whatever the client
- * does, so a scrape waits at most about one deadline behind 64 hostile
+ * sends, so a scrape waits at most about one deadline behind 64 hostile
  * connections. Not a per-address limit: the attacker and the scraper may
  * share an address (here, loopback), and a limit per address only moves
- * the attack to more addresses.
+ * the attack to more addresses. Once a request is in (the handler says
+ * so), answering it is ours: a control request may wait seconds for the
+ * primary; a client that then reads slowly meets the idle timeout.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -55,6 +57,7 @@ struct ctl_httpd_conn {
 	struct ctl_httpd_conn *next, **pprev;
 	int fd;
 	int shut;
+	int received; /* its request is in: the deadline is met */
 	double start; /* of the connection, or the end of the previous answer */
 };
 
@@ -113,11 +116,26 @@ on_completed(void *cls, struct MHD_Connection *c, void **req_cls, enum MHD_Reque
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct ctl_httpd_conn *k = ci != NULL ? ci->socket_context : NULL;
 
-	(void)req_cls;
 	(void)toe;
+	free(*req_cls); /* the handler's per-request state (ctl_httpd.h) */
+	*req_cls = NULL;
 	if (k != NULL) {
 		pthread_mutex_lock(&h->lock);
 		k->start = now_s();
+		k->received = 0;
+		pthread_mutex_unlock(&h->lock);
+	}
+}
+
+void
+ctl_httpd_received(struct ctl_httpd *h, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct ctl_httpd_conn *k = ci != NULL ? ci->socket_context : NULL;
+
+	if (k != NULL) {
+		pthread_mutex_lock(&h->lock);
+		k->received = 1;
 		pthread_mutex_unlock(&h->lock);
 	}
 }
@@ -129,7 +147,7 @@ sweep(struct ctl_httpd *h)
 
 	pthread_mutex_lock(&h->lock);
 	for (struct ctl_httpd_conn *k = h->conns; k != NULL; k = k->next)
-		if (!k->shut && t - k->start > CTL_HTTPD_REQUEST_S) {
+		if (!k->shut && !k->received && t - k->start > CTL_HTTPD_REQUEST_S) {
 			shutdown(k->fd, SHUT_RDWR);
 			k->shut = 1;
 			h->deadline_closed++;

@@ -13,9 +13,9 @@
 
 #include "shm.h"
 
-/* A request must arrive in full and be answered within this many seconds
- * of its connection's start (or of the previous answer on a kept-alive
- * connection); then the connection is closed. dperf-ctl(8) states it. */
+/* A request must arrive in full within this many seconds of its
+ * connection's start (or of the previous answer on a kept-alive
+ * connection), or the connection is closed. dperf-ctl(8) states it. */
 #define CTL_HTTPD_REQUEST_S 3
 
 struct ctl_httpd_conn;
@@ -30,6 +30,11 @@ struct ctl_httpd {
 	char host[64];
 	int port;
 };
+
+/* The handler's *req_cls, if set, must come from malloc: it is freed
+ * when the request ends. The handler calls ctl_httpd_received once the
+ * request (head and body) is in: that meets its deadline. */
+void ctl_httpd_received(struct ctl_httpd *h, struct MHD_Connection *c);
 
 /* Listen on addr ("ADDR:PORT"; NULL: 127.0.0.1:9470) and serve each
  * request with handler (libmicrohttpd's callback; cls its first argument).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The memzone's figures in Prometheus text exposition format (served by
- * ctl_export.c). Counters are *_total, open connections and targets are
+ * ctl_serve.c). Counters are *_total, open connections and targets are
  * gauges, latency is a summary. Names are dperf's, in snake_case.
  */
 #include <ctype.h>
@@ -52,7 +52,7 @@ summary(FILE *f, const char *name, const char *help, const struct dp_hist *h, ui
 void
 ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 {
-	static struct dp_snapshot snap; /* large; one caller at a time (ctl_export.c) */
+	static struct dp_snapshot snap; /* large; one caller at a time (ctl_serve.c) */
 	const char *inst = s->hdr.name;
 	char n[64];
 
