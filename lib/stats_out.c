@@ -85,8 +85,43 @@ members_json(FILE *f, const struct dp_shm *s)
 		fputc(']', f);
 }
 
+/* The whole test's histograms, non-empty buckets only, in TSC ticks (the
+ * engine's own buckets, hist.h): what `dperf-ctl merge` adds up, so that
+ * a fleet's percentiles come from all its samples. */
 static void
-stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+hist_json(FILE *f, const char *key, const struct dp_hist *h)
+{
+	uint64_t n = 0;
+	int first = 1;
+
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
+		n += h->b[i];
+	fprintf(f, "\"%s\":{\"count\":%" PRIu64 ",\"max\":%" PRIu64 ",\"b\":[", key, n, h->max);
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
+		if (h->b[i] != 0) {
+			fprintf(f, "%s[%u,%" PRIu64 "]", first ? "" : ",", i, h->b[i]);
+			first = 0;
+		}
+	fputs("]}", f);
+}
+
+static void
+latency_hist_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *b)
+{
+	fprintf(f, ",\"latency_hist\":{\"tsc_hz\":%" PRIu64 ",\"sub_bits\":%u,", s->hdr.tsc_hz, DP_HIST_SUB_BITS);
+	hist_json(f, "connect", &b->lat_connect);
+	fputc(',', f);
+	hist_json(f, "response", &b->lat_response);
+	fputc(',', f);
+	hist_json(f, "server", &b->lat_server);
+	fputc(',', f);
+	hist_json(f, "first_byte", &b->lat_first_byte);
+	fputc('}', f);
+}
+
+static void
+stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	   int hist)
 {
 	struct dp_rates h;
 	uint64_t hz = s->hdr.tsc_hz;
@@ -112,6 +147,8 @@ stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const s
 	pools_json(f, s);
 	members_json(f, s);
 	latency_json(f, s, a, b);
+	if (hist)
+		latency_hist_json(f, s, b);
 	fprintf(f, ",\"rates\":{");
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
@@ -122,18 +159,18 @@ stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const s
 /* One object per line, written with one write: the line is longer than
  * stdio's 4 KiB buffer, and a reader of `stats --json --watch` output
  * (tail -1 of a file) saw half a line when it went out in two. */
-void
-dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
-		     const struct dp_snapshot *b)
+static void
+json_line(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	  int hist)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (m == NULL) {
-		stats_json(f, s, a, b);
+		stats_json(f, s, a, b, hist);
 	} else {
-		stats_json(m, s, a, b);
+		stats_json(m, s, a, b, hist);
 		fclose(m);
 		fflush(f);
 		/* not fwrite: glibc writes whole 4 KiB blocks of a long one
@@ -155,6 +192,17 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 	fflush(f);
 }
 
+void
+dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	json_line(f, s, a, b, 0);
+}
+
+void
+dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	json_line(f, s, a, b, 1);
+}
 
 /* Per-interval deltas of every counter, headline rates and latency. */
 void

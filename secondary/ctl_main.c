@@ -20,6 +20,7 @@
 #include "config.h"
 #include "ctl_client.h"
 #include "ctl_msg.h"
+#include "ctl_merge.h"
 #include "ctl_output.h"
 #include "ctl_serve.h"
 #include "ctl_target.h"
@@ -55,6 +56,7 @@ usage(FILE *f)
 	      "  serve ADDR:PORT [--token-file FILE] [--metrics-token]\n"
 	      "                                 the HTTP API (/v1/, with the token) and /metrics\n"
 	      "  export --prometheus [ADDR:PORT]  serve /metrics only (default 127.0.0.1:9470)\n"
+	      "  merge A.json B.json ...        several instances' -o summaries as one\n"
 	      "  -p NAME                        the instance (default: the only one running)\n",
 	      f);
 }
@@ -283,6 +285,12 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "--version") == 0) {
 		printf("%s\n", dp_version());
 		return 0;
+	}
+	/* Files only: no primary to attach to. */
+	if (strcmp(cmd, "merge") == 0) {
+		if (argc < 2)
+			return usage_error("merge: expected 'merge A.json B.json ...'%s", "");
+		return ctl_merge(stdout, stderr, argc - 1, argv + 1);
 	}
 	if (strcmp(cmd, "set") == 0) {
 		if ((rc = parse_set(argc, argv, &op, &value)) != 0)

@@ -324,7 +324,7 @@ control_loop_finish(struct control_loop *l)
 		rc = -1;
 	}
 	if (l->summary != NULL) {
-		dp_stats_json(l->summary, shm, &l->first, &l->last);
+		dp_summary_json(l->summary, shm, &l->first, &l->last);
 		/* A full disk shows only here: the results are lost, say so. */
 		if (ferror(l->summary) | fclose(l->summary)) {
 			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", l->summary_path,
