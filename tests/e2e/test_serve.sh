@@ -4,7 +4,8 @@
 # read, --metrics-token without a token. Then (serve_http.py) 401 without
 # the token, 200 with it and the change visible in /v1/status, 400 on
 # broken JSON, 409 on a change the primary refuses, and an answer beside
-# 100 idle connections and after an oversized header; /metrics open, or
+# 100 idle connections and after an oversized header, 504 when the
+# primary does not answer (SIGSTOP); /metrics open, or
 # behind the token with --metrics-token.
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,18 @@ wait_until 10 up || fail "no /metrics answer"
 timeout 60 /usr/bin/python3 "$(dirname "$0")/serve_http.py" "$port" "$(cat "$T/token")" >"$T/http.log" 2>&1 ||
 	fail "$(grep FAIL "$T/http.log" || tail -3 "$T/http.log")"
 while read -r l; do note "$l"; done <"$T/http.log"
+
+# 504: the primary does not answer (stopped): the change is not applied.
+auth="Authorization: Bearer $(cat "$T/token")"
+kill -STOP "$PID_e2e_cli"
+code=$(curl -s -m 30 -o "$T/504.json" -w '%{http_code}' -X PUT -H "$auth" -d '{"cps": 100}' \
+	"http://127.0.0.1:$port/v1/target") || true
+kill -CONT "$PID_e2e_cli"
+[ "$code" = 504 ] || fail "PUT /v1/target to a stopped primary: $code $(cat "$T/504.json")"
+sleep 1
+t=$(jget "$(ctl -p e2e-cli status --json)" target_cps)
+[ "$t" != 100 ] || fail "the change answered 504 was applied after all"
+note "PUT /v1/target to a stopped primary: 504 $(cat "$T/504.json"), not applied (target_cps $t)"
 
 # --metrics-token: /metrics needs the token too.
 mport=$((port + 1))
