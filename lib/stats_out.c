@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "run_log.h"
 #include "stats_out.h"
+#include "version.h"
 
-static void
-lat_json(FILE *f, const char *key, const struct dp_lat *l)
+void
+dp_lat_json(FILE *f, const char *key, const struct dp_lat *l)
 {
 	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
 		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
@@ -24,28 +26,28 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 
 	fprintf(f, ",\"latency_us\":{");
 	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
+	dp_lat_json(f, "connect", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
+	dp_lat_json(f, "response", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, 2, s->hdr.tsc_hz, &l);
-	lat_json(f, "server", &l);
+	dp_lat_json(f, "server", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &l);
-	lat_json(f, "first_byte", &l);
+	dp_lat_json(f, "first_byte", &l);
 	fprintf(f, "},\"latency_total_us\":{");
 	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
+	dp_lat_json(f, "connect", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
+	dp_lat_json(f, "response", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_server, s->hdr.tsc_hz, &l);
-	lat_json(f, "server", &l);
+	dp_lat_json(f, "server", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_first_byte, s->hdr.tsc_hz, &l);
-	lat_json(f, "first_byte", &l);
+	dp_lat_json(f, "first_byte", &l);
 	fputc('}', f);
 }
 
@@ -85,6 +87,62 @@ members_json(FILE *f, const struct dp_shm *s)
 		fputc(']', f);
 }
 
+/* The object's fields, without its closing brace. */
+static void
+stats_fields(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	struct dp_rates h;
+	uint64_t hz = s->hdr.tsc_hz;
+
+	dp_headline(s, a, b, &h);
+	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
+		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc));
+	fprintf(f, "\"end\":%.3f,", dp_end_s(s));
+	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
+		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
+		(uint64_t)s->ctl.generation);
+	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,\"good_bps_tx\":%.0f,",
+		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx, h.good_bps_tx);
+	fprintf(f, "\"skCon\":%" PRIu64, b->sk_cur);
+	for (int c = 0; c < DP_C__COUNT; c++)
+		fprintf(f, ",\"%s\":%" PRIu64, dp_counter_names[c], b->c[c]);
+	for (int c = 0; c < DP_PC__COUNT; c++) {
+		uint64_t t = 0;
+		for (uint32_t p = 0; p < b->n_ports; p++)
+			t += b->pc[p][c];
+		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
+	}
+	pools_json(f, s);
+	members_json(f, s);
+	latency_json(f, s, a, b);
+	fprintf(f, ",\"rates\":{");
+	for (int c = 0; c < DP_C__COUNT; c++)
+		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
+			dp_rate(a, b, (enum dp_counter)c, hz));
+	fputc('}', f);
+}
+
+/* A string as JSON: quotes, backslashes and control characters escaped
+ * (the configuration's text, as its file had it). */
+static void
+json_string(FILE *f, const char *str, size_t max)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < max && str[i]; i++) {
+		unsigned char ch = (unsigned char)str[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
 /* The whole test's histograms, non-empty buckets only, in TSC ticks (the
  * engine's own buckets, hist.h): what `dperf-ctl merge` adds up, so that
  * a fleet's percentiles come from all its samples. */
@@ -119,58 +177,53 @@ latency_hist_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *b)
 	fputc('}', f);
 }
 
+/* The -o summary: the totals of `stats --json` over the whole run, the
+ * format and version that wrote it, the configuration, the latency
+ * histograms and the run log. */
 static void
-stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
-	   int hist)
+summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	     const struct dp_run_log *r)
 {
-	struct dp_rates h;
-	uint64_t hz = s->hdr.tsc_hz;
+	stats_fields(f, s, a, b);
+	latency_hist_json(f, s, b);
+	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
+	json_string(f, dp_version(), 256);
+	fprintf(f, ",\"start_unix_us\":%" PRIu64 ",\"workers\":%u,\"ports\":%u,\"config_text\":",
+		s->hdr.start_unix_us, s->hdr.n_workers, s->hdr.n_ports);
+	json_string(f, s->config_text, sizeof(s->config_text));
+	if (r != NULL)
+		dp_run_log_json(f, s, r);
+	fputs("}\n", f);
+}
 
-	dp_headline(s, a, b, &h);
-	fprintf(f, "{\"name\":\"%s\",\"mode\":\"%s\",\"state\":\"%s\",\"elapsed\":%.3f,", s->hdr.name,
-		dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc));
-	fprintf(f, "\"end\":%.3f,", dp_end_s(s));
-	fprintf(f, "\"interval\":%.3f,\"target_cps\":%" PRIu64 ",\"generation\":%" PRIu64 ",",
-		(double)(b->tsc - a->tsc) / (double)hz, (uint64_t)s->ctl.target_cps,
-		(uint64_t)s->ctl.generation);
-	fprintf(f, "\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,\"good_bps_tx\":%.0f,",
-		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx, h.good_bps_tx);
-	fprintf(f, "\"skCon\":%" PRIu64, b->sk_cur);
-	for (int c = 0; c < DP_C__COUNT; c++)
-		fprintf(f, ",\"%s\":%" PRIu64, dp_counter_names[c], b->c[c]);
-	for (int c = 0; c < DP_PC__COUNT; c++) {
-		uint64_t t = 0;
-		for (uint32_t p = 0; p < b->n_ports; p++)
-			t += b->pc[p][c];
-		fprintf(f, ",\"%s\":%" PRIu64, dp_port_counter_names[c], t);
-	}
-	pools_json(f, s);
-	members_json(f, s);
-	latency_json(f, s, a, b);
-	if (hist)
-		latency_hist_json(f, s, b);
-	fprintf(f, ",\"rates\":{");
-	for (int c = 0; c < DP_C__COUNT; c++)
-		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
-			dp_rate(a, b, (enum dp_counter)c, hz));
-	fprintf(f, "}}\n");
+static void
+stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	stats_fields(f, s, a, b);
+	fputs("}\n", f);
 }
 
 /* One object per line, written with one write: the line is longer than
  * stdio's 4 KiB buffer, and a reader of `stats --json --watch` output
  * (tail -1 of a file) saw half a line when it went out in two. */
 static void
-json_line(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
-	  int hist)
+one_write(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	  const struct dp_run_log *r, int summary)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (m == NULL) {
-		stats_json(f, s, a, b, hist);
+		if (summary)
+			summary_json(f, s, a, b, r);
+		else
+			stats_json(f, s, a, b);
 	} else {
-		stats_json(m, s, a, b, hist);
+		if (summary)
+			summary_json(m, s, a, b, r);
+		else
+			stats_json(m, s, a, b);
 		fclose(m);
 		fflush(f);
 		/* not fwrite: glibc writes whole 4 KiB blocks of a long one
@@ -195,14 +248,16 @@ json_line(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const st
 void
 dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
-	json_line(f, s, a, b, 0);
+	one_write(f, s, a, b, NULL, 0);
 }
 
 void
-dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+		const struct dp_run_log *r)
 {
-	json_line(f, s, a, b, 1);
+	one_write(f, s, a, b, r, 1);
 }
+
 
 /* Per-interval deltas of every counter, headline rates and latency. */
 void

@@ -62,7 +62,7 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 	}
 	f = fopen(path, "w");
 	assert_non_null(f);
-	dp_summary_json(f, in->s, &in->first, &in->last);
+	dp_summary_json(f, in->s, &in->first, &in->last, NULL);
 	fclose(f);
 	free(in->s);
 	free(in);
