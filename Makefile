@@ -102,10 +102,10 @@ $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ)
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
 
 # The Prometheus exporter's HTTP server: Debian's libmicrohttpd
-# (secondary/ctl_export.c says why).
+# (secondary/ctl_httpd.c says why).
 $(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lmicrohttpd -lbsd -lm
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lmicrohttpd -ljansson -lbsd -lm
 
 $(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
@@ -127,7 +127,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $$(ca
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $(call links,$<) \
-	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
+	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -ljansson -lbsd -lm
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
