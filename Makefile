@@ -172,8 +172,10 @@ FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c prim
 # The files that build and send packets and run the clock keep their edge
 # coverage but not their comparison tracing: their comparisons are with the
 # worker's own figures, not the input's, and they run for every packet
-# (a quarter of an execution was tracing).
-FUZZ_RX_QUIET := primary/net/pkt.c primary/engine/timers.c primary/engine/worker.c
+# (a quarter of an execution was tracing). The HTTP parsers neither: their
+# comparisons with the input are fuzz_http's, with tracing.
+FUZZ_RX_QUIET := primary/net/pkt.c primary/engine/timers.c primary/engine/worker.c \
+                 $(wildcard primary/http/*.c)
 FUZZ_RX_OBJ  := $(patsubst %.c,build/fuzz/rx/%.o,$(FUZZ_RX_QUIET))
 FUZZ_RX_CC   = $(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize-coverage-ignorelist=tests/fuzz/cov_ignore.txt $(ARCH) $(DPDK_CFLAGS)
 build/fuzz/rx/%.o: %.c tests/fuzz/cov_ignore.txt $(BUILD)/gen/dp_version.h $(wildcard primary/*/*.h common/*.h)
