@@ -159,13 +159,16 @@ region_restore(const struct snap_region *r, const uint64_t *idx, unsigned n_idx)
 	copy_pages_back(r);
 }
 
-/* The struct worker but its TX and flood rings (rx_snap.h). */
+/* The struct worker but its TX and flood rings and its stash of fresh
+ * mbufs (rx_snap.h), in the order they lie. */
 static void
 copy_worker(struct worker *to, const struct worker *from)
 {
 	static const struct {
 		size_t off, len;
 	} skip[] = {
+		{ offsetof(struct worker, n_stash), sizeof(((struct worker *)0)->n_stash) },
+		{ offsetof(struct worker, stash), sizeof(((struct worker *)0)->stash) },
 		{ offsetof(struct worker, tx), sizeof(((struct worker *)0)->tx) },
 		{ offsetof(struct worker, fr), sizeof(((struct worker *)0)->fr) },
 	};
@@ -259,10 +262,9 @@ worker_snap_differs(const struct worker_snap *s, const struct worker *w)
 {
 	static struct worker now;
 
+	now = s->w; /* the parts not restored, as saved */
 	copy_worker(&now, w);
-	if (memcmp(&now, &s->w, offsetof(struct worker, tx)) != 0 ||
-	    memcmp(&now.fr_head, &s->w.fr_head, offsetof(struct worker, fr) - offsetof(struct worker, fr_head)) != 0 ||
-	    memcmp(&now.pmd_text_lo, &s->w.pmd_text_lo, sizeof(now) - offsetof(struct worker, pmd_text_lo)) != 0)
+	if (memcmp(&now, &s->w, sizeof(now)) != 0)
 		return "struct worker";
 	if (memcmp(w->np, &s->np, sizeof(s->np)) != 0)
 		return "its netport";

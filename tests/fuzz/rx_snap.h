@@ -8,7 +8,8 @@
  *   - the struct worker itself (its counters, timer lists, cursors, the
  *     cached response head), but not its TX ring or flood ring: they hold
  *     no packet when a snapshot is taken or put back (the harness drains
- *     first; every mbuf is then in the pool);
+ *     first); nor its stash of fresh mbufs (pkt.h), which stays with the
+ *     worker: every mbuf is in the pool or a stash;
  *   - its port's struct netport (the gateway's MAC is learned at run time);
  *   - its memzone statistics block;
  *   - the socket table and the sender's state beside it (tcp_send.h):
