@@ -16,6 +16,11 @@
 
 #define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
 
+/* Bytes of response heads (interim ones included), chunk framing and
+ * trailers in a row, without content between: more is a malformed
+ * response, not one that is slow (arriving data restarts the timer). */
+#define RSP_HEAD_RUN_MAX 65535u
+
 static void
 send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
@@ -61,10 +66,21 @@ active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	tl_add(w, sk, idx, TL_RT);
 }
 
+/* A connection that ends with a response unfinished (a request sent,
+ * its answer not all read), whatever ended it: the response is an error
+ * (httpErr, beside the connection's skErr). */
+static void
+client_unfinished(struct worker *w, const struct sock *sk)
+{
+	if (sk->inflight > 0 && w->is_http)
+		CNT(w, HTTP_ERR);
+}
+
 static void
 fail(struct worker *w, struct sock *sk, const struct tuple *t)
 {
 	CNT(w, SK_ERR);
+	client_unfinished(w, sk);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }
@@ -125,14 +141,20 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			}
 		}
 		rc = dp_rsp_scan(&sk->rs, p, len, &used);
-		if (rc == DP_RSP_BAD) {
-			CNT(w, HTTP_ERR);
-			return -1;
-		}
+		if (rc == DP_RSP_BAD)
+			return -1; /* fail() counts the unfinished response */
 		p += used;
 		len -= used;
-		if (rc != DP_RSP_MORE)
+		if (rc != DP_RSP_MORE) {
+			sk->head_run = 0;
 			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+		} else if (dp_rsp_scan_in_data(&sk->rs)) {
+			sk->head_run = 0;
+		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
+			return -1; /* endless headers, interim responses or chunk framing */
+		} else {
+			sk->head_run = (uint16_t)(sk->head_run + used);
+		}
 	}
 	return 0;
 }
@@ -145,10 +167,14 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			CNT(w, HTTP_ERR);
 			fail(w, sk, t);
 		} else if (dlen) {
-			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
+			/* More of the response to come: the server makes
+			 * progress, its retransmission timer starts again (a
+			 * slow but steady answer is not a lost one). */
+			sk->retries = 0;
+			tl_add(w, sk, idx, TL_RT);
+			sk_ack_partial(w, sk, idx, t, dlen);
 		}
 		return;
 	}
@@ -246,6 +272,7 @@ static const struct tcp_role client_role = {
 	.late_data = client_read, /* nobody asked for it: an error */
 	.sending = client_sending,
 	.resent = client_resent,
+	.unfinished = client_unfinished,
 };
 
 void
@@ -270,8 +297,10 @@ tcp_client_launch(struct worker *w)
 		sk_cursor_step(w);
 		sk = NULL;
 	}
-	if (sk == NULL)
+	if (sk == NULL) {
+		CNT(w, LAUNCH_FULL);
 		return -1;
+	}
 	idx = w->cursor;
 	sk_cursor_tuple(w, &t);
 	sk_cursor_step(w);

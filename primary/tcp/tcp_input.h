@@ -53,6 +53,9 @@ struct tcp_role {
 	int (*sending)(const struct worker *w, const struct sock *sk, struct tx_src *src, int *fin);
 	/* The message a retransmission sends again from snd_una. */
 	const struct msg *(*resent)(const struct worker *w, const struct sock *sk);
+	/* A connection ends (reset, retries out): count what it leaves
+	 * unfinished beside skErr (client: the response). NULL: nothing. */
+	void (*unfinished)(struct worker *w, const struct sock *sk);
 };
 
 /* An RST (RFC 9293 3.10.7.4 first, RFC 5961 3.2: only the exact next
@@ -76,6 +79,8 @@ tcp_rst_input(struct worker *w, struct sock *sk, const struct seg *s, const stru
 	}
 	if (role->side == TCP_CLIENT && (sk->inflight > 0 || sk->state == SK_SYN_SENT))
 		CNT(w, SK_ERR);
+	if (role->unfinished)
+		role->unfinished(w, sk);
 	sk_closed(w, sk);
 }
 
@@ -201,9 +206,9 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 	}
 }
 
-/* The retransmission timer (list TL_RT) of socket idx: a zero-window
- * probe (not a loss, not a retry: tcp_send.h), else a retry, up to
- * DP_MAX_RETRIES, of what is unacknowledged (the SYN, the SYN+ACK, the
+/* The retransmission timer (list TL_RT) of socket idx: up to
+ * DP_MAX_RETRIES times, a zero-window probe (not a loss: tcp_send.h) or a
+ * retry of what is unacknowledged (the SYN, the SYN+ACK, the
  * message or the FIN). A server whose answer is all acknowledged waits
  * for the next request on the idle list. */
 static __rte_always_inline void
@@ -215,19 +220,24 @@ tcp_timer_rt(struct worker *w, uint32_t idx, const struct tcp_role *role)
 	int fin = 0, sending = role->sending(w, sk, &src, &fin);
 
 	sk_tuple(w, idx, &t);
-	if (sending && tx_persist(w, sk)) {
-		tx_timer(w, sk, &t, &src, fin);
-		tl_add(w, sk, idx, TL_RT);
-		return;
-	}
+	/* A zero-window probe counts as a retry too: a peer that answers
+	 * one is alive and starts the count again (tx_ack), one that has
+	 * vanished is given up on like any other. */
 	if (++sk->retries > DP_MAX_RETRIES) {
 		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
 			sk_closed(w, sk);
 			return;
 		}
 		CNT(w, SK_ERR);
+		if (role->unfinished)
+			role->unfinished(w, sk);
 		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
 		sk_closed(w, sk);
+		return;
+	}
+	if (sending && tx_persist(w, sk)) {
+		tx_timer(w, sk, &t, &src, fin);
+		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
 	switch (sk->state) {

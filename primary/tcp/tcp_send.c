@@ -59,18 +59,32 @@ fin_sent(const struct sock *sk, const struct sk_tx *tx, const struct tx_src *src
 	return sk->snd_nxt - tx->base == src->len + 1;
 }
 
-/* Send segment k (again or for the first time); the last one carries
- * the FIN when it was sent before or fin asks for it now. */
-static void
-send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple *t,
-	 const struct tx_src *src, uint32_t k, int fin)
+/* The segment holding sequence number seq. */
+static inline uint32_t
+seg_of(const struct worker *w, const struct sk_tx *tx, uint32_t seq)
 {
-	uint32_t seq = tx->base + k * w->mss, end;
+	return (seq - tx->base) / w->mss;
+}
+
+/* Send the message's bytes [seq, seq + len), within one segment of the
+ * source (again or for the first time); the last byte carries the FIN
+ * when it was sent before or fin asks for it now. A whole segment has its
+ * sum precomputed; a part of one (a window smaller than a segment, or
+ * the rest of a segment after such a part) is summed here. */
+static void
+send_part(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple *t,
+	  const struct tx_src *src, uint32_t seq, uint32_t len, int fin)
+{
+	uint32_t k = seg_of(w, tx, seq), off = seq - tx->base - k * w->mss, end = seq + len;
 	struct msg seg;
 	uint8_t f = TH_ACK;
 
 	src->seg(src, k, w->mss, &seg);
-	end = seq + seg.len;
+	if (off != 0 || len != seg.len) {
+		seg.data += off;
+		seg.len = len;
+		seg.sum = pkt_sum(seg.data, len);
+	}
 	if (end - tx->base == src->len) {
 		f |= TH_PSH;
 		if (fin_sent(sk, tx, src) || fin)
@@ -102,12 +116,6 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 	}
 }
 
-/* The segment holding sequence number seq. */
-static inline uint32_t
-seg_of(const struct worker *w, const struct sk_tx *tx, uint32_t seq)
-{
-	return (seq - tx->base) / w->mss;
-}
 
 uint32_t
 tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
@@ -120,20 +128,29 @@ tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 	while (tx->nxt - tx->base < src->len) {
 		uint32_t k = seg_of(w, tx, tx->nxt);
 		uint32_t end = tx->base + min_u32((k + 1) * w->mss, src->len);
-		uint32_t flight = end - sk->snd_una;
+		uint32_t used = tx->nxt - sk->snd_una, len = end - tx->nxt;
 
-		/* Whole segments only (their sums are precomputed); with
-		 * nothing in flight, one goes into a window smaller than a
-		 * segment rather than wait forever (the peer keeps what fits).
-		 * A zero window waits for the persist timer. */
-		if (flight > limit && !(tx->nxt == sk->snd_una && tx->wnd > 0))
-			break;
+		if (used + len > limit) {
+			/* The rest of the segment does not fit. The peer's window
+			 * the limit: send what it allows when that is at least
+			 * half its window, or anything with nothing in flight
+			 * (RFC 9293 3.8.6.2.1, the sender's SWS avoidance).
+			 * Nothing in flight and a smaller send_window: the
+			 * segment whole rather than wait forever. Else (a zero
+			 * window: the persist timer's) wait for an ACK. */
+			uint32_t room = limit > used ? limit - used : 0;
+
+			if (tx->wnd == limit && room != 0 && (used == 0 || room >= tx->wnd / 2))
+				len = room;
+			else if (used != 0 || tx->wnd == 0)
+				break;
+		}
 		/* The device is not keeping up: the rest waits for the next
 		 * ACK (something is in flight, so one will come) rather than
 		 * overflow the TX queue into dropTx and retransmissions. */
-		if (tx->nxt != sk->snd_una && tx_congested(w))
+		if (used != 0 && tx_congested(w))
 			break;
-		send_seg(w, sk, tx, t, src, k, fin);
+		send_part(w, sk, tx, t, src, tx->nxt, len, fin);
 		n++;
 	}
 	return n;
@@ -156,8 +173,10 @@ resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const stru
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 
+	uint32_t k = seg_of(w, tx, sk->snd_una), start = k * w->mss;
+
 	if (sk->snd_una - tx->base < src->len)
-		send_seg(w, sk, tx, t, src, seg_of(w, tx, sk->snd_una), 0);
+		send_part(w, sk, tx, t, src, tx->base + start, min_u32(w->mss, src->len - start), 0);
 }
 
 int
@@ -177,8 +196,14 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 				tx->dupacks++;
 			if (tx->recovery) {
 				/* RFC 6582 3.2 step 4: each further one
-				 * inflates cwnd by what left the network */
-				tx->cwnd = min_u32(tx->cwnd + w->mss, TX_CWND_MAX);
+				 * inflates cwnd by what left the network, which
+				 * is at most what was in flight when recovery
+				 * began: more duplicate ACKs than that are not
+				 * segments leaving (a peer that sends thousands
+				 * would have a partial ACK then resend the
+				 * whole answer from the inflated window). */
+				tx->cwnd = min_u32(tx->cwnd + w->mss,
+						   tx->ssthresh + 3u * w->mss + (tx->recover - sk->snd_una));
 				tx_output(w, sk, t, src, fin);
 			} else if (tx->dupacks == 3 && seq_gt(s->ack, tx->recover)) {
 				/* steps 2 and 3: fast retransmit of the hole */
@@ -191,6 +216,8 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 			return 1;
 		}
 		tx->wnd = wnd;
+		if (wnd == 0)
+			sk->retries = 0; /* the peer answers a probe: alive, its window shut */
 		tx_output(w, sk, t, src, fin);
 		return 0;
 	}

@@ -95,7 +95,8 @@ int tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struc
 	   const struct tx_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
- * persist timer, RFC 9293 3.8.6.1): not a loss, not a retry. */
+ * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are
+ * bounded as retries are; an answered one starts the count again. */
 int tx_persist(const struct worker *w, const struct sock *sk);
 
 /* The retransmission timer: a zero-window probe, or a timeout (RFC 5681
