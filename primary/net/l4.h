@@ -20,6 +20,7 @@ struct seg {
 	uint8_t flags;
 	uint16_t win;      /* the sender's receive window field, host order (not scaled) */
 	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
+	uint16_t mss;      /* a SYN's MSS option, host order, else 0 (none, or no SYN) */
 	const uint8_t *data;
 	uint32_t dlen;
 };

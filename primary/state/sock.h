@@ -59,7 +59,7 @@ struct sock {
 		struct dp_rsp_scan rs; /* client */
 	};
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint16_t spare2;    /* free (the peer's window is tcp_send.h's, scaled) */
+	uint16_t snd_mss;   /* the most data we send in one segment (sk_set_mss) */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

@@ -32,7 +32,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 		tx_src_msg(&src, &w->req);
 		tx_begin(w, sk, t, &src, 0);
 	} else {
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+		sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, &w->req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
 		sk->snd_nxt += w->req.len;
 		CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
@@ -239,6 +239,7 @@ client_open(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s
 	sk->snd_una = s->ack;
 	sk->rcv_nxt = s->seq + 1;
 	sk->state = SK_ESTABLISHED;
+	sk_set_mss(w, sk, s);
 	if (w->sktx) /* our SYN offered window scaling */
 		tx_open(w, sk, sk_tx_of(w, sk), s, 1);
 	if (w->lat)

@@ -40,6 +40,7 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
 	sk->req_done = 0;
+	sk->snd_mss = w->mss; /* until the peer's SYN says (sk_set_mss) */
 	sk->t_start = w->now;
 	CNT(w, SK_OPEN);
 	w->st->sk_cur++;
@@ -52,6 +53,26 @@ sk_closed(struct worker *w, struct sock *sk)
 	sk->state = SK_CLOSED;
 	CNT(w, SK_CLOSE);
 	w->st->sk_cur--;
+}
+
+/* The least MSS we take from a peer: an option of 0 or 1 would have us
+ * send a segment per byte (Linux's TCP_MIN_MSS, 88, for the same
+ * reason). RFC 9293 3.7.1: a SYN without the option means 536 (IPv4) or
+ * 1220 (IPv6). */
+#define TCP_MIN_MSS 88
+#define TCP_DEFAULT_MSS_V4 536
+#define TCP_DEFAULT_MSS_V6 1220
+
+/* The peer's SYN (or SYN+ACK): the most data we send in one segment,
+ * the least of ours (mss) and its MSS option, bounded below. */
+static inline void
+sk_set_mss(const struct worker *w, struct sock *sk, const struct seg *syn)
+{
+	uint32_t peer = syn->mss ? syn->mss : w->v6 ? TCP_DEFAULT_MSS_V6 : TCP_DEFAULT_MSS_V4;
+
+	if (peer < TCP_MIN_MSS)
+		peer = TCP_MIN_MSS;
+	sk->snd_mss = (uint16_t)(peer < w->mss ? peer : w->mss);
 }
 
 /* A segment carrying our ACK of everything received has been sent: no
@@ -180,6 +201,32 @@ sk_unacked_data(const struct sock *sk)
 	return fin && n > 0 ? n - 1 : n;
 }
 
+/* Send message m (at most mss bytes) from seq with flags: one segment,
+ * or, when the peer's MSS is smaller (sk->snd_mss), segments of that
+ * size summed here, PSH and FIN on the last only. */
+static inline void
+sk_send_msg(struct worker *w, const struct tuple *t, const struct sock *sk, uint32_t seq,
+	    uint8_t flags, const struct msg *m)
+{
+	struct msg part = { .seg_sum = NULL, .seg_stored = 0 };
+	uint32_t off = 0;
+
+	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {
+		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, m);
+		return;
+	}
+	for (; m->len - off > sk->snd_mss; off += sk->snd_mss) {
+		part.data = m->data + off;
+		part.len = sk->snd_mss;
+		part.sum = pkt_sum(part.data, part.len);
+		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), &part);
+	}
+	part.data = m->data + off;
+	part.len = m->len - off;
+	part.sum = pkt_sum(part.data, part.len);
+	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, &part);
+}
+
 /* Retransmit what is unacknowledged: one message from snd_una (every
  * message a socket sends is the same bytes), or the FIN alone. */
 static inline void
@@ -191,7 +238,7 @@ sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const st
 	sk_ack_sent(sk); /* each branch below acknowledges rcv_nxt */
 	if (data >= m->len) {
 		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
-		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, f, m);
+		sk_send_msg(w, t, sk, sk->snd_una, f, m);
 		CNT(w, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
 		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, NULL);

@@ -128,7 +128,7 @@ tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 	while (tx->nxt - tx->base < src->len) {
 		uint32_t k = seg_of(w, tx, tx->nxt);
 		uint32_t end = tx->base + min_u32((k + 1) * w->mss, src->len);
-		uint32_t used = tx->nxt - sk->snd_una, len = end - tx->nxt;
+		uint32_t used = tx->nxt - sk->snd_una, len = min_u32(end - tx->nxt, sk->snd_mss);
 
 		if (used + len > limit) {
 			/* The rest of the segment does not fit. The peer's window
@@ -167,16 +167,25 @@ tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 	return tx_output(w, sk, t, src, fin);
 }
 
-/* Send again the segment at snd_una (a hole), whatever the windows. */
+/* The end of the hole at snd_una that resend_hole sends: to the end of
+ * its source segment, at most the peer's MSS. */
+static inline uint32_t
+hole_end(const struct worker *w, const struct sock *sk, const struct sk_tx *tx,
+	 const struct tx_src *src)
+{
+	uint32_t seg_end = tx->base + min_u32((seg_of(w, tx, sk->snd_una) + 1) * w->mss, src->len);
+
+	return sk->snd_una + min_u32(seg_end - sk->snd_una, sk->snd_mss);
+}
+
+/* Send again the hole at snd_una, whatever the windows. */
 static void
 resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 
-	uint32_t k = seg_of(w, tx, sk->snd_una), start = k * w->mss;
-
 	if (sk->snd_una - tx->base < src->len)
-		send_part(w, sk, tx, t, src, tx->base + start, min_u32(w->mss, src->len - start), 0);
+		send_part(w, sk, tx, t, src, sk->snd_una, hole_end(w, sk, tx, src) - sk->snd_una, 0);
 }
 
 int
@@ -224,7 +233,7 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 	/* new data acknowledged */
 	{
 		uint32_t acked = s->ack - sk->snd_una;
-		uint32_t hole_end = tx->base + min_u32((seg_of(w, tx, sk->snd_una) + 1) * w->mss, src->len);
+		uint32_t hole = hole_end(w, sk, tx, src);
 
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
@@ -249,7 +258,7 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 				 * snd_una and send in order from there. */
 				if (tx->recovery == TX_GO_BACK)
 					; /* in order from there already */
-				else if (s->ack == hole_end) {
+				else if (s->ack == hole) {
 					tx->nxt = sk->snd_una;
 					tx->recovery = TX_GO_BACK;
 				} else

@@ -110,6 +110,7 @@ accept_syn(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	sk->snd_una = tcp_iss(w, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
+	sk_set_mss(w, sk, s);
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
 	if (w->sktx)
@@ -190,7 +191,7 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 			uint8_t f = TH_ACK | TH_PSH;
 			if (close && --left == 0)
 				f |= TH_FIN;
-			pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
+			sk_send_msg(w, t, sk, sk->snd_nxt, f, m);
 			sk->snd_nxt += m->len;
 			CNT_ADD(w, GOOD_TX, (uint64_t)m->len * 8);
 			sk_ack_sent(sk); /* the answer carries the ACK of the request */

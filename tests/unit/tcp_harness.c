@@ -262,6 +262,7 @@ inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8
 	s.flags = flags;
 	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertises */
 	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
+	s.mss = !(flags & TH_SYN) ? 0 : to->peer_mss == PEER_NO_MSS ? 0 : to->peer_mss ? to->peer_mss : 1460;
 	s.data = copy;
 	s.dlen = len;
 	input(to, &s);

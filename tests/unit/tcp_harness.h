@@ -55,11 +55,13 @@ struct node {
 	uint16_t peer_win;           /* the window its peer's segments advertise (0: 65535) */
 	uint8_t peer_win_shut;       /* its peer's segments advertise a zero window */
 	uint8_t peer_ws;             /* the window scale its peer's SYNs offer (SEG_NO_WS: none) */
+	uint16_t peer_mss;           /* the MSS option its peer's SYNs carry (0: 1460, as pkt.c's) */
 	int synack_ws;               /* the last SYN+ACK it sent offered window scaling */
 	uint64_t bad_sums;           /* segments whose sum was not their bytes' */
 	uint8_t *msgbuf; /* msg_layout's length */
 };
 
+#define PEER_NO_MSS UINT16_MAX /* node.peer_mss: the peer's SYNs carry no MSS option */
 #define MAX_NODES 4
 #define TEST_DACK_RING 8
 

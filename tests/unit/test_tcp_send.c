@@ -472,6 +472,29 @@ test_tx_small_window(void **state)
 	assert_int_equal(s->bad_sums, 0);
 }
 
+/* An answer over several segments to a peer whose MSS option is 536:
+ * pieces of 536 bytes, each summed over its own bytes, in order. */
+static void
+test_tx_peer_mss(void **state)
+{
+	struct node *s = new_server(big_server);
+	struct tuple t;
+	uint32_t base, next;
+
+	(void)state;
+	s->peer_mss = 536;
+	base = tx_start(s, &t, 0xffff, SEG_NO_WS);
+	next = base;
+
+	assert_true(s->n_out > 10);
+	for (size_t i = 0; i < s->n_out; i++) { /* 536, 536, then a segment's rest: 388 */
+		assert_int_equal(s->out[i].seq, next);
+		assert_int_equal(s->out[i].len, i % 3 == 2 ? MSS - 2 * 536 : 536);
+		next += s->out[i].len;
+	}
+	assert_int_equal(s->bad_sums, 0);
+}
+
 /* 5,000 duplicate ACKs at once, then a partial ACK: the window they
  * inflate is bounded by what was in flight, so the partial ACK does not
  * resend the whole rest of the answer (issue 31: pushRt +655 of a 1 MB
@@ -748,6 +771,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tx_zero_window, free_nodes),
 		cmocka_unit_test_teardown(test_tx_zero_window_vanished, free_nodes),
 		cmocka_unit_test_teardown(test_tx_small_window, free_nodes),
+		cmocka_unit_test_teardown(test_tx_peer_mss, free_nodes),
 		cmocka_unit_test_teardown(test_tx_dupack_flood, free_nodes),
 		cmocka_unit_test_teardown(test_tx_window_scale, free_nodes),
 		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
