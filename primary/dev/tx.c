@@ -18,11 +18,17 @@ tx_flush(struct worker *w)
 
 	if (n == 0 || unlikely(w->quiesced)) /* its port is being restarted */
 		return 0;
+	/* The bytes are read before the burst: a device may free what it
+	 * takes inside it (memif in copy mode, net_null, tap), and another
+	 * lcore reuse those mbufs at once. What it did not take is still
+	 * ours to read, and is taken back out. */
+	for (uint16_t i = 0; i < n; i++)
+		bytes += w->tx[w->tx_head + i]->pkt_len;
 	w->in_tx = 1; /* for dev_fault.c */
 	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);
 	w->in_tx = 0;
-	for (uint16_t i = 0; i < sent; i++)
-		bytes += w->tx[w->tx_head + i]->pkt_len;
+	for (uint16_t i = sent; i < n; i++)
+		bytes -= w->tx[w->tx_head + i]->pkt_len;
 	w->tx_head += sent;
 	if (w->tx_head == w->n_tx)
 		w->tx_head = w->n_tx = 0;
