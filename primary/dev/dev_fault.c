@@ -111,11 +111,11 @@ dev_fault_arm(struct worker *w)
 void
 dev_fault_recover(struct worker *w)
 {
-	CNT(w, DEV_FAULT);
+	CNT(&w->cnt, DEV_FAULT);
 	if (w->in_tx) {
 		/* The PMD may have freed part of the batch already: forget
 		 * it (a leak of at most one batch) rather than free twice. */
-		CNT_ADD(w, DROP_TX, tx_pending(w));
+		CNT_ADD(&w->cnt, DROP_TX, tx_pending(w));
 		w->tx_head = w->n_tx = 0;
 		w->tx_blocked = 0;
 		w->in_tx = 0;

@@ -35,7 +35,7 @@ tx_flush(struct worker *w)
 	w->tx_blocked = sent < n;
 	if (sent)
 		w->tx_taken_ms = w->now_ms;
-	CNT_ADD(w, PKT_TX, sent);
-	CNT_ADD(w, BITS_TX, bytes * 8);
+	CNT_ADD(&w->cnt, PKT_TX, sent);
+	CNT_ADD(&w->cnt, BITS_TX, bytes * 8);
 	return sent;
 }

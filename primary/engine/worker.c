@@ -89,6 +89,7 @@ apply_control(struct worker *w)
 void
 worker_tick(struct worker *w)
 {
+	cnt_publish(&w->cnt, w->st, w->now - w->start_tsc);
 	if (tx_pending(w) == 0)
 		w->tx_taken_ms = w->now_ms;
 	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
@@ -126,7 +127,7 @@ worker_tick(struct worker *w)
 static inline int
 at_cc_target(struct worker *w)
 {
-	if (!w->cc_w || w->st->sk_cur < w->cc_w)
+	if (!w->cc_w || w->cnt.sk_cur < w->cc_w)
 		return 0;
 	w->next_launch = w->now + w->interval;
 	return 1;
@@ -141,7 +142,7 @@ launch(struct worker *w)
 
 	if (unlikely(w->next_launch < oldest)) {
 		uint64_t lost = (oldest - w->next_launch) / w->interval;
-		CNT_ADD(w, LAUNCH_SKIP, lost);
+		CNT_ADD(&w->cnt, LAUNCH_SKIP, lost);
 		w->next_launch += lost * w->interval;
 	}
 	if (at_cc_target(w))
@@ -187,15 +188,14 @@ worker_loop(struct worker *w)
 		uint16_t nb;
 
 		if (work)
-			w->st->busy_tsc += now - prev;
+			w->cnt.busy_tsc += now - prev;
 		/* A gap of a millisecond or more between two iterations: the
 		 * worker was descheduled (or the host stole the CPU). Peers'
 		 * packets queue up meanwhile; this says why they overflowed. */
 		if (unlikely(now - prev >= w->tsc_per_ms)) {
-			CNT(w, STALL);
-			CNT_ADD(w, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
+			CNT(&w->cnt, STALL);
+			CNT_ADD(&w->cnt, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
 		}
-		w->st->loop_tsc = now - w->start_tsc;
 		prev = now;
 		w->now = now;
 		if (unlikely(w->np->quiesce)) {
@@ -270,5 +270,7 @@ worker_main(void *arg)
 	dev_fault_arm(NULL);
 	pkt_flood_release(w);
 	pkt_release(w);
+	/* The last figures, before the main lcore reads the totals. */
+	cnt_publish(&w->cnt, w->st, rte_rdtsc() - w->start_tsc);
 	return 0;
 }

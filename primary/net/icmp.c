@@ -19,7 +19,7 @@ static void
 icmp_send(struct worker *w, struct rte_mbuf *m, int tun)
 {
 	m->ol_flags = 0;
-	CNT(w, ICMP_TX);
+	CNT(&w->cnt, ICMP_TX);
 	if (tun)
 		pkt_send(w, m);
 	else
@@ -33,10 +33,10 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)((uint8_t *)ip + rte_ipv4_hdr_len(ip));
 	uint32_t tmp;
 
-	CNT(w, ICMP_RX);
+	CNT(&w->cnt, ICMP_RX);
 	if (l4len < sizeof(*ic) || ic->icmp_type != RTE_IP_ICMP_ECHO_REQUEST || ic->icmp_code != 0 ||
 	    rte_raw_cksum(ic, l4len) != 0xffff) {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -63,7 +63,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	struct netport *np = w->np;
 
 	if (len < 8 || !net_l4_sum6_ok(ip, ic, len)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if ((ic[0] == 135 || ic[0] == 136) && len >= 24 && !tun) {
@@ -75,7 +75,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		uint32_t s;
 		uint16_t c;
 
-		CNT(w, ICMP_RX);
+		CNT(&w->cnt, ICMP_RX);
 		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
 		rte_ether_addr_copy(&np->mac, &eth->src_addr);
 		memcpy(tmp, ip->src_addr, 16);
@@ -91,7 +91,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		icmp_send(w, m, tun);
 		return 1;
 	}
-	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */
+	CNT(&w->cnt, OTHER_RX); /* router/multicast-listener messages and the like */
 	return 0;
 }
 

@@ -52,7 +52,7 @@ neigh_request_gw(struct worker *w)
 
 		solicited_node(w->np->gw_ip6, dst, &mac);
 		pkt_ndp(w, 135, w->np->local_ip6, dst, &mac, w->np->gw_ip6);
-		CNT(w, ARP_TX);
+		CNT(&w->cnt, ARP_TX);
 		return;
 	}
 	pkt_arp(w, RTE_ARP_OP_REQUEST, w->np->local_ip, w->np->gw_ip, NULL);
@@ -68,10 +68,10 @@ neigh_arp_input(struct worker *w, const uint8_t *p, uint32_t len)
 	if (len < sizeof(*a) || a->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
 	    a->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || a->arp_hlen != 6 ||
 	    a->arp_plen != 4) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
-	CNT(w, ARP_RX);
+	CNT(&w->cnt, ARP_RX);
 	sha = a->arp_data.arp_sha;
 	sip = a->arp_data.arp_sip;
 	tip = a->arp_data.arp_tip;
@@ -81,7 +81,7 @@ neigh_arp_input(struct worker *w, const uint8_t *p, uint32_t len)
 	    (net_is_local(w, tip) || (w->vx != NULL && vxlan_is_local(w->vx, 4, (const uint8_t *)&tip))))
 		pkt_arp(w, RTE_ARP_OP_REPLY, tip, sip, &sha);
 	else if (a->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REPLY))
-		CNT(w, ARP_DROP); /* for an address we do not own, or neigh_ignore */
+		CNT(&w->cnt, ARP_DROP); /* for an address we do not own, or neigh_ignore */
 }
 
 void
@@ -91,16 +91,16 @@ neigh_ndp_input(struct worker *w, const struct rte_ether_hdr *eth, const struct 
 	struct netport *np = w->np;
 
 	(void)len;
-	CNT(w, ARP_RX);
+	CNT(&w->cnt, ARP_RX);
 	if (ic[0] == 135) { /* solicitation */
 		if (memcmp(ip->src_addr, np->gw_ip6, 16) == 0 && !np->gw_ok)
 			set_gw_mac(np, &eth->src_addr);
 		if (!np->neigh_ignore &&
 		    (net_is_local6(w, ic + 8) || (w->vx != NULL && vxlan_is_local(w->vx, 6, ic + 8)))) {
 			pkt_ndp(w, 136, ic + 8, ip->src_addr, &eth->src_addr, ic + 8);
-			CNT(w, ARP_TX);
+			CNT(&w->cnt, ARP_TX);
 		} else {
-			CNT(w, ARP_DROP);
+			CNT(&w->cnt, ARP_DROP);
 		}
 		return;
 	}

@@ -35,7 +35,7 @@ pkt_alloc_refill(struct worker *w)
 	}
 	m = rte_pktmbuf_alloc(w->mp); /* the pool is nearly empty */
 	if (unlikely(m == NULL))
-		CNT(w, DROP_TX);
+		CNT(&w->cnt, DROP_TX);
 	return m;
 }
 
@@ -228,7 +228,7 @@ pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct 
 	a->arp_data.arp_tip = tip;
 	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
 	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
-	CNT(w, ARP_TX);
+	CNT(&w->cnt, ARP_TX);
 	tx_enqueue(w, m);
 	return 0;
 }

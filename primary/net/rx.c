@@ -88,22 +88,22 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	uint32_t thl;
 
 	if (l4len < sizeof(*th)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	thl = (uint32_t)(th->data_off >> 4) * 4;
 	if (thl < sizeof(*th) || thl > l4len || !sum_ok) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	if (w->is_udp) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	/* test_rx_drop: a lossy link, for the tests of recovery */
 	if (unlikely(w->rx_drop_every) && l4len > thl && ++w->rx_drop_n >= w->rx_drop_every) {
 		w->rx_drop_n = 0;
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	s.sip = sip;
@@ -130,11 +130,11 @@ udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t
 	struct udp_dgram d;
 
 	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len || !sum_ok) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	if (!w->is_udp) {
-		CNT(w, UDP_DROP);
+		CNT(&w->cnt, UDP_DROP);
 		return;
 	}
 	d.sip = sip;
@@ -155,26 +155,26 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	uint32_t ihl, tot;
 
 	if (len < sizeof(*ip) || (ip->version_ihl >> 4) != 4) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	ihl = rte_ipv4_hdr_len(ip);
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (ihl < sizeof(*ip) || tot < ihl || tot > len) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (!(w->np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    rte_raw_cksum(ip, ihl) != 0xffff) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) { /* no reassembly: counted, dropped */
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (!net_is_local(w, ip->dst_addr)) {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 	if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
@@ -195,7 +195,7 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		icmp_input(w, m, eth, ip, tot - ihl, tun);
 		return 1;
 	default:
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 }
@@ -210,22 +210,22 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	uint32_t plen;
 
 	if (len < sizeof(*ip) || (p[0] >> 4) != 6) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (plen > len - sizeof(*ip)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (!w->v6) { /* the inner family: the port's, except inside VXLAN */
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
 		return icmp6_input(w, m, eth, ip, l4, plen, tun);
 	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP) {
@@ -240,7 +240,7 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;
 	}
-	CNT(w, OTHER_RX); /* extension headers are not followed */
+	CNT(&w->cnt, OTHER_RX); /* extension headers are not followed */
 	return 0;
 }
 
@@ -254,7 +254,7 @@ rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eth + 1);
 		if (len < off + sizeof(*vh)) {
-			CNT(w, BAD_RX);
+			CNT(&w->cnt, BAD_RX);
 			goto drop;
 		}
 		type = vh->eth_proto;
@@ -269,7 +269,7 @@ rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
 		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
 	} else {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 	}
 drop:
 	pkt_free(w, m);
@@ -307,10 +307,10 @@ rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 		}
 		break;
 	case VX_OTHER:
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		break;
 	default:
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 	}
 	pkt_free(w, m);
 }
@@ -321,10 +321,10 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 	uint32_t len = rte_pktmbuf_data_len(m);
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
-	CNT(w, PKT_RX);
-	CNT_ADD(w, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
+	CNT(&w->cnt, PKT_RX);
+	CNT_ADD(&w->cnt, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
 	if (unlikely(m->nb_segs != 1 || len < sizeof(*eth))) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		pkt_free(w, m);
 		return;
 	}

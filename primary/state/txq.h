@@ -20,7 +20,7 @@ uint16_t tx_flush(struct worker *w);
 static inline void
 tx_drop_one(struct worker *w, struct rte_mbuf *m)
 {
-	CNT(w, DROP_TX);
+	CNT(&w->cnt, DROP_TX);
 	rte_pktmbuf_free(m);
 }
 
@@ -35,7 +35,7 @@ tx_pending(const struct worker *w)
 static inline void
 tx_discard_all(struct worker *w)
 {
-	CNT_ADD(w, DROP_TX, tx_pending(w));
+	CNT_ADD(&w->cnt, DROP_TX, tx_pending(w));
 	rte_pktmbuf_free_bulk(w->tx + w->tx_head, tx_pending(w));
 	w->n_tx = w->tx_head = 0;
 }

@@ -17,6 +17,7 @@
 
 #include "http/http.h"
 #include "shm.h"
+#include "state/cnt.h"
 #include "state/netport.h"
 #include "state/sock.h"
 
@@ -86,7 +87,7 @@ struct worker {
 	/* hot */
 	struct sock *sk;
 	struct sk_tx *sktx; /* tcp/tcp_send.h, parallel to sk; NULL: no message over several segments */
-	struct dp_worker_stats *st;
+	struct dp_worker_stats *st; /* its memzone block: cnt is published there (state/cnt.h) */
 	struct dp_worker_lat *lat; /* NULL: latency not recorded */
 	struct netport *np;
 	struct vxlan *vx;  /* net/vxlan.h: the port's tunnel; NULL: none */
@@ -198,9 +199,8 @@ struct worker {
 	uintptr_t pmd_text_lo, pmd_text_hi;
 	volatile uint8_t in_tx; /* inside the device's TX burst */
 	sigjmp_buf fault_jb;
-};
 
-#define CNT(w, id) ((w)->st->c[DP_C_##id]++)
-#define CNT_ADD(w, id, n) ((w)->st->c[DP_C_##id] += (n))
+	struct wcnt cnt; /* on its own cache lines */
+};
 
 #endif

@@ -29,18 +29,18 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
 		sk->snd_nxt += w->req.len;
-		CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->req.len * 8);
 	}
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
 	sk->flags |= SKF_FIRST_BYTE;
 	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
-		CNT_ADD(w, HTTP_POST, n);
+		CNT_ADD(&w->cnt, HTTP_POST, n);
 	else if (w->is_http)
-		CNT_ADD(w, HTTP_GET, n);
+		CNT_ADD(&w->cnt, HTTP_GET, n);
 	else
-		CNT_ADD(w, TCP_REQ, n);
+		CNT_ADD(&w->cnt, TCP_REQ, n);
 	tl_add(w, sk, idx, TL_RT);
 }
 
@@ -63,7 +63,7 @@ active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 static void
 fail(struct worker *w, struct sock *sk, const struct tuple *t)
 {
-	CNT(w, SK_ERR);
+	CNT(&w->cnt, SK_ERR);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }
@@ -77,7 +77,7 @@ response_end(struct worker *w, struct sock *sk, enum dp_counter c)
 	sk->req_done++;
 	if (w->lat && sk->inflight == 0)
 		dp_hist_add(&w->lat->response, w->now - sk->t_start);
-	w->st->c[c]++;
+	w->cnt.c[c]++;
 }
 
 /* Consume response bytes. Returns -1 on a malformed response. */
@@ -102,7 +102,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			uint32_t total;
 
 			if (sk->inflight == 0) { /* bytes nobody asked for */
-				CNT(w, HTTP_ERR);
+				CNT(&w->cnt, HTTP_ERR);
 				return -1;
 			}
 			/* The common case: the whole head in this segment, the
@@ -125,7 +125,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 		}
 		rc = dp_rsp_scan(&sk->rs, p, len, &used);
 		if (rc == DP_RSP_BAD) {
-			CNT(w, HTTP_ERR);
+			CNT(&w->cnt, HTTP_ERR);
 			return -1;
 		}
 		p += used;
@@ -144,7 +144,7 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			CNT(w, HTTP_ERR);
+			CNT(&w->cnt, HTTP_ERR);
 			fail(w, sk, t);
 		} else if (dlen) {
 			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
@@ -185,18 +185,18 @@ tcp_client_input(struct worker *w, const struct seg *s)
 	}
 	sk = &w->sk[idx];
 	if (s->flags & TH_SYN)
-		CNT(w, SYN_RX);
+		CNT(&w->cnt, SYN_RX);
 	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
+		CNT(&w->cnt, FIN_RX);
 	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
+		CNT(&w->cnt, RST_RX);
 		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
 		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		if (sk->inflight > 0 || sk->state == SK_SYN_SENT)
-			CNT(w, SK_ERR);
+			CNT(&w->cnt, SK_ERR);
 		sk_closed(w, sk);
 		return;
 	}
@@ -206,7 +206,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 	}
 	if (sk->state == SK_SYN_SENT) {
 		if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		sk->snd_una = s->ack;
@@ -222,11 +222,11 @@ tcp_client_input(struct worker *w, const struct seg *s)
 	if (unlikely(s->flags & TH_SYN)) { /* our ACK of its SYN+ACK was lost */
 		if (s->seq + 1 == sk->rcv_nxt)
 			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt)) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	if (unlikely(tx_active(w, sk))) { /* a POST body on its way: the sender's windows */
@@ -249,7 +249,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (got_data && (sk->flags & SKF_FIRST_BYTE)) {
 			sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 			if (w->lat)
@@ -275,7 +275,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_RT);
 		break;
 	default:
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		break;
 	}
 }
@@ -301,7 +301,7 @@ tcp_client_launch(struct worker *w)
 	idx = w->cursor;
 	sk_cursor_tuple(w, &t);
 	sk_cursor_step(w);
-	CNT(w, SYN_TX);
+	CNT(&w->cnt, SYN_TX);
 	if (w->flood) {
 		if (w->dip_num)
 			sk_cursor_dip(w, &t);
@@ -362,8 +362,8 @@ tcp_client_timer(struct worker *w, uint32_t idx, int which)
 	switch (sk->state) {
 	case SK_SYN_SENT:
 		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_FIN_WAIT_2:
 		break; /* waiting for the peer's FIN */

@@ -41,8 +41,8 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->ack_bytes = 0;
 	sk->req_done = 0;
 	sk->t_start = w->now;
-	CNT(w, SK_OPEN);
-	w->st->sk_cur++;
+	CNT(&w->cnt, SK_OPEN);
+	w->cnt.sk_cur++;
 }
 
 static inline void
@@ -50,8 +50,8 @@ sk_closed(struct worker *w, struct sock *sk)
 {
 	tl_remove(w, sk);
 	sk->state = SK_CLOSED;
-	CNT(w, SK_CLOSE);
-	w->st->sk_cur--;
+	CNT(&w->cnt, SK_CLOSE);
+	w->cnt.sk_cur--;
 }
 
 /* A segment carrying our ACK of everything received has been sent: no
@@ -73,9 +73,9 @@ sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
-		CNT(w, RST_TX);
+		CNT(&w->cnt, RST_TX);
 	if (flags & TH_FIN)
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_TX);
 }
 
 /* Reset answering a segment that matches no connection (RFC 793 rules). */
@@ -90,7 +90,7 @@ tcp_reply_rst(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ac
 	else
 		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
 			TH_RST | TH_ACK, NULL);
-	CNT(w, RST_TX);
+	CNT(&w->cnt, RST_TX);
 }
 
 /* Our tuple for a received segment (addresses swapped). */
@@ -108,7 +108,7 @@ seg_tuple(const struct seg *s, struct tuple *t)
 static inline void
 tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
 {
-	CNT(w, TCP_DROP);
+	CNT(&w->cnt, TCP_DROP);
 	if (w->cfg->tcp_rst)
 		tcp_reply_rst(w, t, s->seq, s->ack, s->flags, s->dlen);
 }
@@ -142,9 +142,9 @@ static inline void
 sk_rcv_not_next(struct worker *w, struct sock *sk, const struct tuple *t, uint32_t seq)
 {
 	if (seq_gt(seq, sk->rcv_nxt))
-		CNT(w, TCP_OOO);
+		CNT(&w->cnt, TCP_OOO);
 	else
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 	sk_ctl(w, t, sk, TH_ACK);
 }
 
@@ -192,15 +192,15 @@ sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const st
 	if (data >= m->len) {
 		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
 		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, f, m);
-		CNT(w, PUSH_RT);
+		CNT(&w->cnt, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
 		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, NULL);
-		CNT(w, FIN_RT);
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_RT);
+		CNT(&w->cnt, FIN_TX);
 	} else {
 		/* Only our ACK can be missing: send it again. */
 		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, NULL);
-		CNT(w, ACK_RT);
+		CNT(&w->cnt, ACK_RT);
 	}
 }
 

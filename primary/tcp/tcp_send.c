@@ -83,10 +83,10 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
-		CNT(w, PUSH_RT);
+		CNT(&w->cnt, PUSH_RT);
 	}
 	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
-		CNT_ADD(w, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
 		sk->snd_nxt = end;
 	}
 	if (seq_gt(end, tx->nxt))
@@ -94,10 +94,10 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 	if ((f & TH_FIN) && sk->snd_nxt == end) { /* the FIN for the first time */
 		sk->snd_nxt++;
 		tx->nxt = sk->snd_nxt;
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_TX);
 		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	} else if (f & TH_FIN) {
-		CNT(w, FIN_RT);
+		CNT(&w->cnt, FIN_RT);
 		tx->nxt = end + 1;
 	}
 }

@@ -98,8 +98,8 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
 		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 		return;
 	}
 	if (sk->state != SK_CLOSED) /* the tuple is reused: forget the old one */
@@ -114,7 +114,7 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	if (w->sktx)
 		tx_open(w, sk, &w->sktx[idx], s, 1);
 	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-	CNT(w, SYN_TX);
+	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
@@ -129,7 +129,7 @@ count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct re
 	if (!w->is_http) {
 		n = (sk->raw_got + s->dlen) / w->req_size;
 		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
-		CNT_ADD(w, TCP_REQ, n);
+		CNT_ADD(&w->cnt, TCP_REQ, n);
 		if (n > 0) {
 			r->n = 1;
 			r->kind[0] = DP_REQ_NONE;
@@ -147,11 +147,11 @@ count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct re
 	}
 	for (uint32_t i = 0; i < r->n; i++) {
 		if (r->kind[i] == DP_REQ_POST)
-			CNT_ADD(w, HTTP_POST, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_POST, r->count[i]);
 		else if (r->kind[i] == DP_REQ_BAD)
-			CNT_ADD(w, HTTP_ERR, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_ERR, r->count[i]);
 		else
-			CNT_ADD(w, HTTP_GET, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
 	}
 	if (w->keepalive && r->total > 0 && dp_http_wants_close(s->data, s->dlen))
 		sk->flags |= SKF_WANT_CLOSE;
@@ -175,7 +175,7 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 
 		sk->last_kind = r->kind[0];
 		answer_src(w, sk, &src);
-		CNT(w, HTTP_2XX);
+		CNT(&w->cnt, HTTP_2XX);
 		tx_begin(w, sk, t, &src, close);
 		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
@@ -191,18 +191,18 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 				f |= TH_FIN;
 			pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
 			sk->snd_nxt += m->len;
-			CNT_ADD(w, GOOD_TX, (uint64_t)m->len * 8);
+			CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
 			sk_ack_sent(sk); /* the answer carries the ACK of the request */
 			if (!w->is_http)
-				CNT(w, TCP_RSP);
+				CNT(&w->cnt, TCP_RSP);
 			else if (r->kind[k] != DP_REQ_BAD)
-				CNT(w, HTTP_2XX);
+				CNT(&w->cnt, HTTP_2XX);
 		}
 		sk->last_kind = r->kind[k];
 	}
 	if (close) {
 		sk->snd_nxt++;
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_TX);
 		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	}
 	sk->retries = 0;
@@ -227,20 +227,20 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	}
 	sk = &w->sk[idx];
 	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
+		CNT(&w->cnt, FIN_RX);
 	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
+		CNT(&w->cnt, RST_RX);
 		if (sk->state == SK_CLOSED || s->seq != sk->rcv_nxt) {
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		sk_closed(w, sk);
 		return;
 	}
 	if (s->flags & TH_SYN) {
-		CNT(w, SYN_RX);
+		CNT(&w->cnt, SYN_RX);
 		if ((s->flags & TH_ACK) || w->stopping) {
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		accept_syn(w, sk, idx, s, &t);
@@ -251,7 +251,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 		return;
 	}
 	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	if (unlikely(big_busy(w, sk))) {
@@ -272,7 +272,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 	}
 	if (sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		sk->state = SK_ESTABLISHED;
@@ -287,7 +287,7 @@ tcp_server_input(struct worker *w, const struct seg *s)
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
 			count_requests(w, sk, s, &r);
 		if (s->flags & TH_FIN) {
@@ -333,7 +333,7 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 	sk_tuple(w, idx, &t);
 	if (which == TL_IDLE) {
 		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
-			CNT(w, IDLE_CLOSE);
+			CNT(&w->cnt, IDLE_CLOSE);
 			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
 			sk->snd_nxt++;
 			sk->state = SK_FIN_WAIT_1;
@@ -354,15 +354,15 @@ tcp_server_timer(struct worker *w, uint32_t idx, int which)
 		return;
 	}
 	if (++sk->retries > DP_MAX_RETRIES) {
-		CNT(w, SK_ERR);
+		CNT(&w->cnt, SK_ERR);
 		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
 		sk_closed(w, sk);
 		return;
 	}
 	if (sk->state == SK_SYN_RCVD) {
 		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 	} else if (big_busy(w, sk)) {
 		struct tx_src src;
 

@@ -12,30 +12,30 @@ udp_input(struct worker *w, const struct udp_dgram *d)
 
 	if (w->is_client) {
 		if (sk_index_client(w, d->dip, d->dport, d->sport) == SK_NONE || d->sip != w->srv_ip) {
-			CNT(w, UDP_DROP);
+			CNT(&w->cnt, UDP_DROP);
 			return;
 		}
-		CNT(w, UDP_RX);
-		CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
+		CNT(&w->cnt, UDP_RX);
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
 		if (w->is_http)
-			CNT(w, HTTP_2XX);
+			CNT(&w->cnt, HTTP_2XX);
 		else
-			CNT(w, TCP_RSP);
+			CNT(&w->cnt, TCP_RSP);
 		return;
 	}
 	if (sk_index_server(w, d->sip, d->sport, d->dport) == SK_NONE || d->dip != w->srv_ip) {
-		CNT(w, UDP_DROP);
+		CNT(&w->cnt, UDP_DROP);
 		return;
 	}
-	CNT(w, UDP_RX);
-	CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
+	CNT(&w->cnt, UDP_RX);
+	CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
 	if (w->is_http)
-		CNT(w, HTTP_GET);
+		CNT(&w->cnt, HTTP_GET);
 	else
-		CNT(w, TCP_REQ);
+		CNT(&w->cnt, TCP_REQ);
 	if (pkt_udp(w, &t, &w->rsp_ka) == 0) {
-		CNT(w, UDP_TX);
-		CNT_ADD(w, GOOD_TX, (uint64_t)w->rsp_ka.len * 8);
+		CNT(&w->cnt, UDP_TX);
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->rsp_ka.len * 8);
 	}
 	if (w->lat)
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
@@ -57,11 +57,11 @@ udp_client_launch(struct worker *w)
 		sk_cursor_dip(w, &t);
 	if ((w->flood ? pkt_flood_udp(w, &t) : pkt_udp(w, &t, &w->req)) != 0)
 		return -1;
-	CNT(w, UDP_TX);
-	CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+	CNT(&w->cnt, UDP_TX);
+	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->req.len * 8);
 	if (w->is_http)
-		CNT(w, HTTP_GET);
+		CNT(&w->cnt, HTTP_GET);
 	else
-		CNT(w, TCP_REQ);
+		CNT(&w->cnt, TCP_REQ);
 	return 0;
 }

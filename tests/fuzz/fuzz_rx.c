@@ -126,7 +126,7 @@ tx_flush(struct worker *w)
 	for (uint16_t i = w->tx_head; i < w->n_tx; i++) {
 		if (s->n_out < RTE_DIM(s->out)) {
 			s->out[s->n_out++] = w->tx[i];
-			CNT(w, PKT_TX);
+			CNT(&w->cnt, PKT_TX);
 		} else {
 			tx_drop_one(w, w->tx[i]);
 		}
@@ -195,7 +195,7 @@ reset_side(struct side *s)
 	s->w.now = T0;
 	s->n_out = 0;
 	s->n_tpl = 0;
-	memset(s->w.st, 0, sizeof(*s->w.st));
+	memset(&s->w.cnt, 0, sizeof(s->w.cnt));
 }
 
 /* A few established keepalive connections and one in SYN_SENT. */
@@ -237,11 +237,11 @@ check_side(const struct side *s, const char *what)
 		for (uint32_t i = w->tl[l].head; i != 0; i = w->sk[i - 1].t_next) {
 			const struct sock *sk = &w->sk[i - 1];
 
-			if (++n > w->st->sk_cur || sk->list != l || sk->state == SK_CLOSED ||
+			if (++n > w->cnt.sk_cur || sk->list != l || sk->state == SK_CLOSED ||
 			    sk->t_prev != prev) {
 				fprintf(stderr,
 					"%s: timer list %d broken at socket %u (entry %u, list %u, state %u, %lu open)\n",
-					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->st->sk_cur);
+					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->cnt.sk_cur);
 				abort();
 			}
 			prev = i;
@@ -253,9 +253,9 @@ check_side(const struct side *s, const char *what)
 		}
 		listed += n;
 	}
-	if (listed != w->st->sk_cur) {
+	if (listed != w->cnt.sk_cur) {
 		fprintf(stderr, "%s: %lu sockets open, %lu on timer lists\n", what,
-			(unsigned long)w->st->sk_cur, (unsigned long)listed);
+			(unsigned long)w->cnt.sk_cur, (unsigned long)listed);
 		for (uint64_t i = 0; i < w->n_sk; i++) /* name the strays */
 			if (w->sk[i].state != SK_CLOSED && w->sk[i].list == TL_NONE)
 				fprintf(stderr, "  socket %lu: state %u flags 0x%x inflight %u, on no list\n",
@@ -450,7 +450,7 @@ static void
 check_setup(void)
 {
 	for (int p = 0; p < N_PAIRS; p++) {
-		const struct dp_worker_stats *c = sides[p][0].w.st, *s = sides[p][1].w.st;
+		const struct wcnt *c = &sides[p][0].w.cnt, *s = &sides[p][1].w.cnt;
 		int udp = sides[p][0].w.is_udp;
 		uint64_t want_c = udp ? 0 : 4, want_s = udp ? 0 : 3;
 		uint64_t got = udp ? c->c[DP_C_UDP_RX] : c->c[DP_C_HTTP_2XX];
@@ -473,7 +473,7 @@ trace(void)
 {
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++) {
-			const struct dp_worker_stats *st = sides[p][k].w.st;
+			const struct wcnt *st = &sides[p][k].w.cnt;
 			fprintf(stderr, "pair %d %s open %lu:", p, k ? "server" : "client",
 				(unsigned long)st->sk_cur);
 			for (unsigned i = 0; i < DP_C__COUNT; i++)

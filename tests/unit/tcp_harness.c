@@ -362,7 +362,7 @@ open_sockets(const struct node *n)
 void
 assert_idle(const struct node *n)
 {
-	assert_int_equal(n->w.st->sk_cur, 0);
+	assert_int_equal(n->w.cnt.sk_cur, 0);
 	assert_int_equal(open_sockets(n), 0);
 	for (int l = 0; l < TL__COUNT; l++) {
 		assert_int_equal(n->w.tl[l].count, 0);

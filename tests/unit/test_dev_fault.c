@@ -43,7 +43,6 @@ fake_pmd_write(volatile uint8_t *p)
 }
 
 static struct worker *w;
-static struct dp_worker_stats st;
 static int flood_forgotten;
 
 /* pkt.c's, which this test does not link */
@@ -61,9 +60,7 @@ setup(void **state)
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
 		return -1;
-	memset(&st, 0, sizeof(st));
 	flood_forgotten = 0;
-	w->st = &st;
 	w->pmd_text_lo = (uintptr_t)__start_fake_pmd;
 	w->pmd_text_hi = (uintptr_t)__stop_fake_pmd;
 	return 0;
@@ -106,8 +103,8 @@ test_pmd_fault_returns(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(st.c[DP_C_DEV_FAULT], 1);
-	assert_int_equal(st.c[DP_C_DROP_TX], 0);
+	assert_int_equal(w->cnt.c[DP_C_DEV_FAULT], 1);
+	assert_int_equal(w->cnt.c[DP_C_DROP_TX], 0);
 	assert_int_equal(flood_forgotten, 0); /* no batch was in flight */
 }
 
@@ -116,7 +113,7 @@ test_handler_stays_after_recovery(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(3), 3);
-	assert_int_equal(st.c[DP_C_DEV_FAULT], 3);
+	assert_int_equal(w->cnt.c[DP_C_DEV_FAULT], 3);
 }
 
 static void
@@ -128,7 +125,7 @@ test_tx_batch_in_flight_is_forgotten(void **state)
 	w->tx_blocked = 1;
 	w->in_tx = 1;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(st.c[DP_C_DROP_TX], 5);
+	assert_int_equal(w->cnt.c[DP_C_DROP_TX], 5);
 	assert_int_equal(w->n_tx, 0);
 	assert_int_equal(w->tx_head, 0);
 	assert_int_equal(w->in_tx, 0);

@@ -26,12 +26,12 @@ test_cps_one(void **state)
 	assert_int_equal(rte_be_to_cpu_32(t.rip), SRV_IP);
 	assert_int_equal(rte_be_to_cpu_16(t.lport), LPORT_MIN);
 	assert_int_equal(rte_be_to_cpu_16(t.rport), 80);
-	assert_int_equal(c->w.st->sk_cur, 1);
+	assert_int_equal(c->w.cnt.sk_cur, 1);
 	assert_int_equal(c->w.sk[0].state, SK_SYN_SENT);
 	assert_int_equal(c->w.tl[TL_RT].count, 1);
 
 	deliver(c, s);
-	assert_int_equal(s->w.st->sk_cur, 1);
+	assert_int_equal(s->w.cnt.sk_cur, 1);
 	assert_int_equal(server_sock(s, &t)->state, SK_SYN_RCVD);
 	pump(c, s);
 
@@ -106,7 +106,7 @@ test_cps_many(void **state)
 			assert_int_equal(seen[ci][rte_be_to_cpu_16(r->t.lport)], 0);
 			seen[ci][rte_be_to_cpu_16(r->t.lport)] = 1;
 		}
-		assert_int_equal(c->w.st->sk_cur, open_sockets(c));
+		assert_int_equal(c->w.cnt.sk_cur, open_sockets(c));
 		/* Half the time leave the SYNs in flight across the next batch. */
 		if (launched % 2)
 			pump(c, s);
@@ -148,7 +148,7 @@ test_launch_table_full(void **state)
 		assert_int_equal(tcp_client_launch(&c->w), 0);
 	assert_int_equal(tcp_client_launch(&c->w), -1);
 	assert_int_equal(C(c, SYN_TX), 4);
-	assert_int_equal(c->w.st->sk_cur, 4);
+	assert_int_equal(c->w.cnt.sk_cur, 4);
 	pump(c, s);
 	assert_idle(c);
 	/* the tuples are free again */
@@ -258,7 +258,7 @@ test_server_idle_close(void **state)
 	assert_int_equal(tcp_client_launch(&c->w), 0);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
-	assert_int_equal(s->w.st->sk_cur, 1);
+	assert_int_equal(s->w.cnt.sk_cur, 1);
 	advance(s, s->w.tl[TL_IDLE].timeout / TL_PER_MS - 1);
 	run_timers(s);
 	assert_int_equal(s->n_out, 0);

@@ -274,7 +274,7 @@ test_server_bad_segments(void **state)
 	assert_int_equal(C(s, RST_RX), 2);
 	assert_int_equal(s->n_out, 0);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(s->w.st->sk_cur, 1);
+	assert_int_equal(s->w.cnt.sk_cur, 1);
 
 	/* the connection still works: second request, then close */
 	advance(c, c->w.tl[TL_KA].timeout / TL_PER_MS);
@@ -359,7 +359,7 @@ test_client_bad_segments(void **state)
 	assert_int_equal(C(c, TCP_DROP), 5);
 	assert_int_equal(C(c, RST_RX), 1);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(c->w.st->sk_cur, 1);
+	assert_int_equal(c->w.cnt.sk_cur, 1);
 
 	/* stale SYN+ACK (not the current ISS): dropped, no answer */
 	inject(c, &st, sk->rcv_nxt + 1000, sk->snd_nxt, TH_SYN | TH_ACK, NULL, 0);

@@ -287,7 +287,7 @@ test_client_retries_exhausted(void **state)
 		rt_expire(c);
 		assert_int_equal(C(c, SYN_RT), (uint64_t)i);
 		assert_int_equal(c->w.sk[0].state, SK_SYN_SENT);
-		assert_int_equal(c->w.st->sk_cur, 1);
+		assert_int_equal(c->w.cnt.sk_cur, 1);
 	}
 	box_clear(c);
 	rt_expire(c);

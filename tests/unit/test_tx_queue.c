@@ -26,7 +26,6 @@
 
 static struct rte_mbuf mbufs[N_MBUF];
 static struct worker w;
-static struct dp_worker_stats st;
 static void *qdata[1];
 static void *clbk[1];
 static unsigned accept_left; /* packets the fake device takes from now on */
@@ -58,7 +57,6 @@ setup(void **state)
 {
 	(void)state;
 	memset(&w, 0, sizeof(w));
-	memset(&st, 0, sizeof(st));
 	memset(mbufs, 0, sizeof(mbufs));
 	for (int i = 0; i < N_MBUF; i++) {
 		rte_mbuf_refcnt_set(&mbufs[i], 2);
@@ -68,7 +66,6 @@ setup(void **state)
 	rte_eth_fp_ops[0].tx_pkt_burst = fake_burst;
 	rte_eth_fp_ops[0].txq.data = qdata;
 	rte_eth_fp_ops[0].txq.clbk = clbk;
-	w.st = &st;
 	w.port_id = 0;
 	w.queue = 0;
 	w.tx_burst = 32;
@@ -97,8 +94,8 @@ test_full_bursts(void **state)
 	assert_int_equal(calls, 2);
 	assert_int_equal(w.n_tx, 0);
 	assert_int_equal(tx_pending(&w), 0);
-	assert_int_equal(st.c[DP_C_PKT_TX], 64);
-	assert_int_equal(st.c[DP_C_BITS_TX], 64 * 100 * 8);
+	assert_int_equal(w.cnt.c[DP_C_PKT_TX], 64);
+	assert_int_equal(w.cnt.c[DP_C_BITS_TX], 64 * 100 * 8);
 	for (unsigned i = 0; i < 64; i++)
 		assert_ptr_equal(sent[i], &mbufs[i]);
 }
@@ -126,7 +123,7 @@ test_partial_send_no_retry_per_packet(void **state)
 	assert_int_equal(n_sent, 132);
 	for (unsigned i = 0; i < 132; i++)
 		assert_ptr_equal(sent[i], &mbufs[i]);
-	assert_int_equal(st.c[DP_C_DROP_TX], 0);
+	assert_int_equal(w.cnt.c[DP_C_DROP_TX], 0);
 }
 
 /* New work waits from DP_TX_CONGESTED queued, not before. */
@@ -155,7 +152,7 @@ test_compaction_at_end(void **state)
 	assert_int_equal(w.n_tx, DP_TX_CAP - 100 + 1);
 	assert_ptr_equal(w.tx[0], &mbufs[100]);
 	assert_ptr_equal(w.tx[w.n_tx - 1], &mbufs[DP_TX_CAP]);
-	assert_int_equal(st.c[DP_C_DROP_TX], 0);
+	assert_int_equal(w.cnt.c[DP_C_DROP_TX], 0);
 	accept_left = 100000;
 	tx_flush(&w);
 	assert_int_equal(n_sent, DP_TX_CAP + 1);
@@ -172,14 +169,14 @@ test_drop_when_full(void **state)
 	accept_left = 0;
 	enqueue(0, DP_TX_CAP);
 	enqueue(DP_TX_CAP, 3);
-	assert_int_equal(st.c[DP_C_DROP_TX], 3);
+	assert_int_equal(w.cnt.c[DP_C_DROP_TX], 3);
 	for (unsigned i = DP_TX_CAP; i < DP_TX_CAP + 3; i++)
 		assert_int_equal(rte_mbuf_refcnt_read(&mbufs[i]), 1);
 	assert_int_equal(rte_mbuf_refcnt_read(&mbufs[0]), 2);
 	assert_int_equal(tx_pending(&w), DP_TX_CAP);
 	/* At stop: what is left is discarded and counted. */
 	tx_discard_all(&w);
-	assert_int_equal(st.c[DP_C_DROP_TX], 3 + DP_TX_CAP);
+	assert_int_equal(w.cnt.c[DP_C_DROP_TX], 3 + DP_TX_CAP);
 	assert_int_equal(rte_mbuf_refcnt_read(&mbufs[0]), 1);
 	assert_int_equal(w.n_tx, 0);
 }
@@ -213,12 +210,12 @@ test_bits_read_before_the_device_owns(void **state)
 	enqueue(0, 8);
 	accept_left = 5;
 	assert_int_equal(tx_flush(&w), 5);
-	assert_int_equal(st.c[DP_C_PKT_TX], 5);
-	assert_int_equal(st.c[DP_C_BITS_TX], (100 + 101 + 102 + 103 + 104) * 8);
+	assert_int_equal(w.cnt.c[DP_C_PKT_TX], 5);
+	assert_int_equal(w.cnt.c[DP_C_BITS_TX], (100 + 101 + 102 + 103 + 104) * 8);
 	assert_int_equal(mbufs[0].pkt_len, 0xdead); /* the fake device did poison */
 	accept_left = 1000;
 	assert_int_equal(tx_flush(&w), 3);
-	assert_int_equal(st.c[DP_C_BITS_TX], (100 + 101 + 102 + 103 + 104 + 105 + 106 + 107) * 8);
+	assert_int_equal(w.cnt.c[DP_C_BITS_TX], (100 + 101 + 102 + 103 + 104 + 105 + 106 + 107) * 8);
 }
 
 int
