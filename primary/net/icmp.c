@@ -16,18 +16,18 @@
 /* An echo reply built in place goes back the way the request came:
  * through the tunnel when it came through one (tun), else as it is. */
 static void
-icmp_send(struct worker *w, struct rte_mbuf *m, int tun)
+icmp_send(struct netw *w, struct rte_mbuf *m, int tun)
 {
 	m->ol_flags = 0;
 	CNT(&w->cnt, ICMP_TX);
 	if (tun)
 		pkt_send(w, m);
 	else
-		tx_enqueue(w, m);
+		tx_enqueue(&w->txq, m, w->now);
 }
 
 void
-icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
+icmp_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	   struct rte_ipv4_hdr *ip, uint32_t l4len, int tun)
 {
 	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)((uint8_t *)ip + rte_ipv4_hdr_len(ip));
@@ -41,7 +41,7 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		return;
 	}
 	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-	rte_ether_addr_copy(&w->np->mac, &eth->src_addr);
+	rte_ether_addr_copy(&w->io.np->mac, &eth->src_addr);
 	tmp = ip->src_addr;
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = tmp;
@@ -57,10 +57,10 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 /* IPv6: neighbour discovery goes to neigh.c; an echo request to one of
  * our addresses is answered in place. Returns 1 when m was consumed. */
 int
-icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
+icmp6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len, int tun)
 {
-	struct netport *np = w->np;
+	struct netport *np = w->io.np;
 
 	if (len < 8 || !net_l4_sum6_ok(ip, ic, len)) {
 		CNT(&w->cnt, BAD_RX);

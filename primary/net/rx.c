@@ -40,12 +40,12 @@ ipv4_l4_sum_ok(const struct rte_ipv4_hdr *ip, const void *l4)
 }
 
 static int
-l4_cksum_ok(const struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+l4_cksum_ok(const struct netw *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	    const void *l4)
 {
 	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
-	if (w->np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	if (w->io.np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
 		return 1;
 	if (f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return 0;
@@ -80,7 +80,7 @@ syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
+tcp_input(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
 	  int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
@@ -101,8 +101,8 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 		return;
 	}
 	/* test_rx_drop: a lossy link, for the tests of recovery */
-	if (unlikely(w->rx_drop_every) && l4len > thl && ++w->rx_drop_n >= w->rx_drop_every) {
-		w->rx_drop_n = 0;
+	if (unlikely(w->rx_drop.every) && l4len > thl && ++w->rx_drop.n >= w->rx_drop.every) {
+		w->rx_drop.n = 0;
 		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
@@ -124,7 +124,7 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 }
 
 static void
-udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
+udp_rx(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
 {
 	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
 	struct udp_dgram d;
@@ -148,7 +148,7 @@ udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t
 /* Returns 1 when m was consumed (ICMP reply reuses it). tun: an inner
  * frame of a VXLAN port. */
 static __rte_always_inline int
-ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv4_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
@@ -164,7 +164,7 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
-	if (!(w->np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	if (!(w->io.np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    rte_raw_cksum(ip, ihl) != 0xffff) {
 		CNT(&w->cnt, BAD_RX);
 		return 0;
@@ -177,8 +177,8 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
-	if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
-		neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
+	if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+		neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
 		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
@@ -202,7 +202,7 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 
 /* Returns 1 when m was consumed. */
 static __rte_always_inline int
-ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
@@ -224,7 +224,7 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
 		return icmp6_input(w, m, eth, ip, l4, plen, tun);
-	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
+	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->io.rpfx, 12) != 0) {
 		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
@@ -246,7 +246,7 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 
 /* A frame of len bytes at eth, Ethernet header included; consumes m. */
 static __rte_always_inline void
-rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
+rx_frame(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
 {
 	uint32_t off = sizeof(struct rte_ether_hdr);
 	uint16_t type = eth->ether_type;
@@ -278,14 +278,14 @@ drop:
 /* A frame received on a VXLAN port: the outer headers' part is done here,
  * the inner frame goes to rx_frame. Consumes m. */
 static __rte_noinline void
-rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
+rx_vxlan(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
 {
 	uint32_t off = 0;
 
-	switch (vxlan_rx(w->vx, (const uint8_t *)eth, len, &off)) {
+	switch (vxlan_rx(w->io.vx, (const uint8_t *)eth, len, &off)) {
 	case VX_INNER:
-		if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
-			neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
+		if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+			neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 		/* the device's checksum flags were about the outer packet */
 		m->ol_flags = 0;
 		rte_pktmbuf_adj(m, (uint16_t)off);
@@ -316,7 +316,7 @@ rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 }
 
 void
-rx_packet(struct worker *w, struct rte_mbuf *m)
+rx_packet(struct netw *w, struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_data_len(m);
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
@@ -328,7 +328,7 @@ rx_packet(struct worker *w, struct rte_mbuf *m)
 		pkt_free(w, m);
 		return;
 	}
-	if (unlikely(w->vx != NULL)) {
+	if (unlikely(w->io.vx != NULL)) {
 		rx_vxlan(w, m, eth, len);
 		return;
 	}

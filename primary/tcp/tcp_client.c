@@ -16,20 +16,20 @@
 #define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
 
 static void
-send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
 
-	if (unlikely(w->sktx != NULL)) { /* a POST body over several segments */
+	if (unlikely(w->tcp->sktx != NULL)) { /* a POST body over several segments */
 		struct tx_src src;
 
-		tx_src_msg(&src, &w->req);
+		tx_src_msg(&src, &w->msg.req);
 		tx_begin(w, sk, t, &src, 0);
 	} else {
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->msg.req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
-		sk->snd_nxt += w->req.len;
-		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->req.len * 8);
+		sk->snd_nxt += w->msg.req.len;
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.req.len * 8);
 	}
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
@@ -46,7 +46,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 
 /* Close from our side: FIN (or RST with fast_close). */
 static void
-active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	if (w->fast_close) {
 		sk_ctl(w, t, sk, TH_RST | TH_ACK);
@@ -61,7 +61,7 @@ active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 }
 
 static void
-fail(struct worker *w, struct sock *sk, const struct tuple *t)
+fail(struct netw *w, struct sock *sk, const struct tuple *t)
 {
 	CNT(&w->cnt, SK_ERR);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
@@ -71,7 +71,7 @@ fail(struct worker *w, struct sock *sk, const struct tuple *t)
 /* A response has ended (its last byte arrived in order). The latency of
  * a pipelined batch is its last response's. */
 static void
-response_end(struct worker *w, struct sock *sk, enum dp_counter c)
+response_end(struct netw *w, struct sock *sk, enum dp_counter c)
 {
 	sk->inflight--;
 	sk->req_done++;
@@ -82,16 +82,16 @@ response_end(struct worker *w, struct sock *sk, enum dp_counter c)
 
 /* Consume response bytes. Returns -1 on a malformed response. */
 static int
-read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
+read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	if (!w->is_http) {
 		uint32_t got = sk->raw_got + len;
-		while (got >= w->rsp_size && sk->inflight > 0) {
-			got -= w->rsp_size;
+		while (got >= w->msg.rsp_size && sk->inflight > 0) {
+			got -= w->msg.rsp_size;
 			response_end(w, sk, DP_C_TCP_RSP);
 		}
 		sk->raw_got = (uint16_t)got;
-		return got >= w->rsp_size ? -1 : 0;
+		return got >= w->msg.rsp_size ? -1 : 0;
 	}
 	while (len > 0) {
 		uint32_t used;
@@ -111,7 +111,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			 * rest down. Otherwise it reads the head a byte at a
 			 * time (split, chunked, or new): tens of times the
 			 * memcmp, so not for the CPS test's every response. */
-			if (dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) == 0) {
+			if (dp_http_parse_response_cached(&w->tcp->rsp_head, p, len, &status, &total) == 0) {
 				enum dp_counter c = status >= 200 && status < 300 ? DP_C_HTTP_2XX : DP_C_HTTP_ERR;
 
 				if (total <= len) {
@@ -140,7 +140,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
  * wait, or close. The ACK of the data rides on what we send next when
  * that leaves within the delayed-ACK time (tcp_dack.h). */
 static void
-next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
@@ -152,18 +152,18 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 		return;
 	}
 	if ((sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
-	    (w->ka_num && sk->req_done >= w->ka_num)) {
+	    (w->tcp->ka_num && sk->req_done >= w->tcp->ka_num)) {
 		active_close(w, sk, idx, t);
 		return;
 	}
-	if (w->tl[TL_KA].timeout == 0) {
+	if (w->tcp->tl[TL_KA].timeout == 0) {
 		send_request(w, sk, idx, t);
 		return;
 	}
 	/* The next request leaves when the keepalive timer fires: if that is
 	 * within the delay (or disable_ack says wait for it), it carries the
 	 * ACK; else nothing would, and the ACK goes now (tcp_dack.h). */
-	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout <= w->dack_t)))
+	if (dlen && (w->tcp->disable_ack || (w->tcp->dack && w->tcp->tl[TL_KA].timeout <= w->tcp->dack_t)))
 		sk_ack_with_next(w, sk, t, dlen);
 	else if (dlen)
 		sk_ctl(w, t, sk, TH_ACK);
@@ -171,19 +171,19 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 }
 
 void
-tcp_client_input(struct worker *w, const struct seg *s)
+tcp_client_input(struct netw *w, const struct seg *s)
 {
-	uint64_t idx = sk_index_client(w, s->dip, s->dport, s->sport);
+	uint64_t idx = sk_index_client(&w->skt, s->dip, s->dport, s->sport);
 	struct tuple t;
 	struct sock *sk;
 	int got_data;
 
 	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->sip != w->srv_ip)) {
+	if (unlikely(idx == SK_NONE || s->sip != w->skt.srv_ip)) {
 		tcp_unknown(w, &t, s);
 		return;
 	}
-	sk = &w->sk[idx];
+	sk = &w->skt.sk[idx];
 	if (s->flags & TH_SYN)
 		CNT(&w->cnt, SYN_RX);
 	if (s->flags & TH_FIN)
@@ -212,7 +212,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		sk->snd_una = s->ack;
 		sk->rcv_nxt = s->seq + 1;
 		sk->state = SK_ESTABLISHED;
-		if (w->sktx) /* our SYN offered window scaling */
+		if (w->tcp->sktx) /* our SYN offered window scaling */
 			tx_open(w, sk, sk_tx_of(w, sk), s, 1);
 		if (w->lat)
 			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
@@ -233,7 +233,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 		struct tx_src src;
 		uint32_t una = sk->snd_una;
 
-		tx_src_msg(&src, &w->req);
+		tx_src_msg(&src, &w->msg.req);
 		if (tx_ack(w, sk, &t, s, &src, 0))
 			return; /* a duplicate ACK */
 		if (sk->snd_una != una)
@@ -281,7 +281,7 @@ tcp_client_input(struct worker *w, const struct seg *s)
 }
 
 int
-tcp_client_launch(struct worker *w)
+tcp_client_launch(struct netw *w)
 {
 	uint64_t idx;
 	struct tuple t;
@@ -290,21 +290,21 @@ tcp_client_launch(struct worker *w)
 	/* The next free tuple; bounded so a full table costs little. A failed
 	 * search resumes where it stopped. */
 	for (int tries = 0; tries < 64; tries++) {
-		sk = &w->sk[w->cursor];
+		sk = &w->skt.sk[w->cur.cursor];
 		if (sk->state == SK_CLOSED || w->flood)
 			break;
-		sk_cursor_step(w);
+		sk_cursor_step(&w->cur, &w->skt);
 		sk = NULL;
 	}
 	if (sk == NULL)
 		return -1;
-	idx = w->cursor;
-	sk_cursor_tuple(w, &t);
-	sk_cursor_step(w);
+	idx = w->cur.cursor;
+	sk_cursor_tuple(&w->cur, &w->skt, &t);
+	sk_cursor_step(&w->cur, &w->skt);
 	CNT(&w->cnt, SYN_TX);
 	if (w->flood) {
-		if (w->dip_num)
-			sk_cursor_dip(w, &t);
+		if (w->cur.dip_num)
+			sk_cursor_dip(&w->cur, &t);
 		pkt_flood_syn(w, &t, tcp_iss(w, idx));
 		return 0;
 	}
@@ -319,22 +319,22 @@ tcp_client_launch(struct worker *w)
 }
 
 void
-tcp_client_close_idle(struct worker *w, uint32_t idx)
+tcp_client_close_idle(struct netw *w, uint32_t idx)
 {
-	struct sock *sk = &w->sk[idx];
+	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
-	sk_tuple(w, idx, &t);
+	sk_tuple(&w->skt, idx, &t);
 	active_close(w, sk, idx, &t);
 }
 
 void
-tcp_client_timer(struct worker *w, uint32_t idx, int which)
+tcp_client_timer(struct netw *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->sk[idx];
+	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
-	sk_tuple(w, idx, &t);
+	sk_tuple(&w->skt, idx, &t);
 	if (which == TL_KA) {
 		if (w->stopping)
 			active_close(w, sk, idx, &t);
@@ -346,7 +346,7 @@ tcp_client_timer(struct worker *w, uint32_t idx, int which)
 		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
 		struct tx_src src;
 
-		tx_src_msg(&src, &w->req);
+		tx_src_msg(&src, &w->msg.req);
 		tx_timer(w, sk, &t, &src, 0);
 		tl_add(w, sk, idx, TL_RT);
 		return;
@@ -371,10 +371,10 @@ tcp_client_timer(struct worker *w, uint32_t idx, int which)
 		if (tx_active(w, sk)) {
 			struct tx_src src;
 
-			tx_src_msg(&src, &w->req);
+			tx_src_msg(&src, &w->msg.req);
 			tx_timer(w, sk, &t, &src, 0);
 		} else if (sk->snd_una != sk->snd_nxt) {
-			sk_retransmit(w, sk, &t, &w->req);
+			sk_retransmit(w, sk, &t, &w->msg.req);
 		}
 		break; /* else: request acknowledged, the response is slow */
 	}

@@ -10,8 +10,8 @@
 #include "net/pkt.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
-#include "state/tlist.h"
-#include "state/worker.h"
+#include "tcp/tlist.h"
+#include "net/netw.h"
 
 #define TH_SYN RTE_TCP_SYN_FLAG
 #define TH_ACK RTE_TCP_ACK_FLAG
@@ -24,13 +24,13 @@ static inline int seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0;
 static inline int seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
 
 static inline uint32_t
-tcp_iss(const struct worker *w, uint64_t idx)
+tcp_iss(const struct netw *w, uint64_t idx)
 {
 	return (uint32_t)(w->now >> 8) ^ (uint32_t)(idx * 2654435761u);
 }
 
 static inline void
-sk_opened(struct worker *w, struct sock *sk)
+sk_opened(struct netw *w, struct sock *sk)
 {
 	sk->flags = 0;
 	sk->retries = 0;
@@ -46,7 +46,7 @@ sk_opened(struct worker *w, struct sock *sk)
 }
 
 static inline void
-sk_closed(struct worker *w, struct sock *sk)
+sk_closed(struct netw *w, struct sock *sk)
 {
 	tl_remove(w, sk);
 	sk->state = SK_CLOSED;
@@ -68,7 +68,7 @@ sk_ack_sent(struct sock *sk)
  * when what we sent after it was lost. Any of them acknowledges all we
  * received (no delayed ACK is owed after it). */
 static inline void
-sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
+sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 {
 	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
 	sk_ack_sent(sk);
@@ -80,7 +80,7 @@ sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 
 /* Reset answering a segment that matches no connection (RFC 793 rules). */
 static inline void
-tcp_reply_rst(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+tcp_reply_rst(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 	      uint8_t in_flags, uint32_t dlen)
 {
 	if (in_flags & TH_RST)
@@ -106,7 +106,7 @@ seg_tuple(const struct seg *s, struct tuple *t)
 /* A segment for no socket of ours (or a closed one): counted, and
  * answered with RST unless tcp_rst 0. */
 static inline void
-tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
+tcp_unknown(struct netw *w, const struct tuple *t, const struct seg *s)
 {
 	CNT(&w->cnt, TCP_DROP);
 	if (w->cfg->tcp_rst)
@@ -117,7 +117,7 @@ tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
  * the peer's FIN ends it, the ACK of ours moves to FIN_WAIT_2, whose
  * wait for the peer's FIN is on `list`. */
 static inline void
-sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+sk_closing_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		 enum sk_list list)
 {
 	if (sk->state == SK_LAST_ACK) {
@@ -139,7 +139,7 @@ sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct t
  * out-of-order segment (a socket is 64 bytes). Behind rcv_nxt (all or
  * part already received: a retransmission whose ACK was lost) is tcpDrop. */
 static inline void
-sk_rcv_not_next(struct worker *w, struct sock *sk, const struct tuple *t, uint32_t seq)
+sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, uint32_t seq)
 {
 	if (seq_gt(seq, sk->rcv_nxt))
 		CNT(&w->cnt, TCP_OOO);
@@ -183,7 +183,7 @@ sk_unacked_data(const struct sock *sk)
 /* Retransmit what is unacknowledged: one message from snd_una (every
  * message a socket sends is the same bytes), or the FIN alone. */
 static inline void
-sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const struct msg *m)
 {
 	uint32_t data = sk_unacked_data(sk);
 	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;

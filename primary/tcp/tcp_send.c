@@ -38,7 +38,7 @@ min_u32(uint32_t a, uint32_t b)
 }
 
 void
-tx_open(const struct worker *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
+tx_open(const struct netw *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
 	int ws_ok)
 {
 	memset(tx, 0, sizeof(*tx));
@@ -62,7 +62,7 @@ fin_sent(const struct sock *sk, const struct sk_tx *tx, const struct tx_src *src
 /* Send segment k (again or for the first time); the last one carries
  * the FIN when it was sent before or fin asks for it now. */
 static void
-send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple *t,
+send_seg(struct netw *w, struct sock *sk, struct sk_tx *tx, const struct tuple *t,
 	 const struct tx_src *src, uint32_t k, int fin)
 {
 	uint32_t seq = tx->base + k * w->mss, end;
@@ -77,8 +77,8 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 			f |= TH_FIN;
 	}
 	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
-	if (__builtin_expect(w->tx_drop_every != 0, 0) && ++w->tx_drop_n >= w->tx_drop_every)
-		w->tx_drop_n = 0;
+	if (__builtin_expect(w->tcp->tx_drop.every != 0, 0) && ++w->tcp->tx_drop.n >= w->tcp->tx_drop.every)
+		w->tcp->tx_drop.n = 0;
 	else
 		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
 	sk_ack_sent(sk);
@@ -104,16 +104,16 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 
 /* The segment holding sequence number seq. */
 static inline uint32_t
-seg_of(const struct worker *w, const struct sk_tx *tx, uint32_t seq)
+seg_of(const struct netw *w, const struct sk_tx *tx, uint32_t seq)
 {
 	return (seq - tx->base) / w->mss;
 }
 
 uint32_t
-tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+tx_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
-	uint32_t n = 0, limit = min_u32(min_u32(tx->cwnd, tx->wnd), w->send_wnd);
+	uint32_t n = 0, limit = min_u32(min_u32(tx->cwnd, tx->wnd), w->tcp->send_wnd);
 
 	if (seq_lt(tx->nxt, sk->snd_una))
 		tx->nxt = sk->snd_una;
@@ -131,7 +131,7 @@ tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 		/* The device is not keeping up: the rest waits for the next
 		 * ACK (something is in flight, so one will come) rather than
 		 * overflow the TX queue into dropTx and retransmissions. */
-		if (tx->nxt != sk->snd_una && tx_congested(w))
+		if (tx->nxt != sk->snd_una && tx_congested(&w->txq))
 			break;
 		send_seg(w, sk, tx, t, src, k, fin);
 		n++;
@@ -140,7 +140,7 @@ tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 }
 
 uint32_t
-tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+tx_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 
@@ -152,7 +152,7 @@ tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 
 /* Send again the segment at snd_una (a hole), whatever the windows. */
 static void
-resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src)
+resend_hole(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 
@@ -161,7 +161,7 @@ resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const stru
 }
 
 int
-tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+tx_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
        const struct tx_src *src, int fin)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
@@ -246,13 +246,13 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 }
 
 int
-tx_persist(const struct worker *w, const struct sock *sk)
+tx_persist(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && sk_tx_of(w, sk)->wnd == 0;
+	return w->tcp->sktx != NULL && sk_tx_of(w, sk)->wnd == 0;
 }
 
 void
-tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+tx_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 	uint32_t flight = sk->snd_nxt - sk->snd_una;

@@ -29,9 +29,9 @@
 
 #include "net/l4.h"
 #include "state/sock.h"
-#include "state/worker.h"
+#include "net/netw.h"
 
-/* Per-connection sender state, in w->sktx[] indexed as w->sk[]: allocated
+/* Per-connection sender state, in w->tcp->sktx[] indexed as w->skt.sk[]: allocated
  * only by a worker that sends messages over several segments, so the
  * 64-byte socket stays as it is for every other test. */
 struct sk_tx {
@@ -60,47 +60,47 @@ struct tx_src {
 void tx_src_msg(struct tx_src *src, const struct msg *m);
 
 static inline struct sk_tx *
-sk_tx_of(const struct worker *w, const struct sock *sk)
+sk_tx_of(const struct netw *w, const struct sock *sk)
 {
-	return &w->sktx[sk - w->sk];
+	return &w->tcp->sktx[sk - w->skt.sk];
 }
 
 /* A SYN (or SYN+ACK) from the peer: its window scale (seg.ws) and window,
  * the initial congestion window (RFC 6928), after sk->snd_una is set. */
-void tx_open(const struct worker *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
+void tx_open(const struct netw *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
 	     int ws_ok);
 
 /* Start a message at sk->snd_nxt and send what the windows allow. fin:
  * our FIN goes with its last byte. Returns the segments sent. */
-uint32_t tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
+uint32_t tx_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
 		  int fin);
 
 /* Send what the windows allow of the message in progress. */
-uint32_t tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
+uint32_t tx_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
 		   int fin);
 
 /* Whether a message is in progress on the connection (sent or not, not
  * all acknowledged). */
 static inline int
-tx_active(const struct worker *w, const struct sock *sk)
+tx_active(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && sk_tx_of(w, sk)->active;
+	return w->tcp->sktx != NULL && sk_tx_of(w, sk)->active;
 }
 
 /* An acceptable ACK (snd_una <= ack <= snd_nxt) while a message is in
  * progress: moves snd_una, the windows, recovery; resends a hole, sends
  * what the windows now allow. Returns 1 when the segment was a duplicate
  * ACK and nothing else is to be done with it. */
-int tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+int tx_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
 	   const struct tx_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
  * persist timer, RFC 9293 3.8.6.1): not a loss, not a retry. */
-int tx_persist(const struct worker *w, const struct sock *sk);
+int tx_persist(const struct netw *w, const struct sock *sk);
 
 /* The retransmission timer: a zero-window probe, or a timeout (RFC 5681
  * 3.1 eq. 4: ssthresh = max(flight / 2, 2 mss), cwnd = 1 mss; go back to
  * snd_una). */
-void tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin);
+void tx_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin);
 
 #endif

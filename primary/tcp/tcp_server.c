@@ -21,27 +21,27 @@
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
 static inline const struct msg *
-answer(const struct worker *w, const struct sock *sk, uint8_t kind)
+answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 {
 	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
 
 	if (kind == DP_REQ_BAD)
-		return &w->rsp_bad;
+		return &w->msg.rsp_bad;
 	if (kind == DP_REQ_HEAD)
-		return ka ? &w->rsp_head_ka : &w->rsp_head_close;
-	return ka ? &w->rsp_ka : &w->rsp_close;
+		return ka ? &w->msg.rsp_head_ka : &w->msg.rsp_head_close;
+	return ka ? &w->msg.rsp_ka : &w->msg.rsp_close;
 }
 
 /* What a retransmission sends again: the last answer. */
 static inline const struct msg *
-response(const struct worker *w, const struct sock *sk)
+response(const struct netw *w, const struct sock *sk)
 {
 	return answer(w, sk, sk->last_kind);
 }
 
 /* Whether the connection closes after the answer in progress. */
 static inline int
-closing(const struct worker *w, const struct sock *sk)
+closing(const struct netw *w, const struct sock *sk)
 {
 	return !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
 }
@@ -49,20 +49,20 @@ closing(const struct worker *w, const struct sock *sk)
 /* An answer longer than mss goes out through the sender (tcp_send.h),
  * cut from the response template: its source. */
 static inline int
-big_answer(const struct worker *w, const struct sock *sk)
+big_answer(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && response(w, sk)->seg_sum != NULL;
+	return w->tcp->sktx != NULL && response(w, sk)->seg_sum != NULL;
 }
 
 static inline void
-answer_src(const struct worker *w, const struct sock *sk, struct tx_src *src)
+answer_src(const struct netw *w, const struct sock *sk, struct tx_src *src)
 {
 	tx_src_msg(src, response(w, sk));
 }
 
 /* An answer over several segments still being sent or acknowledged. */
 static inline int
-big_busy(const struct worker *w, const struct sock *sk)
+big_busy(const struct netw *w, const struct sock *sk)
 {
 	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && tx_active(w, sk);
 }
@@ -92,7 +92,7 @@ runs_add(struct req_runs *r, uint8_t kind)
 }
 
 static void
-accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
+accept_syn(struct netw *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	   const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
@@ -111,8 +111,8 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	sk->state = SK_SYN_RCVD;
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
-	if (w->sktx)
-		tx_open(w, sk, &w->sktx[idx], s, 1);
+	if (w->tcp->sktx)
+		tx_open(w, sk, &w->tcp->sktx[idx], s, 1);
 	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
 	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
@@ -121,14 +121,14 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 /* The complete requests in a segment, counted by method (httpGet counts
  * GET and HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq). */
 static void
-count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct req_runs *r)
+count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_runs *r)
 {
 	uint32_t off = 0, n;
 	int done;
 
 	if (!w->is_http) {
-		n = (sk->raw_got + s->dlen) / w->req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
+		n = (sk->raw_got + s->dlen) / w->msg.req_size;
+		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->msg.req_size);
 		CNT_ADD(&w->cnt, TCP_REQ, n);
 		if (n > 0) {
 			r->n = 1;
@@ -160,7 +160,7 @@ count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct re
 /* Answer the requests; the last answer carries our FIN when we close (a
  * bad request closes). */
 static void
-respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
 {
 	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
@@ -212,20 +212,20 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 }
 
 void
-tcp_server_input(struct worker *w, const struct seg *s)
+tcp_server_input(struct netw *w, const struct seg *s)
 {
-	uint64_t idx = sk_index_server(w, s->sip, s->sport, s->dport);
+	uint64_t idx = sk_index_server(&w->skt, s->sip, s->sport, s->dport);
 	struct tuple t;
 	struct sock *sk;
 	struct req_runs r;
 
 	r.n = r.total = 0;
 	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
+	if (unlikely(idx == SK_NONE || s->dip != w->skt.srv_ip)) {
 		tcp_unknown(w, &t, s);
 		return;
 	}
-	sk = &w->sk[idx];
+	sk = &w->skt.sk[idx];
 	if (s->flags & TH_FIN)
 		CNT(&w->cnt, FIN_RX);
 	if (unlikely(s->flags & TH_RST)) {
@@ -325,12 +325,12 @@ tcp_server_input(struct worker *w, const struct seg *s)
 }
 
 void
-tcp_server_timer(struct worker *w, uint32_t idx, int which)
+tcp_server_timer(struct netw *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->sk[idx];
+	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
-	sk_tuple(w, idx, &t);
+	sk_tuple(&w->skt, idx, &t);
 	if (which == TL_IDLE) {
 		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
 			CNT(&w->cnt, IDLE_CLOSE);

@@ -30,7 +30,7 @@ static struct {
 } sent;
 
 int
-pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
 {
 	(void)w;
 	(void)tmac;
@@ -42,7 +42,7 @@ pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct 
 }
 
 int
-pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	const struct rte_ether_addr *dmac, const uint8_t *target)
 {
 	(void)w;
@@ -63,7 +63,7 @@ pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 #define SRV0 IP4(198, 18, 2, 1)   /* the server range: 198.18.2.1 x 2 */
 #define STRANGER IP4(198, 18, 9, 9)
 
-static struct worker w;
+static struct netw w;
 static struct netport np;
 
 static int
@@ -73,7 +73,7 @@ setup(void **state)
 	memset(&w, 0, sizeof(w));
 	memset(&np, 0, sizeof(np));
 	memset(&sent, 0, sizeof(sent));
-	w.np = &np;
+	w.io.np = &np;
 	np.local_ip = LOCAL;
 	np.gw_ip = GW;
 	np.srv_ip_h = rte_be_to_cpu_32(SRV0);
