@@ -155,22 +155,22 @@ alloc_dack(struct worker *w, char *err, size_t errlen)
 }
 
 size_t
-worker_tx_bytes(const struct worker *w)
+worker_snd_bytes(const struct worker *w)
 {
 	int big = w->net.is_client ? w->net.msg.req.seg_sum != NULL
 			       : w->net.msg.rsp_ka.seg_sum != NULL || w->net.msg.rsp_close.seg_sum != NULL;
 
 	if (w->net.is_udp || !big)
 		return 0;
-	return w->net.skt.n_sk * sizeof(struct sk_tx);
+	return w->net.skt.n_sk * sizeof(struct sk_snd);
 }
 
 /* The sender's state beside the sockets, in untouched zero pages as
  * they are. */
 static int
-alloc_tx(struct worker *w, char *err, size_t errlen)
+alloc_snd(struct worker *w, char *err, size_t errlen)
 {
-	size_t bytes = worker_tx_bytes(w);
+	size_t bytes = worker_snd_bytes(w);
 	void *p;
 
 	if (bytes == 0)
@@ -183,7 +183,7 @@ alloc_tx(struct worker *w, char *err, size_t errlen)
 		return -1;
 	}
 	madvise(p, bytes, MADV_NOHUGEPAGE);
-	w->tcp.sktx = p;
+	w->tcp.snd = p;
 	return 0;
 }
 
@@ -213,7 +213,7 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	madvise(p, bytes, MADV_NOHUGEPAGE);
 	w->net.skt.sk = p;
 	prefault_sockets(w);
-	if (alloc_tx(w, err, errlen) != 0)
+	if (alloc_snd(w, err, errlen) != 0)
 		return -1;
 	return alloc_dack(w, err, errlen);
 }
@@ -248,7 +248,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->net.txq.burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->net.mss = (uint16_t)cfg->mss;
 	w->net.rx_drop.every = cfg->test_rx_drop;
-	w->tcp.tx_drop.every = cfg->test_tx_drop;
+	w->tcp.snd_drop.every = cfg->test_tx_drop;
 	/* send_window: an upper bound in segments when set (dperf's default
 	 * of 4 is not ours: the congestion and peer windows pace, tcp_send.h) */
 	w->tcp.send_wnd = cfg->send_window ? cfg->send_window * cfg->mss : UINT32_MAX;
@@ -295,14 +295,14 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 void
 worker_teardown(struct worker *w)
 {
-	if (w->tcp.sktx != NULL)
-		munmap(w->tcp.sktx, worker_tx_bytes(w));
+	if (w->tcp.snd != NULL)
+		munmap(w->tcp.snd, worker_snd_bytes(w));
 	if (w->net.skt.sk != NULL)
 		munmap(w->net.skt.sk, w->net.skt.n_sk * sizeof(struct sock));
 	if (w->tcp.dack)
 		munmap(w->tcp.dack, dack_ring_bytes(DACK_RING_SIZE));
 	w->net.skt.sk = NULL;
-	w->tcp.sktx = NULL;
+	w->tcp.snd = NULL;
 	w->tcp.dack = NULL;
 	vxlan_teardown(&w->net);
 	if (w->net.msg.map_len)

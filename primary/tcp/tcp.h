@@ -31,7 +31,7 @@ struct tlist {
 };
 
 struct dack_ring;
-struct sk_tx;
+struct sk_snd;
 
 /* A worker's TCP part: its timer lists (tlist.h), delayed ACKs
  * (tcp_dack.h) and the sender of messages over several segments
@@ -43,10 +43,10 @@ struct tcp_part {
 	uint8_t disable_ack;
 	uint32_t dack_t;       /* the delay, in timer ticks */
 	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
-	struct sk_tx *sktx;    /* tcp_send.h, parallel to sk; NULL: no message over several segments */
+	struct sk_snd *snd;    /* tcp_send.h, parallel to sk; NULL: no message over several segments */
 	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
-	struct drop_knob tx_drop; /* test_tx_drop: sent segments of a long message */
+	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct dp_http_head_cache rsp_head; /* client: the last response head */
 };
 

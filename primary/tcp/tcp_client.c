@@ -13,18 +13,16 @@
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_send.h"
 
-#define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
-
 static void
 send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
 
-	if (unlikely(w->tcp->sktx != NULL)) { /* a POST body over several segments */
-		struct tx_src src;
+	if (unlikely(w->tcp->snd != NULL)) { /* a POST body over several segments */
+		struct snd_src src;
 
-		tx_src_msg(&src, &w->msg.req);
-		tx_begin(w, sk, t, &src, 0);
+		snd_src_msg(&src, &w->msg.req);
+		snd_begin(w, sk, t, &src, 0);
 	} else {
 		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->msg.req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
@@ -212,8 +210,8 @@ tcp_client_input(struct netw *w, const struct seg *s)
 		sk->snd_una = s->ack;
 		sk->rcv_nxt = s->seq + 1;
 		sk->state = SK_ESTABLISHED;
-		if (w->tcp->sktx) /* our SYN offered window scaling */
-			tx_open(w, sk, sk_tx_of(w, sk), s, 1);
+		if (w->tcp->snd) /* our SYN offered window scaling */
+			snd_open(w, sk, sk_snd_of(w, sk), s, 1);
 		if (w->lat)
 			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
 		send_request(w, sk, (uint32_t)idx, &t);
@@ -229,12 +227,12 @@ tcp_client_input(struct netw *w, const struct seg *s)
 		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
-	if (unlikely(tx_active(w, sk))) { /* a POST body on its way: the sender's windows */
-		struct tx_src src;
+	if (unlikely(snd_active(w, sk))) { /* a POST body on its way: the sender's windows */
+		struct snd_src src;
 		uint32_t una = sk->snd_una;
 
-		tx_src_msg(&src, &w->msg.req);
-		if (tx_ack(w, sk, &t, s, &src, 0))
+		snd_src_msg(&src, &w->msg.req);
+		if (snd_ack(w, sk, &t, s, &src, 0))
 			return; /* a duplicate ACK */
 		if (sk->snd_una != una)
 			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
@@ -342,12 +340,12 @@ tcp_client_timer(struct netw *w, uint32_t idx, int which)
 			send_request(w, sk, idx, &t);
 		return;
 	}
-	if (tx_active(w, sk) && tx_persist(w, sk)) {
+	if (snd_active(w, sk) && snd_persist(w, sk)) {
 		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
+		struct snd_src src;
 
-		tx_src_msg(&src, &w->msg.req);
-		tx_timer(w, sk, &t, &src, 0);
+		snd_src_msg(&src, &w->msg.req);
+		snd_timer(w, sk, &t, &src, 0);
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
@@ -368,11 +366,11 @@ tcp_client_timer(struct netw *w, uint32_t idx, int which)
 	case SK_FIN_WAIT_2:
 		break; /* waiting for the peer's FIN */
 	default:
-		if (tx_active(w, sk)) {
-			struct tx_src src;
+		if (snd_active(w, sk)) {
+			struct snd_src src;
 
-			tx_src_msg(&src, &w->msg.req);
-			tx_timer(w, sk, &t, &src, 0);
+			snd_src_msg(&src, &w->msg.req);
+			snd_timer(w, sk, &t, &src, 0);
 		} else if (sk->snd_una != sk->snd_nxt) {
 			sk_retransmit(w, sk, &t, &w->msg.req);
 		}

@@ -51,20 +51,20 @@ closing(const struct netw *w, const struct sock *sk)
 static inline int
 big_answer(const struct netw *w, const struct sock *sk)
 {
-	return w->tcp->sktx != NULL && response(w, sk)->seg_sum != NULL;
+	return w->tcp->snd != NULL && response(w, sk)->seg_sum != NULL;
 }
 
 static inline void
-answer_src(const struct netw *w, const struct sock *sk, struct tx_src *src)
+answer_src(const struct netw *w, const struct sock *sk, struct snd_src *src)
 {
-	tx_src_msg(src, response(w, sk));
+	snd_src_msg(src, response(w, sk));
 }
 
 /* An answer over several segments still being sent or acknowledged. */
 static inline int
 big_busy(const struct netw *w, const struct sock *sk)
 {
-	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && tx_active(w, sk);
+	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
 }
 
 /* The requests of one segment, as runs of one method. More changes of
@@ -111,8 +111,8 @@ accept_syn(struct netw *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	sk->state = SK_SYN_RCVD;
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
-	if (w->tcp->sktx)
-		tx_open(w, sk, &w->tcp->sktx[idx], s, 1);
+	if (w->tcp->snd)
+		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
 	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
 	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
@@ -171,12 +171,12 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		/* An answer over several segments: one request at a time
 		 * (the config refuses pipeline with it); more requests in
 		 * this segment than one are not answered (see Known limits). */
-		struct tx_src src;
+		struct snd_src src;
 
 		sk->last_kind = r->kind[0];
 		answer_src(w, sk, &src);
 		CNT(&w->cnt, HTTP_2XX);
-		tx_begin(w, sk, t, &src, close);
+		snd_begin(w, sk, t, &src, close);
 		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
 		if (w->lat)
@@ -256,13 +256,13 @@ tcp_server_input(struct netw *w, const struct seg *s)
 	}
 	if (unlikely(big_busy(w, sk))) {
 		/* an answer over several segments: the sender's windows */
-		struct tx_src src;
+		struct snd_src src;
 		uint32_t una = sk->snd_una;
 
 		answer_src(w, sk, &src);
-		if (tx_ack(w, sk, &t, s, &src, closing(w, sk)))
+		if (snd_ack(w, sk, &t, s, &src, closing(w, sk)))
 			return; /* a duplicate ACK */
-		if (sk->snd_una != una || tx_active(w, sk))
+		if (sk->snd_una != una || snd_active(w, sk))
 			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
 	} else {
 		if (seq_gt(s->ack, sk->snd_una)) {
@@ -297,9 +297,9 @@ tcp_server_input(struct netw *w, const struct seg *s)
 	}
 	switch (sk->state) {
 	case SK_ESTABLISHED:
-		if (r.total > 0 && !tx_active(w, sk)) {
+		if (r.total > 0 && !snd_active(w, sk)) {
 			respond(w, sk, (uint32_t)idx, &t, &r);
-		} else if (tx_active(w, sk)) { /* an answer in progress: tx_ack sent what it could */
+		} else if (snd_active(w, sk)) { /* an answer in progress: snd_ack sent what it could */
 			if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
 				sk_ctl(w, &t, sk, TH_ACK);
 		} else if (sk->flags & SKF_FIN_RCVD) {
@@ -344,12 +344,12 @@ tcp_server_timer(struct netw *w, uint32_t idx, int which)
 		}
 		return;
 	}
-	if (big_busy(w, sk) && tx_persist(w, sk)) {
+	if (big_busy(w, sk) && snd_persist(w, sk)) {
 		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
+		struct snd_src src;
 
 		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
+		snd_timer(w, sk, &t, &src, closing(w, sk));
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
@@ -364,10 +364,10 @@ tcp_server_timer(struct netw *w, uint32_t idx, int which)
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 	} else if (big_busy(w, sk)) {
-		struct tx_src src;
+		struct snd_src src;
 
 		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
+		snd_timer(w, sk, &t, &src, closing(w, sk));
 	} else if (sk->snd_una != sk->snd_nxt) {
 		sk_retransmit(w, sk, &t, response(w, sk));
 	} else if (sk->state == SK_ESTABLISHED) {

@@ -40,8 +40,8 @@ NETW = {
     'cfg': 'cfg', 'lat': 'lat', 'cnt': 'cnt',
     'tl': 'tcp->tl', 'timers_behind': 'tcp->timers_behind', 'timer_fired': 'tcp->timer_fired',
     'disable_ack': 'tcp->disable_ack', 'dack_t': 'tcp->dack_t', 'dack': 'tcp->dack',
-    'sktx': 'tcp->sktx', 'send_wnd': 'tcp->send_wnd', 'ka_num': 'tcp->ka_num',
-    'tx_drop_every': 'tcp->tx_drop.every', 'tx_drop_n': 'tcp->tx_drop.n', 'rsp_head': 'tcp->rsp_head',
+    'sktx': 'tcp->snd', 'send_wnd': 'tcp->send_wnd', 'ka_num': 'tcp->ka_num',
+    'tx_drop_every': 'tcp->snd_drop.every', 'tx_drop_n': 'tcp->snd_drop.n', 'rsp_head': 'tcp->rsp_head',
 }
 # old member -> its path from struct worker, for the loop's own parts
 WORKER = {

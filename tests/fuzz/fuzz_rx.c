@@ -181,8 +181,8 @@ reset_side(struct side *s)
 	drain(s);
 	if (s->w0.net.skt.sk != NULL)
 		madvise(s->w0.net.skt.sk, bytes, MADV_DONTNEED); /* back to zero pages */
-	if (s->w0.tcp.sktx != NULL) /* the sender's state beside them (tcp_send.h) */
-		madvise(s->w0.tcp.sktx, worker_tx_bytes(&s->w0), MADV_DONTNEED);
+	if (s->w0.tcp.snd != NULL) /* the sender's state beside them (tcp_send.h) */
+		madvise(s->w0.tcp.snd, worker_snd_bytes(&s->w0), MADV_DONTNEED);
 	s->w = s->w0;
 	worker_link(&s->w);
 	s->np = s->np0;

@@ -169,10 +169,10 @@ node_new(const struct dp_config *cfg)
 	w->net.skt.sk = aligned_alloc(64, w->net.skt.n_sk * sizeof(struct sock));
 	assert_non_null(w->net.skt.sk);
 	memset(w->net.skt.sk, 0, w->net.skt.n_sk * sizeof(struct sock));
-	/* alloc_tx: the sender's state, when messages span segments */
-	if (worker_tx_bytes(w)) {
-		w->tcp.sktx = calloc(1, worker_tx_bytes(w));
-		assert_non_null(w->tcp.sktx);
+	/* alloc_snd: the sender's state, when messages span segments */
+	if (worker_snd_bytes(w)) {
+		w->tcp.snd = calloc(1, worker_snd_bytes(w));
+		assert_non_null(w->tcp.snd);
 	}
 	return n;
 }
@@ -196,7 +196,7 @@ free_nodes(void **state)
 		box_clear(n);
 		free(n->out);
 		free(n->w.net.skt.sk);
-		free(n->w.tcp.sktx);
+		free(n->w.tcp.snd);
 		free(n->w.tcp.dack);
 		free(n->st);
 		free(n->msgbuf);

@@ -20,7 +20,7 @@ struct walk {
 };
 
 static void
-client(struct walk *w, uint32_t n_cip, uint32_t n_lport, uint32_t n_sport)
+client(struct walk *w, uint32_t n_cip, uint32_t n_lport, uint32_t n_srvport)
 {
 	memset(w, 0, sizeof(*w));
 	w->skt.client = 1;
@@ -29,7 +29,7 @@ client(struct walk *w, uint32_t n_cip, uint32_t n_lport, uint32_t n_sport)
 	w->skt.lport_min = 1;
 	w->skt.n_lport = n_lport;
 	w->skt.srvport_min = 80;
-	w->skt.n_srvport = n_sport;
+	w->skt.n_srvport = n_srvport;
 	w->skt.srv_ip = rte_cpu_to_be_32(0xc6120201);
 	w->skt.n_sk = sk_table_init(&w->skt);
 }
@@ -48,16 +48,16 @@ static void
 test_client_roundtrip(void **state)
 {
 	static const uint32_t cips[] = { 1, 2, 3, 4, 7, 200, 251, 65536 };
-	static const uint32_t sports[] = { 1, 2, 5, 16, 17 };
+	static const uint32_t srvports[] = { 1, 2, 5, 16, 17 };
 	struct walk w;
 
 	(void)state;
 	srand(7);
 	for (size_t a = 0; a < RTE_DIM(cips); a++)
-		for (size_t b = 0; b < RTE_DIM(sports); b++) {
-			uint32_t n_lport = (uint32_t)RTE_MIN(65535ULL, (UINT32_MAX - 1ULL) / (cips[a] * sports[b]));
+		for (size_t b = 0; b < RTE_DIM(srvports); b++) {
+			uint32_t n_lport = (uint32_t)RTE_MIN(65535ULL, (UINT32_MAX - 1ULL) / (cips[a] * srvports[b]));
 
-			client(&w, cips[a], n_lport, sports[b]);
+			client(&w, cips[a], n_lport, srvports[b]);
 			assert_true(w.skt.n_sk < UINT32_MAX);
 			for (uint64_t i = 0; i < 2000 && i < w.skt.n_sk; i++)
 				check_client(&w, i);
