@@ -10,7 +10,7 @@
 #   make soak       ten minutes of CC with churn, then checks that nothing leaked
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 #   make man        the man pages in build/man/, from docs/man/*.md
-#   make docs       regenerate README's generated blocks from docs/man/*.md
+#   make docs       regenerate README's generated block (dperf-ctl's examples) from docs/man/*.md
 #   make install    binaries, man pages, example configs, dperf@.service (PREFIX, DESTDIR)
 #   make uninstall  removes what install put there
 #
@@ -198,7 +198,7 @@ bench: all
 	scripts/bench.sh
 
 # Man pages: docs/man/*.md is the one source; scripts/mandoc.py turns it
-# into man(7) here and copies its marked blocks into README.md (make docs).
+# into man(7) here and copies the block README.md repeats (make docs).
 MAN_SRC   := $(wildcard docs/man/*.md)
 MAN_PAGES := $(patsubst docs/man/%.md,$(BUILD)/man/%,$(MAN_SRC))
 man: $(MAN_PAGES)
@@ -210,9 +210,10 @@ $(BUILD)/man/%: docs/man/%.md scripts/mandoc.py
 docs:
 	$(PYTHON) scripts/mandoc.py readme README.md $(MAN_SRC)
 
-# The documentation against the code: README's generated blocks, the man
+# The documentation against the code: README's generated block, the man
 # pages under mandoc's lint, the usage blocks against each binary's --help,
-# every config keyword and every test suite documented (tests/docs/).
+# every config keyword, counter and exit code and every test suite
+# documented (tests/docs/).
 docs-check: all man
 	tests/docs/check_docs.sh
 

@@ -33,7 +33,8 @@ TMP = SOCK = None              # made by main(): importing this file (tests) sta
 PROCS = []
 RUN_S = 4 if SMOKE else 9      # client duration per scenario
 # Both sides batch TX: a partial batch waits up to 5 us for more packets,
-# so the memif PMD is called less often with fuller bursts (see README).
+# so the memif PMD is called less often with fuller bursts (tx_hold in
+# dperf.conf(5)).
 TX_TUNING = "tx_burst 32\ntx_hold 5us"
 SKIP_S = 2                     # seconds discarded (start, ramp)
 
@@ -298,9 +299,9 @@ def bench_cps():
     best, tried, saturation = None, [], None
     for lv in levels:
         # A level counts as held when one of two tries holds it: this
-        # shared 2-core box has stray stalls (see README). Each try gets
+        # shared 2-core box has stray stalls (docs/performance.md). Each try gets
         # a fresh server: DPDK 22.11's memif PMD can crash the side that
-        # stays when its peer disconnects (README, limits).
+        # stays when its peer disconnects (docs/architecture.md, Known limits).
         kept = None
         for attempt in (1, 2):
             secs, v, info = cps_try(lv)

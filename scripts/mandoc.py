@@ -2,7 +2,7 @@
 """The documentation's one source: docs/man/*.md.
 
   mandoc.py man SRC.md OUT          SRC as a man(7) page
-  mandoc.py readme README.md SRC..  copy SRC's marked blocks into README.md
+  mandoc.py readme README.md SRC..  copy the blocks README.md repeats from SRC
   mandoc.py readme --check README.md SRC..
                                     exit 1, with a diff, if README.md's blocks differ
   mandoc.py block SRC.md NAME       print one marked block (for the tests)
@@ -12,10 +12,13 @@ well on GitHub and renders as a clean man page (mandoc -T lint quiet):
 a first line `% TITLE SECTION DATE SOURCE`, `#`/`##` headings, paragraphs,
 fenced code blocks, `- ` lists, two-or-more column tables (rendered as
 tagged paragraphs: the first column is the tag), inline `code`, **bold**,
-*italic* and [text](link). `<!-- readme: NAME -->` ... `<!-- /readme -->`
-marks a block that README.md repeats between
-`<!-- begin SRC: NAME -->` and `<!-- end SRC: NAME -->`; README.md is
-rewritten from the source, never the other way round.
+*italic* and [text](link). `<!-- block: NAME -->` ... `<!-- /block -->`
+names a block that the code is checked against (tests/docs/check_docs.sh
+reads a usage block, the keyword, counter and exit-code tables) or that
+README.md repeats between `<!-- begin SRC: NAME -->` and
+`<!-- end SRC: NAME -->`; README.md is rewritten from the source, never the
+other way round. The references live in the man pages; README.md repeats
+only what a newcomer reads first (dperf-ctl's examples).
 """
 import difflib
 import re
@@ -146,12 +149,21 @@ def to_man(src):
     return "\n".join(out).replace("\u2014", "\\(em") + "\n"
 
 
-BLOCK_RE = re.compile(r"^<!-- readme: (\S+) -->\n(.*?)^<!-- /readme -->\n", re.S | re.M)
+BLOCK_RE = re.compile(r"^<!-- block: (\S+) -->\n(.*?)^<!-- /block -->\n", re.S | re.M)
+# The marker before blocks lived in the man pages for their own sake: a
+# source still using it would lose its block without a word.
+OLD_MARK_RE = re.compile(r"^<!-- /?readme\b", re.M)
 
 
 def blocks(path):
     with open(path) as f:
-        return {m.group(1): m.group(2) for m in BLOCK_RE.finditer(f.read())}
+        text = f.read()
+    old = OLD_MARK_RE.search(text)
+    if old:
+        sys.exit("mandoc.py: %s:%d: '<!-- readme: NAME -->' is now '<!-- block: NAME -->'"
+                 " (and '<!-- /readme -->' '<!-- /block -->')"
+                 % (path, text.count("\n", 0, old.start()) + 1))
+    return {m.group(1): m.group(2) for m in BLOCK_RE.finditer(text)}
 
 
 def splice(readme, sources):

@@ -29,7 +29,7 @@ add(struct eal_args *a, const char *fmt, ...)
  * container cpusets), workers' included: the scheduler then puts it where
  * a core is idle. (Pinning it off our worker cores put it on the *other*
  * primary's worker core on a 2-core box and tripled the memif PMD crashes
- * at disconnect; see README, known limits.) */
+ * at disconnect; see docs/architecture.md, Known limits.) */
 static int
 lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 {

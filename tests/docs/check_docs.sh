@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The documentation against the code (run by `make docs-check`, in `make test`).
 # Every check prints what disagrees and fails the run; none needs EAL.
-#   1. README.md's generated blocks equal their source in docs/man/, and
-#      .ci/run runs exactly the README's Quick start commands
+#   1. README.md's generated blocks equal their source in docs/man/,
+#      .ci/run runs exactly the README's Quick start commands, its performance
+#      rows are docs/performance.md's, and every relative link of README.md
+#      and docs/ names a file (and heading) that exists
 #   2. each man page passes mandoc's lint (warnings and above) and renders with man -l
 #   3. each binary's --help equals the usage block of its man page; --version works
-#   4. every keyword the parser knows is documented in dperf.conf(5), and back
+#   4. every keyword the parser knows is documented in dperf.conf(5), and back;
+#      dperf(8)'s counters are the code's counters, and dperf(8)'s and
+#      dperf-ctl(8)'s exit-code tables give exactly the codes the code defines
 #   5. docs/architecture.md's layout block names exactly the tree's folders,
 #      primary/'s rooms include only the rooms below them, and no source
 #      includes by a "../" path
@@ -31,6 +35,36 @@ grep -oE '^make [a-z]+' .ci/run >"$T/quick.ci"
 [ -s "$T/quick.readme" ] || bad "README.md: no commands found in the Quick start block"
 diff "$T/quick.readme" "$T/quick.ci" >"$T/quick.diff" ||
 	bad "README's Quick start (<) and .ci/run (>) run different commands:$(printf '\n'; cat "$T/quick.diff")"
+
+# 1d. The README's performance figures are rows of docs/performance.md's
+# summary, copied whole (the figures are measured once, written once there).
+sed -n '/^## Performance/,/^## /p' README.md | grep '^| ' | grep -v '^| figure |' >"$T/perf.readme"
+[ -s "$T/perf.readme" ] || bad "README.md: no figures table under '## Performance'"
+grep -vxFf <(sed -n '/^## Summary/,/^## /p' docs/performance.md) "$T/perf.readme" >"$T/perf.diff" &&
+	bad "README's Performance rows not in docs/performance.md's Summary:$(printf '\n'; cat "$T/perf.diff")"
+
+# 1c. Relative links: the README sends its reader to docs/ and the man
+# pages for everything it no longer says, so each must arrive (GitHub's
+# heading anchors: lower case, punctuation dropped, spaces to hyphens).
+$PY - README.md docs/*.md docs/man/*.md >"$T/links" <<'EOF_LINKS'
+import os, re, sys
+def headings(path):
+    text = re.sub(r"```.*?```", "", open(path).read(), flags=re.S)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+            for h in re.findall(r"^#+ (.*)$", text, re.M)}
+for f in sys.argv[1:]:
+    text = re.sub(r"```.*?```", "", open(f).read(), flags=re.S)
+    for m in re.finditer(r"\[[^\]]+\]\(([^)\s]+)\)", text):
+        path, _, anchor = m.group(1).partition("#")
+        if "://" in path or path.startswith("mailto:"):
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(f), path)) if path else f
+        if not os.path.exists(target):
+            print("%s: link to %s: no such file" % (f, m.group(1)))
+        elif anchor and (os.path.isdir(target) or anchor not in headings(target)):
+            print("%s: link to %s: no such heading" % (f, m.group(1)))
+EOF_LINKS
+[ -s "$T/links" ] && bad "broken links:$(printf '\n'; cat "$T/links")"
 
 # 2. The man pages: lint and render.
 for src in docs/man/*.md; do
@@ -72,6 +106,33 @@ comm -23 "$T/kw.code" "$T/kw.doc" | while read -r k; do echo "$k"; done >"$T/kw.
 comm -13 "$T/kw.code" "$T/kw.doc" >"$T/kw.gone"
 [ -s "$T/kw.undoc" ] && bad "keywords the parser knows but dperf.conf(5) does not list: $(tr '\n' ' ' <"$T/kw.undoc")"
 [ -s "$T/kw.gone" ] && bad "keywords dperf.conf(5) lists but the parser does not know: $(tr '\n' ' ' <"$T/kw.gone")"
+
+# 4b. Counters: dperf(8)'s list against common/counters.h (the one list
+# the engine, the tools and every output print from), and every counter
+# its tables explain is one of them.
+doc_counters() { $PY scripts/mandoc.py block docs/man/dperf.8.md counters; }
+grep -oE '^[[:space:]]*X\([A-Z0-9_]+, "[A-Za-z0-9]+", CK_' common/counters.h | cut -d'"' -f2 | sort >"$T/cnt.code"
+grep -oE '^[[:space:]]*X\([A-Z0-9_]+, "[A-Za-z0-9]+"\)' common/counters.h | cut -d'"' -f2 | sort >"$T/pcnt.code"
+[ -s "$T/cnt.code" ] && [ -s "$T/pcnt.code" ] || bad "no counters found in common/counters.h (did its X() shape change?)"
+doc_counters | sed -n '/^```$/,/^```$/p' | grep -v '^```' | tr ' ' '\n' | grep . | sort >"$T/cnt.doc"
+diff "$T/cnt.doc" "$T/cnt.code" >"$T/cnt.diff" ||
+	bad "dperf(8)'s counter list (<) and common/counters.h (>) differ:$(printf '\n'; cat "$T/cnt.diff")"
+doc_counters | grep -oE '[A-Za-z0-9]+' | sort -u >"$T/cnt.words"
+for c in $(cat "$T/pcnt.code"); do
+	grep -qx "$c" "$T/cnt.words" || bad "dperf(8)'s COUNTERS does not name the port counter $c"
+done
+for c in $(doc_counters | grep -oE '^\| `[A-Za-z0-9]+`(, `[A-Za-z0-9]+`)* \|' | grep -oE '[A-Za-z0-9]+'); do
+	grep -qx "$c" "$T/cnt.code" "$T/pcnt.code" || bad "dperf(8)'s COUNTERS explains $c, which is not a counter"
+done
+
+# 4c. Exit codes: each table's codes are exactly the ones the code defines
+# (dperf: 0 and primary/boot/main.c's EXIT_*; dperf-ctl: lib/attach.h's DP_EXIT_*).
+exit_codes() { $PY scripts/mandoc.py block "docs/man/$1.8.md" exit | sed -n 's/^| \([0-9][0-9]*\) |.*/\1/p' | sort -n | tr '\n' ' '; }
+code=$( { echo 0; sed -n 's/^#define EXIT_[A-Z_]* \([0-9][0-9]*\)$/\1/p' primary/boot/main.c; } | sort -nu | tr '\n' ' ')
+[ "$(exit_codes dperf)" = "$code" ] || bad "dperf(8)'s exit codes ($(exit_codes dperf)) are not the code's ($code: 0 and primary/boot/main.c's EXIT_*)"
+code=$(sed -n 's/^[[:space:]]*DP_EXIT_[A-Z_]* = \([0-9][0-9]*\),.*/\1/p' lib/attach.h | sort -nu | tr '\n' ' ')
+[ -n "$code" ] || bad "no DP_EXIT_* values in lib/attach.h (did its shape change?)"
+[ "$(exit_codes dperf-ctl)" = "$code" ] || bad "dperf-ctl(8)'s exit codes ($(exit_codes dperf-ctl)) are not lib/attach.h's DP_EXIT_* ($code)"
 
 # 5. The layout block against the tree.
 sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^[a-z0-9]+(/[a-z0-9]+)?/' | sort -u >"$T/layout.doc"
@@ -139,4 +200,4 @@ if [ $fails -gt 0 ]; then
 	echo "docs: $fails check(s) failed" >&2
 	exit 1
 fi
-echo "PASS [docs]: README blocks, man lint and rendering, --help/--version, keywords, layout, test catalogue, install/uninstall, systemd unit"
+echo "PASS [docs]: README blocks and links, man lint and rendering, --help/--version, keywords, counters, exit codes, layout, test catalogue, install/uninstall, systemd unit"
