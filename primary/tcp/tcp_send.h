@@ -47,7 +47,7 @@ struct sk_snd {
 	uint8_t active;    /* a message is in progress: not all of it acknowledged */
 };
 
-_Static_assert(sizeof(struct sk_snd) == 28, "README states 64 + 28 bytes per connection");
+_Static_assert(sizeof(struct sk_snd) == 28, "docs/performance.md states 64 + 28 bytes per connection");
 
 /* Where segment k of a message comes from. */
 struct snd_src {
