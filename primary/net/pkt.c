@@ -72,7 +72,7 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	uint32_t hsum;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
 		      &w->io.np->gw_mac);
 	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	th = (struct rte_tcp_hdr *)(p + l2 + l3);
@@ -109,13 +109,13 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
 	if (w->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(w, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
-		th->cksum = l4_cksum6(w, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+		ip6_write(&w->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum6(&w->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
 		uint16_t l4len = (uint16_t)(thl + dlen);
-		uint32_t isum = ip_write(w, ip, t, IPPROTO_TCP, l4len);
-		th->cksum = l4_cksum(w, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
+		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_TCP, l4len);
+		th->cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
 	}
 }
 
@@ -162,7 +162,7 @@ udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct
 	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
 		      &w->io.np->gw_mac);
 	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	uh = (struct rte_udp_hdr *)(p + l2 + l3);
@@ -174,13 +174,13 @@ udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct
 	m->data_len = m->pkt_len = l2 + l3 + ulen;
 	if (w->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(w, ip6, t, IPPROTO_UDP, ulen);
-		uh->dgram_cksum = l4_cksum6(w, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
+		ip6_write(&w->io, ip6, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum6(&w->io, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
-		uint32_t isum = ip_write(w, ip, t, IPPROTO_UDP, ulen);
+		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_UDP, ulen);
 		uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
-		uh->dgram_cksum = l4_cksum(w, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+		uh->dgram_cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 	}
 }
 
@@ -215,7 +215,7 @@ pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rt
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
 	a = (struct rte_arp_hdr *)(p + l2);
 	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
 	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
@@ -246,7 +246,7 @@ pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
 	ip = (struct rte_ipv6_hdr *)(p + l2);
 	ic = (uint8_t *)(ip + 1);
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);

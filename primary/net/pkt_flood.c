@@ -74,7 +74,7 @@ udp4_patch(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const stru
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
 	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint16_t id = rte_cpu_to_be_16((uint16_t)w->io.ip_id++);
-	uint32_t isum = ip_sum(w, t, IPPROTO_UDP, rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + ulen)), id);
+	uint32_t isum = ip_sum(&w->io, t, IPPROTO_UDP, rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + ulen)), id);
 	uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
 
 	ip->packet_id = id;
@@ -83,7 +83,7 @@ udp4_patch(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const stru
 	ip->hdr_checksum = 0; /* with offload, a device may have written it in place */
 	uh->src_port = t->lport;
 	uh->dst_port = t->rport;
-	uh->dgram_cksum = l4_cksum(w, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+	uh->dgram_cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 }
 
 int
