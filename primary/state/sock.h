@@ -48,7 +48,10 @@ struct sock {
 	uint8_t retries;
 	uint8_t inflight;   /* client: requests sent and not yet answered */
 	uint8_t last_kind;  /* server: method of the last request answered */
-	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
+	union {
+		uint16_t raw_got;  /* raw TCP: bytes of the current message received */
+		uint16_t head_run; /* HTTP client: bytes of heads and chunk framing in a row */
+	};
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
 	/* Where the HTTP stream is: a server reads requests, a client
 	 * responses (a socket is one or the other: 8 bytes for both). */

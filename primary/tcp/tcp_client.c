@@ -11,7 +11,13 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
+
+/* Bytes of response heads (interim ones included), chunk framing and
+ * trailers in a row, without content between: more is a malformed
+ * response, not one that is slow (arriving data restarts the timer). */
+#define RSP_HEAD_RUN_MAX 65535u
 
 static void
 send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
@@ -58,10 +64,21 @@ active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 	tl_add(w, sk, idx, TL_RT);
 }
 
+/* A connection that ends with a response unfinished (a request sent,
+ * its answer not all read), whatever ended it: the response is an error
+ * (httpErr, beside the connection's skErr). */
+static void
+client_unfinished(struct netw *w, const struct sock *sk)
+{
+	if (sk->inflight > 0 && w->is_http)
+		CNT(&w->cnt, HTTP_ERR);
+}
+
 static void
 fail(struct netw *w, struct sock *sk, const struct tuple *t)
 {
 	CNT(&w->cnt, SK_ERR);
+	client_unfinished(w, sk);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }
@@ -122,14 +139,20 @@ read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			}
 		}
 		rc = dp_rsp_scan(&sk->rs, p, len, &used);
-		if (rc == DP_RSP_BAD) {
-			CNT(&w->cnt, HTTP_ERR);
-			return -1;
-		}
+		if (rc == DP_RSP_BAD)
+			return -1; /* fail() counts the unfinished response */
 		p += used;
 		len -= used;
-		if (rc != DP_RSP_MORE)
+		if (rc != DP_RSP_MORE) {
+			sk->head_run = 0;
 			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+		} else if (dp_rsp_scan_in_data(&sk->rs)) {
+			sk->head_run = 0;
+		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
+			return -1; /* endless headers, interim responses or chunk framing */
+		} else {
+			sk->head_run = (uint16_t)(sk->head_run + used);
+		}
 	}
 	return 0;
 }
@@ -142,10 +165,14 @@ next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			CNT(&w->cnt, HTTP_ERR);
 			fail(w, sk, t);
 		} else if (dlen) {
-			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
+			/* More of the response to come: the server makes
+			 * progress, its retransmission timer starts again (a
+			 * slow but steady answer is not a lost one). */
+			sk->retries = 0;
+			tl_add(w, sk, idx, TL_RT);
+			sk_ack_partial(w, sk, idx, t, dlen);
 		}
 		return;
 	}
@@ -168,114 +195,88 @@ next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 	tl_add(w, sk, idx, TL_KA);
 }
 
+/* The first byte of an answer, then the bytes of responses. Returns
+ * nonzero when a malformed (or unasked-for) response ended the
+ * connection. */
+static int
+client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+{
+	if (sk->flags & SKF_FIRST_BYTE) {
+		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
+		if (w->lat)
+			dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
+	}
+	if (read_response(w, sk, s->data, s->dlen) != 0) {
+		fail(w, sk, t);
+		return 1;
+	}
+	return 0;
+}
+
+/* The client's established step: read the response, then the next. */
+static void
+client_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		   const struct seg *s)
+{
+	if (s->dlen > 0 && client_read(w, sk, t, s))
+		return;
+	if (s->dlen > 0 || (s->flags & TH_FIN))
+		next_step(w, sk, idx, t, s->dlen);
+}
+
+/* SYN_SENT: the SYN+ACK acknowledging our SYN opens the connection and
+ * the request goes with our ACK; anything else is dropped. */
+static void
+client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	    const struct tuple *t)
+{
+	if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
+		CNT(&w->cnt, TCP_DROP);
+		return;
+	}
+	sk->snd_una = s->ack;
+	sk->rcv_nxt = s->seq + 1;
+	sk->state = SK_ESTABLISHED;
+	if (w->tcp->snd) /* our SYN offered window scaling */
+		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
+	if (w->lat)
+		dp_hist_add(&w->lat->connect, w->now - sk->t_start);
+	send_request(w, sk, idx, t);
+}
+
+/* A POST body over several segments on its way. */
+static inline int
+client_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+{
+	if (likely(!snd_active(w, sk)))
+		return 0;
+	snd_src_msg(src, &w->msg.req);
+	*fin = 0;
+	return 1;
+}
+
+static inline const struct msg *
+client_resent(const struct netw *w, const struct sock *sk)
+{
+	(void)sk;
+	return &w->msg.req;
+}
+
+static const struct tcp_role client_role = {
+	.side = TCP_CLIENT,
+	.fin_wait = TL_RT,
+	.open = client_open,
+	.established = client_established,
+	.late_data = client_read, /* nobody asked for it: an error */
+	.sending = client_sending,
+	.resent = client_resent,
+	.unfinished = client_unfinished,
+};
+
 void
 tcp_client_input(struct netw *w, const struct seg *s)
 {
-	uint64_t idx = sk_index_client(&w->skt, s->dip, s->dport, s->sport);
-	struct tuple t;
-	struct sock *sk;
-	int got_data;
-
-	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->sip != w->skt.srv_ip)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	sk = &w->skt.sk[idx];
-	if (s->flags & TH_SYN)
-		CNT(&w->cnt, SYN_RX);
-	if (s->flags & TH_FIN)
-		CNT(&w->cnt, FIN_RX);
-	if (unlikely(s->flags & TH_RST)) {
-		CNT(&w->cnt, RST_RX);
-		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
-		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
-			CNT(&w->cnt, TCP_DROP);
-			return;
-		}
-		if (sk->inflight > 0 || sk->state == SK_SYN_SENT)
-			CNT(&w->cnt, SK_ERR);
-		sk_closed(w, sk);
-		return;
-	}
-	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	if (sk->state == SK_SYN_SENT) {
-		if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
-			CNT(&w->cnt, TCP_DROP);
-			return;
-		}
-		sk->snd_una = s->ack;
-		sk->rcv_nxt = s->seq + 1;
-		sk->state = SK_ESTABLISHED;
-		if (w->tcp->snd) /* our SYN offered window scaling */
-			snd_open(w, sk, sk_snd_of(w, sk), s, 1);
-		if (w->lat)
-			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
-		send_request(w, sk, (uint32_t)idx, &t);
-		return;
-	}
-	if (unlikely(s->flags & TH_SYN)) { /* our ACK of its SYN+ACK was lost */
-		if (s->seq + 1 == sk->rcv_nxt)
-			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(&w->cnt, TCP_DROP);
-		return;
-	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt)) {
-		CNT(&w->cnt, TCP_DROP);
-		return;
-	}
-	if (unlikely(snd_active(w, sk))) { /* a POST body on its way: the sender's windows */
-		struct snd_src src;
-		uint32_t una = sk->snd_una;
-
-		snd_src_msg(&src, &w->msg.req);
-		if (snd_ack(w, sk, &t, s, &src, 0))
-			return; /* a duplicate ACK */
-		if (sk->snd_una != una)
-			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
-	} else if (seq_gt(s->ack, sk->snd_una)) {
-		sk->snd_una = s->ack;
-		sk->retries = 0; /* the peer makes progress */
-	}
-	got_data = s->dlen > 0;
-	if (got_data || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
-			return;
-		}
-		sk->rcv_nxt += s->dlen;
-		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
-		if (got_data && (sk->flags & SKF_FIRST_BYTE)) {
-			sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-			if (w->lat)
-				dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
-		}
-		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
-			fail(w, sk, &t);
-			return;
-		}
-		if (s->flags & TH_FIN) {
-			sk->rcv_nxt++;
-			sk->flags |= SKF_FIN_RCVD;
-		}
-	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		if (got_data || (s->flags & TH_FIN))
-			next_step(w, sk, (uint32_t)idx, &t, s->dlen);
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK: /* the client's wait for the FIN retries it (RT) */
-		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_RT);
-		break;
-	default:
-		CNT(&w->cnt, TCP_DROP);
-		break;
-	}
+	tcp_input(w, s, &client_role);
 }
 
 int
@@ -294,8 +295,10 @@ tcp_client_launch(struct netw *w)
 		sk_cursor_step(&w->cur, &w->skt);
 		sk = NULL;
 	}
-	if (sk == NULL)
+	if (sk == NULL) {
+		CNT(&w->cnt, LAUNCH_FULL);
 		return -1;
+	}
 	idx = w->cur.cursor;
 	sk_cursor_tuple(&w->cur, &w->skt, &t);
 	sk_cursor_step(&w->cur, &w->skt);
@@ -329,52 +332,16 @@ tcp_client_close_idle(struct netw *w, uint32_t idx)
 void
 tcp_client_timer(struct netw *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->skt.sk[idx];
-	struct tuple t;
-
-	sk_tuple(&w->skt, idx, &t);
 	if (which == TL_KA) {
+		struct sock *sk = &w->skt.sk[idx];
+		struct tuple t;
+
+		sk_tuple(&w->skt, idx, &t);
 		if (w->stopping)
 			active_close(w, sk, idx, &t);
 		else
 			send_request(w, sk, idx, &t);
 		return;
 	}
-	if (snd_active(w, sk) && snd_persist(w, sk)) {
-		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct snd_src src;
-
-		snd_src_msg(&src, &w->msg.req);
-		snd_timer(w, sk, &t, &src, 0);
-		tl_add(w, sk, idx, TL_RT);
-		return;
-	}
-	if (++sk->retries > DP_MAX_RETRIES) {
-		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
-			sk_closed(w, sk);
-			return;
-		}
-		fail(w, sk, &t);
-		return;
-	}
-	switch (sk->state) {
-	case SK_SYN_SENT:
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
-		CNT(&w->cnt, SYN_RT);
-		CNT(&w->cnt, SYN_TX);
-		break;
-	case SK_FIN_WAIT_2:
-		break; /* waiting for the peer's FIN */
-	default:
-		if (snd_active(w, sk)) {
-			struct snd_src src;
-
-			snd_src_msg(&src, &w->msg.req);
-			snd_timer(w, sk, &t, &src, 0);
-		} else if (sk->snd_una != sk->snd_nxt) {
-			sk_retransmit(w, sk, &t, &w->msg.req);
-		}
-		break; /* else: request acknowledged, the response is slow */
-	}
-	tl_add(w, sk, idx, TL_RT);
+	tcp_timer_rt(w, idx, &client_role);
 }

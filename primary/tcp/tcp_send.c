@@ -59,18 +59,32 @@ fin_sent(const struct sock *sk, const struct sk_snd *snd, const struct snd_src *
 	return sk->snd_nxt - snd->base == src->len + 1;
 }
 
-/* Send segment k (again or for the first time); the last one carries
- * the FIN when it was sent before or fin asks for it now. */
-static void
-send_seg(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
-	 const struct snd_src *src, uint32_t k, int fin)
+/* The segment holding sequence number seq. */
+static inline uint32_t
+seg_of(const struct netw *w, const struct sk_snd *snd, uint32_t seq)
 {
-	uint32_t seq = snd->base + k * w->mss, end;
+	return (seq - snd->base) / w->mss;
+}
+
+/* Send the message's bytes [seq, seq + len), within one segment of the
+ * source (again or for the first time); the last byte carries the FIN
+ * when it was sent before or fin asks for it now. A whole segment has its
+ * sum precomputed; a part of one (a window smaller than a segment, or
+ * the rest of a segment after such a part) is summed here. */
+static void
+send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+	  const struct snd_src *src, uint32_t seq, uint32_t len, int fin)
+{
+	uint32_t k = seg_of(w, snd, seq), off = seq - snd->base - k * w->mss, end = seq + len;
 	struct msg seg;
 	uint8_t f = TH_ACK;
 
 	src->seg(src, k, w->mss, &seg);
-	end = seq + seg.len;
+	if (off != 0 || len != seg.len) {
+		seg.data += off;
+		seg.len = len;
+		seg.sum = pkt_sum(seg.data, len);
+	}
 	if (end - snd->base == src->len) {
 		f |= TH_PSH;
 		if (fin_sent(sk, snd, src) || fin)
@@ -102,12 +116,6 @@ send_seg(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple
 	}
 }
 
-/* The segment holding sequence number seq. */
-static inline uint32_t
-seg_of(const struct netw *w, const struct sk_snd *snd, uint32_t seq)
-{
-	return (seq - snd->base) / w->mss;
-}
 
 uint32_t
 snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
@@ -120,20 +128,29 @@ snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct 
 	while (snd->nxt - snd->base < src->len) {
 		uint32_t k = seg_of(w, snd, snd->nxt);
 		uint32_t end = snd->base + min_u32((k + 1) * w->mss, src->len);
-		uint32_t flight = end - sk->snd_una;
+		uint32_t used = snd->nxt - sk->snd_una, len = end - snd->nxt;
 
-		/* Whole segments only (their sums are precomputed); with
-		 * nothing in flight, one goes into a window smaller than a
-		 * segment rather than wait forever (the peer keeps what fits).
-		 * A zero window waits for the persist timer. */
-		if (flight > limit && !(snd->nxt == sk->snd_una && snd->wnd > 0))
-			break;
+		if (used + len > limit) {
+			/* The rest of the segment does not fit. The peer's window
+			 * the limit: send what it allows when that is at least
+			 * half its window, or anything with nothing in flight
+			 * (RFC 9293 3.8.6.2.1, the sender's SWS avoidance).
+			 * Nothing in flight and a smaller send_window: the
+			 * segment whole rather than wait forever. Else (a zero
+			 * window: the persist timer's) wait for an ACK. */
+			uint32_t room = limit > used ? limit - used : 0;
+
+			if (snd->wnd == limit && room != 0 && (used == 0 || room >= snd->wnd / 2))
+				len = room;
+			else if (used != 0 || snd->wnd == 0)
+				break;
+		}
 		/* The device is not keeping up: the rest waits for the next
 		 * ACK (something is in flight, so one will come) rather than
 		 * overflow the TX queue into dropTx and retransmissions. */
-		if (snd->nxt != sk->snd_una && tx_congested(&w->txq))
+		if (used != 0 && tx_congested(&w->txq))
 			break;
-		send_seg(w, sk, snd, t, src, k, fin);
+		send_part(w, sk, snd, t, src, snd->nxt, len, fin);
 		n++;
 	}
 	return n;
@@ -156,8 +173,10 @@ resend_hole(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 {
 	struct sk_snd *snd = sk_snd_of(w, sk);
 
+	uint32_t k = seg_of(w, snd, sk->snd_una), start = k * w->mss;
+
 	if (sk->snd_una - snd->base < src->len)
-		send_seg(w, sk, snd, t, src, seg_of(w, snd, sk->snd_una), 0);
+		send_part(w, sk, snd, t, src, snd->base + start, min_u32(w->mss, src->len - start), 0);
 }
 
 int
@@ -177,8 +196,14 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				snd->dupacks++;
 			if (snd->recovery) {
 				/* RFC 6582 3.2 step 4: each further one
-				 * inflates cwnd by what left the network */
-				snd->cwnd = min_u32(snd->cwnd + w->mss, SND_CWND_MAX);
+				 * inflates cwnd by what left the network, which
+				 * is at most what was in flight when recovery
+				 * began: more duplicate ACKs than that are not
+				 * segments leaving (a peer that sends thousands
+				 * would have a partial ACK then resend the
+				 * whole answer from the inflated window). */
+				snd->cwnd = min_u32(snd->cwnd + w->mss,
+						   snd->ssthresh + 3u * w->mss + (snd->recover - sk->snd_una));
 				snd_output(w, sk, t, src, fin);
 			} else if (snd->dupacks == 3 && seq_gt(s->ack, snd->recover)) {
 				/* steps 2 and 3: fast retransmit of the hole */
@@ -191,6 +216,8 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 			return 1;
 		}
 		snd->wnd = wnd;
+		if (wnd == 0)
+			sk->retries = 0; /* the peer answers a probe: alive, its window shut */
 		snd_output(w, sk, t, src, fin);
 		return 0;
 	}

@@ -95,7 +95,8 @@ int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 	   const struct snd_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
- * persist timer, RFC 9293 3.8.6.1): not a loss, not a retry. */
+ * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are
+ * bounded as retries are; an answered one starts the count again. */
 int snd_persist(const struct netw *w, const struct sock *sk);
 
 /* The retransmission timer: a zero-window probe, or a timeout (RFC 5681

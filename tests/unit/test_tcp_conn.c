@@ -147,6 +147,7 @@ test_launch_table_full(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	assert_int_equal(tcp_client_launch(&c->w.net), -1);
+	assert_int_equal(C(c, LAUNCH_FULL), 1); /* counted where it is lost */
 	assert_int_equal(C(c, SYN_TX), 4);
 	assert_int_equal(c->w.net.cnt.sk_cur, 4);
 	pump(c, s);

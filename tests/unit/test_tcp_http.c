@@ -181,6 +181,142 @@ test_fin_without_response(void **state)
 	assert_idle(c);
 }
 
+/* The client's connection open and its request acknowledged by a
+ * scripted server, whose bytes are sent with send(); returns the
+ * server's next sequence number. */
+struct scripted {
+	struct node *c, *s;
+	struct tuple st; /* the server's view */
+	uint32_t seq, ack;
+};
+
+static void
+scripted_open(struct scripted *x, void (*tweak)(struct dp_config *))
+{
+	struct tuple t;
+
+	x->c = new_client(tweak);
+	x->s = new_server(tweak);
+	until_response(x->c, x->s);
+	client_tuple(x->c, 0, &t);
+	reverse(&t, &x->st);
+	x->seq = server_sock(x->s, &t)->snd_una;
+	x->ack = server_sock(x->s, &t)->rcv_nxt;
+	box_clear(x->s);
+}
+
+static void
+scripted_send(struct scripted *x, const char *p, uint32_t len)
+{
+	inject(x->c, &x->st, x->seq, x->ack, TH_ACK | TH_PSH, (const uint8_t *)p, len);
+	x->seq += len;
+}
+
+/* The client's side of connection x was ended with a reset, counting
+ * one skErr and one httpErr. */
+static void
+assert_reset_unfinished(const struct scripted *x)
+{
+	assert_int_equal(C(x->c, SK_ERR), 1);
+	assert_int_equal(C(x->c, HTTP_ERR), 1);
+	assert_int_equal(C(x->c, HTTP_2XX), 0);
+	assert_idle(x->c);
+}
+
+/* A slow but steady answer: 1,000 bytes of a 20,000-byte body every
+ * half retransmission timeout, 10 timeouts in all: each arriving part
+ * starts the client's timer again (issue 31: aborted after 6 timeouts,
+ * http2XX 0, skErr 1). */
+static void
+test_slow_response(void **state)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 20000\r\n\r\n";
+	static char part[1000];
+	struct scripted x;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	memset(part, 'x', sizeof(part));
+	scripted_send(&x, head, sizeof(head) - 1);
+	for (int i = 0; i < 20; i++) {
+		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+		run_timers(x.c);
+		scripted_send(&x, part, sizeof(part));
+	}
+	assert_int_equal(C(x.c, HTTP_2XX), 1);
+	assert_int_equal(C(x.c, SK_ERR), 0);
+	assert_int_equal(C(x.c, RST_TX), 0);
+}
+
+/* An unfinished response is one error whatever ends it: part of the
+ * answer, then the server's RST, counts what its FIN counts
+ * (test_fin_without_response) and retries running out count
+ * (test_client_request_retries_exhausted): skErr and httpErr. */
+static void
+test_rst_mid_response(void **state)
+{
+	static const char part[] = "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nabc";
+	struct scripted x;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	scripted_send(&x, part, sizeof(part) - 1);
+	inject(x.c, &x.st, x.seq, 0, TH_RST, NULL, 0);
+	assert_int_equal(C(x.c, RST_RX), 1);
+	assert_reset_unfinished(&x);
+}
+
+/* Headers that never end, a line every half timeout: malformed once a
+ * head runs over 64 KiB (httpErr), not a timeout (issue 31: cut after
+ * 12 s as skErr alone). */
+static void
+test_endless_headers(void **state)
+{
+	static const char status[] = "HTTP/1.1 200 OK\r\n";
+	static char line[1000];
+	struct scripted x;
+	int i;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "X-A: ", 5);
+	memcpy(line + sizeof(line) - 2, "\r\n", 2);
+	scripted_send(&x, status, sizeof(status) - 1);
+	for (i = 0; i < 100 && x.c->w.net.cnt.sk_cur > 0; i++) {
+		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+		run_timers(x.c);
+		scripted_send(&x, line, sizeof(line));
+	}
+	assert_int_equal(i, 66); /* 65,535 bytes of head at most */
+	assert_int_equal(C(x.c, RST_TX), 1);
+	assert_reset_unfinished(&x);
+}
+
+/* Interim responses without end (100 Continue, again and again): the
+ * same bound, as they come before the final head. */
+static void
+test_endless_continue(void **state)
+{
+	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+	static char batch[40 * (sizeof(cont) - 1)];
+	struct scripted x;
+	int i;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	for (i = 0; i < 40; i++)
+		memcpy(batch + i * (sizeof(cont) - 1), cont, sizeof(cont) - 1);
+	for (i = 0; i < 100 && x.c->w.net.cnt.sk_cur > 0; i++) {
+		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+		run_timers(x.c);
+		scripted_send(&x, batch, sizeof(batch));
+	}
+	assert_true(i < 100);
+	assert_int_equal(C(x.c, RST_TX), 1);
+	assert_reset_unfinished(&x);
+}
+
 /* ------------------------------------------------------------------ */
 /* 9. Raw TCP                                                          */
 
@@ -278,6 +414,10 @@ main(void)
 		cmocka_unit_test_teardown(test_malformed_response, free_nodes),
 		cmocka_unit_test_teardown(test_non2xx_response, free_nodes),
 		cmocka_unit_test_teardown(test_fin_without_response, free_nodes),
+		cmocka_unit_test_teardown(test_slow_response, free_nodes),
+		cmocka_unit_test_teardown(test_rst_mid_response, free_nodes),
+		cmocka_unit_test_teardown(test_endless_headers, free_nodes),
+		cmocka_unit_test_teardown(test_endless_continue, free_nodes),
 		cmocka_unit_test_teardown(test_split_head_chunked, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp, free_nodes),
 		cmocka_unit_test_teardown(test_raw_tcp_keepalive_split, free_nodes),

@@ -319,6 +319,7 @@ test_client_request_retries_exhausted(void **state)
 	assert_int_equal(C(c, SK_ERR), 1);
 	assert_int_equal(C(c, HTTP_GET), 1);
 	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(c, HTTP_ERR), 1); /* the unanswered request (test_tcp_http: one rule) */
 	box_clear(c);
 	assert_idle(c);
 }

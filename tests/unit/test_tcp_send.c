@@ -407,6 +407,93 @@ test_snd_zero_window(void **state)
 	assert_int_equal(s->out[0].seq, base + 10 * MSS);
 }
 
+/* A zero window whose peer then vanishes: the probes are bounded as
+ * retransmissions are (issue 31: 19 probes in 38 s, the connection open
+ * until stop); each answered probe (test_snd_zero_window) starts the
+ * count again. */
+static void
+test_snd_zero_window_vanished(void **state)
+{
+	struct node *s = new_server(big_server);
+	struct tuple t;
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+
+	(void)state;
+	box_clear(s);
+	peer_ack(s, &t, base + 10 * MSS, 0);
+	for (int i = 0; i < DP_MAX_RETRIES; i++) {
+		rt_expire(s);
+		assert_int_equal(s->n_out, 1);
+		assert_int_equal(s->out[0].flags, TH_ACK);
+		box_clear(s);
+	}
+	rt_expire(s);
+	assert_int_equal(s->n_out, 1);
+	assert_int_equal(s->out[0].flags, TH_RST | TH_ACK);
+	assert_int_equal(C(s, SK_ERR), 1);
+	assert_idle(s);
+}
+
+/* A peer window smaller than a segment (500 bytes): what it allows goes
+ * at each ACK, 500 bytes at a time, not one segment per timeout (issue
+ * 31: 9,260 bytes in 20 s); each part's sum is its bytes'. */
+static void
+test_snd_small_window(void **state)
+{
+	struct node *s = new_server(big_server);
+	struct tuple t;
+	uint32_t base = snd_start(s, &t, 500, SEG_NO_WS);
+	uint32_t next = base;
+
+	(void)state;
+	for (uint32_t i = 0; i < 20; i++) {
+		uint32_t in_seg = MSS - (next - base) % MSS; /* a part ends with its segment */
+
+		assert_int_equal(s->n_out, 1);
+		assert_int_equal(s->out[0].seq, next);
+		assert_int_equal(s->out[0].len, in_seg < 500 ? in_seg : 500);
+		next += s->out[0].len;
+		box_clear(s);
+		peer_ack(s, &t, next, 500);
+	}
+	assert_true(next - base > 9000);
+	assert_int_equal(C(s, PUSH_RT), 0);
+	assert_int_equal(s->bad_sums, 0);
+	/* the window opens: whole segments again, from where the parts
+	 * left off (the rest of a segment first) */
+	assert_int_equal(s->n_out, 1);
+	next += s->out[0].len;
+	box_clear(s);
+	peer_ack(s, &t, next, 0xffff);
+	assert_true(s->n_out > 2);
+	assert_int_equal(s->out[0].seq, next);
+	assert_int_equal(s->out[0].len, MSS - (next - base) % MSS);
+	assert_int_equal(s->out[1].len, MSS);
+	assert_int_equal(s->bad_sums, 0);
+}
+
+/* 5,000 duplicate ACKs at once, then a partial ACK: the window they
+ * inflate is bounded by what was in flight, so the partial ACK does not
+ * resend the whole rest of the answer (issue 31: pushRt +655 of a 1 MB
+ * answer). */
+static void
+test_snd_dupack_flood(void **state)
+{
+	struct node *s = new_server(big_server);
+	struct tuple t;
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+
+	(void)state;
+	box_clear(s);
+	for (int i = 0; i < 5003; i++)
+		peer_ack(s, &t, base, 0xffff);
+	assert_int_equal(C(s, PUSH_RT), 1); /* the fast retransmit */
+	assert_true(s->n_out <= 1 + 8); /* and new segments: one per segment in flight at most */
+	box_clear(s);
+	peer_ack(s, &t, base + MSS, 0xffff); /* the hole filled: go back */
+	assert_true(C(s, PUSH_RT) <= 1 + 18);
+}
+
 /* Window scaling: a SYN that offers it gets our offer back, and the
  * peer's later windows are scaled (not the SYN's own); a SYN without it
  * gets none and its windows are taken as they are. */
@@ -423,11 +510,13 @@ test_snd_window_scale(void **state)
 	snd = snd_state(s, &t);
 	assert_int_equal(s->synack_ws, 1);
 	assert_int_equal(snd->shift, 3);
-	assert_int_equal(s->n_out, 1); /* one segment into a window below mss */
+	assert_int_equal(s->n_out, 1); /* what a window below mss allows */
+	assert_int_equal(s->out[0].len, 1000);
 	box_clear(s);
-	peer_ack(s, &t, base + MSS, 1000); /* 8000 bytes: 5 segments */
+	peer_ack(s, &t, base + 1000, 1000); /* 8000 bytes: the first segment's rest, 5 more */
 	assert_int_equal(snd->wnd, 8000);
-	assert_int_equal(s->n_out, 5);
+	assert_int_equal(s->n_out, 6);
+	assert_int_equal(s->out[0].len, MSS - 1000);
 	box_clear(s);
 	free_nodes(NULL);
 
@@ -657,6 +746,9 @@ main(void)
 		cmocka_unit_test_teardown(test_snd_recovery_go_back, free_nodes),
 		cmocka_unit_test_teardown(test_snd_timeout, free_nodes),
 		cmocka_unit_test_teardown(test_snd_zero_window, free_nodes),
+		cmocka_unit_test_teardown(test_snd_zero_window_vanished, free_nodes),
+		cmocka_unit_test_teardown(test_snd_small_window, free_nodes),
+		cmocka_unit_test_teardown(test_snd_dupack_flood, free_nodes),
 		cmocka_unit_test_teardown(test_snd_window_scale, free_nodes),
 		cmocka_unit_test_teardown(test_snd_state_size, free_nodes),
 		cmocka_unit_test_teardown(test_snd_drop_knob, free_nodes),
