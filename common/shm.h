@@ -7,8 +7,9 @@
  *   header, config, config_text, ports, history: the primary's main lcore.
  *   control: the main lcore (on an accepted IPC request); workers only read.
  *   workers[i]: worker i only. Its counters (c, sk_cur, busy_tsc, loop_tsc)
- *   are copies of the worker's own, stored with release stores at each
- *   millisecond tick and when it stops; read them with dp_load (acquire).
+ *   are copies of the worker's own, stored with release stores after each
+ *   busy loop iteration (at least every millisecond) and when it stops;
+ *   read them with dp_load (acquire).
  * Readers (secondaries) never write anything here.
  */
 #ifndef DPERF_SHM_H

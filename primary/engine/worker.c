@@ -94,7 +94,6 @@ void
 worker_tick(struct worker *w)
 {
 	struct netw *net = &w->net;
-	cnt_publish(&net->cnt, w->st, net->now - w->start_tsc);
 	tx_tick(&net->txq, net->now_ms);
 	/* DPDK's 802.3ad bond sends its LACP frames only from within a TX
 	 * burst, and its peer gives up on a link after 3 s without them: an
@@ -247,6 +246,12 @@ worker_loop(struct worker *w)
 		}
 		if (w->launch.interval && w->launch.next <= now && launch(w))
 			work = 1;
+		/* The counters go to the memzone after each iteration that did
+		 * work (a tick is work: at least once a millisecond), before
+		 * its batch goes to the device: a peer holding our answer
+		 * reads counters that count it. */
+		if (work)
+			cnt_publish(&net->cnt, w->st, now - w->start_tsc);
 		/* A device that takes nothing (link down) is not work. */
 		if (net->txq.n && now >= net->txq.due && tx_flush(&net->txq))
 			work = 1;

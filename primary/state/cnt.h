@@ -2,10 +2,11 @@
  * A worker's counters: plain 64-bit integers on the worker's own cache
  * lines, written by it alone (a datagram served used to cost seven
  * volatile read-modify-writes in the shared memzone). The worker loop
- * copies them to its block of the memzone at every millisecond tick and
- * once more when it stops (cnt_publish), with release stores; readers
- * (lib/, the tools) load them with acquire loads and see them at most 1 ms
- * old. A file that counts includes this header, not the worker.
+ * copies them to its block of the memzone (cnt_publish, release stores)
+ * after each loop iteration that did work, before that iteration's TX
+ * batch goes to the device, so at least at every millisecond tick, and
+ * once more when it stops; readers (lib/, the tools) load them with
+ * acquire loads. A file that counts includes this header, not the worker.
  */
 #ifndef DPERF_CNT_H
 #define DPERF_CNT_H
