@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "state/worker.h"
+#include "net/netw.h"
 
 /* A parsed TCP segment, addresses as received (network order). */
 struct seg {
@@ -36,9 +36,9 @@ struct udp_dgram {
 };
 
 /* tcp/tcp_client.c and tcp/tcp_server.c */
-void tcp_client_input(struct worker *w, const struct seg *s);
-void tcp_server_input(struct worker *w, const struct seg *s);
+void tcp_client_input(struct netw *w, const struct seg *s);
+void tcp_server_input(struct netw *w, const struct seg *s);
 /* udp/udp.c */
-void udp_input(struct worker *w, const struct udp_dgram *d);
+void udp_input(struct netw *w, const struct udp_dgram *d);
 
 #endif

@@ -28,6 +28,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
+#define SKF_FIRST_BYTE 0x10 /* client: a request sent, no byte of its answer yet (time to first byte) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
 

@@ -39,23 +39,23 @@ struct tcp_role {
 	enum sk_list fin_wait;
 	/* A segment that may open the connection (server: any SYN; client:
 	 * anything in SYN_SENT): the role takes it whole. */
-	void (*open)(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	void (*open)(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 		     const struct tuple *t);
 	/* ESTABLISHED, an acceptable segment whose data and FIN (if any)
 	 * rcv_nxt and SKF_FIN_RCVD already count. */
-	void (*established)(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	void (*established)(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 			    const struct seg *s);
 	/* Data that arrives after our FIN. Returns nonzero when it ended the
 	 * connection. NULL: acknowledged, not read. */
-	int (*late_data)(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s);
+	int (*late_data)(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s);
 	/* Whether a message over several segments is in progress (tcp_send.h);
 	 * if so, its source and whether our FIN goes with its last byte. */
-	int (*sending)(const struct worker *w, const struct sock *sk, struct tx_src *src, int *fin);
+	int (*sending)(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin);
 	/* The message a retransmission sends again from snd_una. */
-	const struct msg *(*resent)(const struct worker *w, const struct sock *sk);
+	const struct msg *(*resent)(const struct netw *w, const struct sock *sk);
 	/* A connection ends (reset, retries out): count what it leaves
 	 * unfinished beside skErr (client: the response). NULL: nothing. */
-	void (*unfinished)(struct worker *w, const struct sock *sk);
+	void (*unfinished)(struct netw *w, const struct sock *sk);
 };
 
 /* An RST (RFC 9293 3.10.7.4 first, RFC 5961 3.2: only the exact next
@@ -64,21 +64,21 @@ struct tcp_role {
  * opened, is a client's error; a server's client may reset when done
  * (fast_close). */
 static __rte_always_inline void
-tcp_rst_input(struct worker *w, struct sock *sk, const struct seg *s, const struct tcp_role *role)
+tcp_rst_input(struct netw *w, struct sock *sk, const struct seg *s, const struct tcp_role *role)
 {
 	int ok;
 
-	CNT(w, RST_RX);
+	CNT(&w->cnt, RST_RX);
 	if (role->side == TCP_CLIENT && sk->state == SK_SYN_SENT)
 		ok = (s->flags & TH_ACK) && s->ack == sk->snd_nxt;
 	else
 		ok = sk->state != SK_CLOSED && s->seq == sk->rcv_nxt;
 	if (!ok) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	if (role->side == TCP_CLIENT && (sk->inflight > 0 || sk->state == SK_SYN_SENT))
-		CNT(w, SK_ERR);
+		CNT(&w->cnt, SK_ERR);
 	if (role->unfinished)
 		role->unfinished(w, sk);
 	sk_closed(w, sk);
@@ -94,19 +94,19 @@ tcp_rst_input(struct worker *w, struct sock *sk, const struct seg *s, const stru
  *   snd_una to snd_nxt: acceptable, moves snd_una (and the sender).
  * Returns nonzero when the segment is done with. */
 static __rte_always_inline int
-tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+tcp_ack_input(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	      const struct tuple *t, const struct tcp_role *role)
 {
-	struct tx_src src;
+	struct snd_src src;
 	int fin = 0;
 
 	if (unlikely(!(s->flags & TH_ACK))) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return 1;
 	}
 	if (unlikely(seq_gt(s->ack, sk->snd_nxt) || seq_lt(s->ack, sk->snd_una - TCP_MAX_SND_WND))) {
 		sk_ctl(w, t, sk, TH_ACK);
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return 1;
 	}
 	if (unlikely(seq_lt(s->ack, sk->snd_una)))
@@ -114,9 +114,9 @@ tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg 
 	if (unlikely(role->sending(w, sk, &src, &fin))) {
 		uint32_t una = sk->snd_una;
 
-		if (tx_ack(w, sk, t, s, &src, fin))
+		if (snd_ack(w, sk, t, s, &src, fin))
 			return 1; /* a duplicate ACK (RFC 5681 2: it carries no data) */
-		if (sk->snd_una != una || tx_active(w, sk))
+		if (sk->snd_una != una || snd_active(w, sk))
 			tl_add(w, sk, idx, TL_RT); /* RFC 6298 5.3: restart */
 	} else if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
@@ -126,25 +126,25 @@ tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg 
 }
 
 static __rte_always_inline void
-tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
+tcp_input(struct netw *w, const struct seg *s, const struct tcp_role *role)
 {
-	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(w, s->dip, s->dport, s->sport)
-						: sk_index_server(w, s->sip, s->sport, s->dport);
+	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(&w->skt, s->dip, s->dport, s->sport)
+						: sk_index_server(&w->skt, s->sip, s->sport, s->dport);
 	uint32_t srv_ip = role->side == TCP_CLIENT ? s->sip : s->dip;
 	uint8_t flags = s->flags;
 	struct tuple t;
 	struct sock *sk;
 
 	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || srv_ip != w->srv_ip)) {
+	if (unlikely(idx == SK_NONE || srv_ip != w->skt.srv_ip)) {
 		tcp_unknown(w, &t, s);
 		return;
 	}
-	sk = &w->sk[idx];
+	sk = &w->skt.sk[idx];
 	if (flags & TH_SYN)
-		CNT(w, SYN_RX);
+		CNT(&w->cnt, SYN_RX);
 	if (flags & TH_FIN)
-		CNT(w, FIN_RX);
+		CNT(&w->cnt, FIN_RX);
 	if (unlikely(flags & TH_RST)) {
 		tcp_rst_input(w, sk, s, role);
 		return;
@@ -162,14 +162,14 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 		 * our ACK of it was lost. */
 		if (s->seq + 1 == sk->rcv_nxt)
 			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	if (tcp_ack_input(w, sk, (uint32_t)idx, s, &t, role))
 		return;
 	if (role->side == TCP_SERVER && sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) { /* not the ACK of our SYN */
-			CNT(w, TCP_DROP);
+			CNT(&w->cnt, TCP_DROP);
 			return;
 		}
 		sk->state = SK_ESTABLISHED;
@@ -184,7 +184,7 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (flags & TH_FIN) {
 			sk->rcv_nxt++;
 			sk->flags |= SKF_FIN_RCVD;
@@ -212,50 +212,50 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
  * message or the FIN). A server whose answer is all acknowledged waits
  * for the next request on the idle list. */
 static __rte_always_inline void
-tcp_timer_rt(struct worker *w, uint32_t idx, const struct tcp_role *role)
+tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 {
-	struct sock *sk = &w->sk[idx];
-	struct tx_src src;
+	struct sock *sk = &w->skt.sk[idx];
+	struct snd_src src;
 	struct tuple t;
 	int fin = 0, sending = role->sending(w, sk, &src, &fin);
 
-	sk_tuple(w, idx, &t);
+	sk_tuple(&w->skt, idx, &t);
 	/* A zero-window probe counts as a retry too: a peer that answers
-	 * one is alive and starts the count again (tx_ack), one that has
+	 * one is alive and starts the count again (snd_ack), one that has
 	 * vanished is given up on like any other. */
 	if (++sk->retries > DP_MAX_RETRIES) {
 		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
 			sk_closed(w, sk);
 			return;
 		}
-		CNT(w, SK_ERR);
+		CNT(&w->cnt, SK_ERR);
 		if (role->unfinished)
 			role->unfinished(w, sk);
 		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
 		sk_closed(w, sk);
 		return;
 	}
-	if (sending && tx_persist(w, sk)) {
-		tx_timer(w, sk, &t, &src, fin);
+	if (sending && snd_persist(w, sk)) {
+		snd_timer(w, sk, &t, &src, fin);
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
 	switch (sk->state) {
 	case SK_SYN_SENT:
 		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
 		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_FIN_WAIT_2:
 		break; /* waiting for the peer's FIN */
 	default:
 		if (sending) {
-			tx_timer(w, sk, &t, &src, fin);
+			snd_timer(w, sk, &t, &src, fin);
 		} else if (sk->snd_una != sk->snd_nxt) {
 			sk_retransmit(w, sk, &t, role->resent(w, sk));
 		} else if (role->side == TCP_SERVER && sk->state == SK_ESTABLISHED) {

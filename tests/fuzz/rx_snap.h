@@ -32,7 +32,7 @@
 
 #include "shm.h"
 #include "state/netport.h"
-#include "state/worker.h"
+#include "engine/worker.h"
 
 /*
  * A region the worker writes. Up to SNAP_COPY_MAX bytes it is copied back
@@ -60,7 +60,7 @@ struct worker_snap {
 	struct worker w;
 	struct netport np;
 	struct dp_worker_stats st;
-	struct snap_region sk, sktx;
+	struct snap_region sk, snd;
 	uint8_t *dack;     /* the ring's header and live entries, as in the ring */
 	size_t dack_len;
 };

@@ -24,10 +24,10 @@ pkt_sum(const void *buf, uint32_t len)
 }
 
 int
-pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	const struct msg *m)
 {
-	struct node *n = (struct node *)w;
+	struct node *n = container_of(w, struct node, w.net);
 	struct rec *r;
 
 	if (n->n_out == n->cap_out) {
@@ -60,9 +60,9 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 /* A SYN+ACK: recorded as any other segment, with whether it offered
  * window scaling. */
 int
-pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
 {
-	struct node *n = (struct node *)w;
+	struct node *n = container_of(w, struct node, w.net);
 
 	n->synack_ws = ws;
 	return pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, NULL);
@@ -70,17 +70,17 @@ pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t a
 
 /* A flooding client's SYN: recorded as any other segment. */
 int
-pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq)
+pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
 {
 	return pkt_tcp(w, t, seq, 0, TH_SYN, NULL);
 }
 
 uint16_t
-tx_flush(struct worker *w)
+tx_flush(struct txq *q)
 {
-	uint16_t n = w->n_tx;
+	uint16_t n = q->n;
 
-	w->n_tx = 0;
+	q->n = 0;
 	return n;
 }
 
@@ -142,18 +142,18 @@ node_new(const struct dp_config *cfg)
 	 * worker_setup.c); memory and messages below, as worker_setup does
 	 * them but out of plain heap memory. */
 	w->st = n->st;
-	w->np = &n->np;
+	w->net.io.np = &n->np;
 	worker_fields(w, cfg, 0, 0, 0, HZ);
 	/* The test's clock. */
 	w->start_tsc = 1000000;
-	w->now = w->start_tsc;
-	w->now_ms = 0;
-	w->now_t = 0;
+	w->net.now = w->start_tsc;
+	w->net.now_ms = 0;
+	w->net.now_t = 0;
 	/* alloc_dack, with a small ring so that a test can fill it */
 	if (cfg->delayed_ack_us) {
-		w->dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
-		assert_non_null(w->dack);
-		w->dack->mask = TEST_DACK_RING - 1;
+		w->tcp.dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
+		assert_non_null(w->tcp.dack);
+		w->tcp.dack->mask = TEST_DACK_RING - 1;
 	}
 
 	/* The engine's own message composition (primary/boot/worker_msgs.c). */
@@ -164,15 +164,15 @@ node_new(const struct dp_config *cfg)
 		fail_msg("worker_msgs: %s", err);
 
 	/* alloc_sockets */
-	w->n_sk = sk_table_init(w);
-	assert_true(w->n_sk > 0 && w->n_sk < UINT32_MAX);
-	w->sk = aligned_alloc(64, w->n_sk * sizeof(struct sock));
-	assert_non_null(w->sk);
-	memset(w->sk, 0, w->n_sk * sizeof(struct sock));
-	/* alloc_tx: the sender's state, when messages span segments */
-	if (worker_tx_bytes(w)) {
-		w->sktx = calloc(1, worker_tx_bytes(w));
-		assert_non_null(w->sktx);
+	w->net.skt.n_sk = sk_table_init(&w->net.skt);
+	assert_true(w->net.skt.n_sk > 0 && w->net.skt.n_sk < UINT32_MAX);
+	w->net.skt.sk = aligned_alloc(64, w->net.skt.n_sk * sizeof(struct sock));
+	assert_non_null(w->net.skt.sk);
+	memset(w->net.skt.sk, 0, w->net.skt.n_sk * sizeof(struct sock));
+	/* alloc_snd: the sender's state, when messages span segments */
+	if (worker_snd_bytes(w)) {
+		w->tcp.snd = calloc(1, worker_snd_bytes(w));
+		assert_non_null(w->tcp.snd);
 	}
 	return n;
 }
@@ -195,9 +195,9 @@ free_nodes(void **state)
 			continue;
 		box_clear(n);
 		free(n->out);
-		free(n->w.sk);
-		free(n->w.sktx);
-		free(n->w.dack);
+		free(n->w.net.skt.sk);
+		free(n->w.tcp.snd);
+		free(n->w.tcp.dack);
 		free(n->st);
 		free(n->msgbuf);
 		free(n);
@@ -234,10 +234,10 @@ new_server(void (*tweak)(struct dp_config *))
 void
 input(struct node *to, const struct seg *s)
 {
-	if (to->w.is_client)
-		tcp_client_input(&to->w, s);
+	if (to->w.net.is_client)
+		tcp_client_input(&to->w.net, s);
 	else
-		tcp_server_input(&to->w, s);
+		tcp_server_input(&to->w.net, s);
 }
 
 /* Deliver a segment sent on tuple t (sender's view) to `to`. */
@@ -307,7 +307,7 @@ pump(struct node *a, struct node *b)
 void
 open_and_ask(struct node *c, struct node *s)
 {
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK */
 	deliver(c, s); /* ACK + request */
@@ -316,9 +316,9 @@ open_and_ask(struct node *c, struct node *s)
 void
 advance(struct node *n, uint32_t ms)
 {
-	n->w.now_ms += ms;
-	n->w.now_t += ms * TL_PER_MS;
-	n->w.now += (uint64_t)ms * n->w.tsc_per_ms;
+	n->w.net.now_ms += ms;
+	n->w.net.now_t += ms * TL_PER_MS;
+	n->w.net.now += (uint64_t)ms * n->w.tsc_per_ms;
 }
 
 /* Microseconds on the timer clock alone (the millisecond clock as the
@@ -326,9 +326,9 @@ advance(struct node *n, uint32_t ms)
 void
 advance_us(struct node *n, uint32_t us)
 {
-	n->w.now += (uint64_t)us * n->w.tsc_per_ms / 1000;
-	n->w.now_t = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_t);
-	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
+	n->w.net.now += (uint64_t)us * n->w.tsc_per_ms / 1000;
+	n->w.net.now_t = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.tsc_per_t);
+	n->w.net.now_ms = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.tsc_per_ms);
 }
 
 /* The worker's own timer code (primary/engine/timers.c). */
@@ -342,7 +342,7 @@ run_timers(struct node *n)
 void
 rt_expire(struct node *n)
 {
-	advance(n, n->w.tl[TL_RT].timeout / TL_PER_MS);
+	advance(n, n->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
 	run_timers(n);
 }
 
@@ -354,8 +354,8 @@ open_sockets(const struct node *n)
 {
 	uint64_t k = 0;
 
-	for (uint64_t i = 0; i < n->w.n_sk; i++)
-		k += n->w.sk[i].state != SK_CLOSED;
+	for (uint64_t i = 0; i < n->w.net.skt.n_sk; i++)
+		k += n->w.net.skt.sk[i].state != SK_CLOSED;
 	return k;
 }
 
@@ -363,12 +363,12 @@ open_sockets(const struct node *n)
 void
 assert_idle(const struct node *n)
 {
-	assert_int_equal(n->w.st->sk_cur, 0);
+	assert_int_equal(n->w.net.cnt.sk_cur, 0);
 	assert_int_equal(open_sockets(n), 0);
 	for (int l = 0; l < TL__COUNT; l++) {
-		assert_int_equal(n->w.tl[l].count, 0);
-		assert_int_equal(n->w.tl[l].head, 0);
-		assert_int_equal(n->w.tl[l].tail, 0);
+		assert_int_equal(n->w.tcp.tl[l].count, 0);
+		assert_int_equal(n->w.tcp.tl[l].head, 0);
+		assert_int_equal(n->w.tcp.tl[l].tail, 0);
 	}
 	assert_int_equal(C(n, SK_OPEN), C(n, SK_CLOSE));
 }
@@ -387,26 +387,26 @@ assert_clean(const struct node *n)
 void
 client_tuple(const struct node *c, uint64_t idx, struct tuple *t)
 {
-	sk_tuple(&c->w, idx, t);
+	sk_tuple(&c->w.net.skt, idx, t);
 }
 
 /* The server's socket for a client tuple. */
 struct sock *
 server_sock(struct node *s, const struct tuple *ct)
 {
-	uint64_t idx = sk_index_server(&s->w, ct->lip, ct->lport, ct->rport);
+	uint64_t idx = sk_index_server(&s->w.net.skt, ct->lip, ct->lport, ct->rport);
 
 	assert_true(idx != SK_NONE);
-	return &s->w.sk[idx];
+	return &s->w.net.skt.sk[idx];
 }
 
 struct sock *
 client_sock(struct node *c, const struct tuple *ct)
 {
-	uint64_t idx = sk_index_client(&c->w, ct->lip, ct->lport, ct->rport);
+	uint64_t idx = sk_index_client(&c->w.net.skt, ct->lip, ct->lport, ct->rport);
 
 	assert_true(idx != SK_NONE);
-	return &c->w.sk[idx];
+	return &c->w.net.skt.sk[idx];
 }
 
 /* The tuple as the server sees it (its lip is the server). */

@@ -65,7 +65,7 @@ struct node {
 #define MAX_NODES 4
 #define TEST_DACK_RING 8
 
-#define C(n, id) ((n)->w.st->c[DP_C_##id])
+#define C(n, id) ((n)->w.net.cnt.c[DP_C_##id])
 #define HZ 2000000000ULL
 
 static inline uint32_t

@@ -76,7 +76,7 @@ test_server_partial_request_idle(void **state)
 	assert_int_equal(C(s, HTTP_GET), 0);
 	box_clear(s);
 	for (int i = 0; i < 2 + DP_MAX_RETRIES; i++) {
-		advance(s, s->w.tl[TL_IDLE].timeout / TL_PER_MS);
+		advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
 		run_timers(s);
 		box_clear(s);
 	}
@@ -113,14 +113,14 @@ test_server_methods(void **state)
 	client_tuple(c, 1, &t);
 	iss = server_connect(s, &t);
 	inject(s, &t, 1001, iss + 1, TH_ACK | TH_PSH, (const uint8_t *)reqs, sizeof(reqs) - 1);
-	head = (uint32_t)((const uint8_t *)memmem(s->w.rsp_ka.data, s->w.rsp_ka.len, "\r\n\r\n", 4)
-			  - s->w.rsp_ka.data) + 4;
-	assert_true(head < s->w.rsp_ka.len);
+	head = (uint32_t)((const uint8_t *)memmem(s->w.net.msg.rsp_ka.data, s->w.net.msg.rsp_ka.len, "\r\n\r\n", 4)
+			  - s->w.net.msg.rsp_ka.data) + 4;
+	assert_true(head < s->w.net.msg.rsp_ka.len);
 	assert_int_equal(s->n_out, 3);
 	assert_int_equal(s->out[0].len, head);
-	assert_memory_equal(s->out[0].data, s->w.rsp_ka.data, head);
-	assert_int_equal(s->out[1].len, s->w.rsp_ka.len);
-	assert_int_equal(s->out[2].len, s->w.rsp_ka.len);
+	assert_memory_equal(s->out[0].data, s->w.net.msg.rsp_ka.data, head);
+	assert_int_equal(s->out[1].len, s->w.net.msg.rsp_ka.len);
+	assert_int_equal(s->out[2].len, s->w.net.msg.rsp_ka.len);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(s->out[i].flags & TH_FIN, 0);
 	assert_int_equal(C(s, HTTP_GET), 2);
@@ -214,7 +214,7 @@ test_server_bad_segments(void **state)
 	uint64_t get;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	pump(c, s);
@@ -226,7 +226,7 @@ test_server_bad_segments(void **state)
 	saved = *sk;
 
 	/* data ahead of rcv_nxt: dropped (tcpOoo), answered with a pure ACK */
-	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->w.req.data, c->w.req.len);
+	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->w.net.msg.req.data, c->w.net.msg.req.len);
 	assert_int_equal(C(s, TCP_OOO), 1);
 	assert_int_equal(C(s, TCP_DROP), 0);
 	assert_int_equal(s->n_out, 1);
@@ -240,8 +240,8 @@ test_server_bad_segments(void **state)
 	box_clear(s);
 
 	/* old data (already received): a duplicate, tcpDrop */
-	inject(s, &t, sk->rcv_nxt - c->w.req.len, sk->snd_nxt, TH_ACK | TH_PSH, c->w.req.data,
-	       c->w.req.len);
+	inject(s, &t, sk->rcv_nxt - c->w.net.msg.req.len, sk->snd_nxt, TH_ACK | TH_PSH, c->w.net.msg.req.data,
+	       c->w.net.msg.req.len);
 	assert_int_equal(C(s, TCP_DROP), 1);
 	assert_int_equal(C(s, TCP_OOO), 1);
 	assert_int_equal(s->n_out, 1);
@@ -265,7 +265,7 @@ test_server_bad_segments(void **state)
 	box_clear(s);
 
 	/* no ACK flag */
-	inject(s, &t, sk->rcv_nxt, 0, TH_PSH, c->w.req.data, c->w.req.len);
+	inject(s, &t, sk->rcv_nxt, 0, TH_PSH, c->w.net.msg.req.data, c->w.net.msg.req.len);
 	assert_int_equal(C(s, TCP_DROP), 4);
 	assert_memory_equal(sk, &saved, sizeof(saved));
 	assert_int_equal(C(s, HTTP_GET), get);
@@ -277,10 +277,10 @@ test_server_bad_segments(void **state)
 	assert_int_equal(C(s, RST_RX), 2);
 	assert_int_equal(s->n_out, 0);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(s->w.st->sk_cur, 1);
+	assert_int_equal(s->w.net.cnt.sk_cur, 1);
 
 	/* the connection still works: second request, then close */
-	advance(c, c->w.tl[TL_KA].timeout / TL_PER_MS);
+	advance(c, c->w.tcp.tl[TL_KA].timeout / TL_PER_MS);
 	run_timers(c);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
@@ -302,7 +302,7 @@ test_server_rst_in_window(void **state)
 	struct sock *sk;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	client_tuple(c, 0, &t);
 	pump(c, s);
 	sk = server_sock(s, &t);
@@ -321,7 +321,7 @@ test_client_bad_segments(void **state)
 	struct sock *sk, saved;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	pump(c, s);
@@ -343,8 +343,8 @@ test_client_bad_segments(void **state)
 	assert_int_equal(c->n_out, 0);
 
 	/* duplicate response: dropped, answered with an ACK */
-	inject(c, &st, sk->rcv_nxt - s->w.rsp_ka.len, sk->snd_nxt, TH_ACK | TH_PSH,
-	       s->w.rsp_ka.data, s->w.rsp_ka.len);
+	inject(c, &st, sk->rcv_nxt - s->w.net.msg.rsp_ka.len, sk->snd_nxt, TH_ACK | TH_PSH,
+	       s->w.net.msg.rsp_ka.data, s->w.net.msg.rsp_ka.len);
 	assert_int_equal(C(c, TCP_DROP), 3);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
@@ -364,7 +364,7 @@ test_client_bad_segments(void **state)
 	assert_int_equal(C(c, TCP_DROP), 5);
 	assert_int_equal(C(c, RST_RX), 1);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(c->w.st->sk_cur, 1);
+	assert_int_equal(c->w.net.cnt.sk_cur, 1);
 
 	/* stale SYN+ACK (not the current ISS): dropped, no answer */
 	inject(c, &st, sk->rcv_nxt + 1000, sk->snd_nxt, TH_SYN | TH_ACK, NULL, 0);
@@ -373,8 +373,8 @@ test_client_bad_segments(void **state)
 	assert_memory_equal(sk, &saved, sizeof(saved));
 
 	/* unsolicited data while idle (no request in flight): httpErr, skErr, RST */
-	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK | TH_PSH, s->w.rsp_ka.data,
-	       s->w.rsp_ka.len);
+	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK | TH_PSH, s->w.net.msg.rsp_ka.data,
+	       s->w.net.msg.rsp_ka.len);
 	assert_int_equal(C(c, HTTP_ERR), 1);
 	assert_int_equal(C(c, SK_ERR), 1);
 	assert_int_equal(C(c, RST_TX), 1);
@@ -396,10 +396,10 @@ test_client_syn_sent_bad(void **state)
 	struct sock *sk;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
-	sk = &c->w.sk[0];
+	sk = &c->w.net.skt.sk[0];
 	inject(c, &st, 5000, sk->snd_nxt + 1, TH_SYN | TH_ACK, NULL, 0);
 	inject(c, &st, 5000, sk->snd_nxt, TH_ACK, NULL, 0);
 	inject(c, &st, 5000, 0, TH_SYN, NULL, 0);

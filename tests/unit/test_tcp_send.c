@@ -36,11 +36,11 @@ static void
 test_big_answer_window(void **state)
 {
 	struct node *c = new_client(big_client), *s = new_server(big_server);
-	uint32_t len = s->w.rsp_ka.len, segs = (len + 1459) / 1460, rounds = 0;
+	uint32_t len = s->w.net.msg.rsp_ka.len, segs = (len + 1459) / 1460, rounds = 0;
 
 	(void)state;
-	assert_true(s->w.rsp_ka.seg_sum != NULL);
-	assert_non_null(s->w.sktx);
+	assert_true(s->w.net.msg.rsp_ka.seg_sum != NULL);
+	assert_non_null(s->w.tcp.snd);
 	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 10);
 	assert_int_equal(sent_bytes(s, NULL), 10 * 1460);
@@ -53,10 +53,10 @@ test_big_answer_window(void **state)
 	assert_int_equal(C(s, PUSH_RT), 0);
 	/* goodput: each answer's bytes once, each request's once */
 	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
-	assert_int_equal(C(s, GOOD_RX), 2ULL * c->w.req.len * 8);
+	assert_int_equal(C(s, GOOD_RX), 2ULL * c->w.net.msg.req.len * 8);
 	/* goodTx: what each side sent for the first time */
 	assert_int_equal(C(s, GOOD_TX), 2ULL * len * 8);
-	assert_int_equal(C(c, GOOD_TX), 2ULL * c->w.req.len * 8);
+	assert_int_equal(C(c, GOOD_TX), 2ULL * c->w.net.msg.req.len * 8);
 	assert_true(s->sent >= 2 * segs);
 	assert_clean(c);
 	assert_clean(s);
@@ -101,7 +101,7 @@ test_big_answer_loss(void **state)
 		}
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(s); /* the client waits: only the timer moves on */
-			advance(c, s->w.tl[TL_RT].timeout / TL_PER_MS);
+			advance(c, s->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(s, c);
 		deliver(c, s);
@@ -110,13 +110,13 @@ test_big_answer_loss(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) >= 1);
 	/* what came twice counts once in the goodput, sent or received */
-	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
-	assert_int_equal(C(s, GOOD_TX), 2ULL * s->w.rsp_ka.len * 8);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
+	assert_int_equal(C(s, GOOD_TX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
 	pump(c, s);
 	/* the client drops what follows the hole (no out-of-order queue:
 	 * counted in tcpOoo, each answered with a duplicate ACK at once)
 	 * and nothing else goes wrong */
-	assert_true(C(c, TCP_OOO) >= 1 && C(c, TCP_OOO) <= (s->w.rsp_ka.len + 1459) / 1460);
+	assert_true(C(c, TCP_OOO) >= 1 && C(c, TCP_OOO) <= (s->w.net.msg.rsp_ka.len + 1459) / 1460);
 	assert_int_equal(C(c, TCP_DROP), 0);
 	assert_int_equal(C(c, SK_ERR), 0);
 	assert_int_equal(C(c, HTTP_ERR), 0);
@@ -167,7 +167,7 @@ static const char get_req[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
  * syn_win and window scale ws (SEG_NO_WS: none), and its GET: the
  * server's first flight is in s->out. Returns the answer's first byte. */
 static uint32_t
-tx_start(struct node *s, struct tuple *t, uint16_t syn_win, uint8_t ws)
+snd_start(struct node *s, struct tuple *t, uint16_t syn_win, uint8_t ws)
 {
 	struct node *c = new_client(NULL);
 	uint32_t iss;
@@ -193,10 +193,10 @@ peer_ack(struct node *s, const struct tuple *t, uint32_t ack, uint16_t win)
 	inject(s, t, GET_END, ack, TH_ACK, NULL, 0);
 }
 
-static struct sk_tx *
-tx_state(struct node *s, const struct tuple *t)
+static struct sk_snd *
+snd_state(struct node *s, const struct tuple *t)
 {
-	return sk_tx_of(&s->w, server_sock(s, t));
+	return sk_snd_of(&s->w.net, server_sock(s, t));
 }
 
 #define MSS 1460u
@@ -204,12 +204,12 @@ tx_state(struct node *s, const struct tuple *t)
 /* Slow start: the initial window is 10 segments (RFC 6928); each ACK of
  * one segment grows cwnd by one mss (RFC 5681 eq. 2), so two go out. */
 static void
-test_tx_slow_start(void **state)
+test_snd_slow_start(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS);
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
 	assert_int_equal(s->n_out, 10);
@@ -217,19 +217,19 @@ test_tx_slow_start(void **state)
 		assert_int_equal(s->out[i].seq, base + i * MSS);
 		assert_int_equal(s->out[i].len, MSS);
 	}
-	assert_int_equal(tx->cwnd, 10 * MSS);
-	assert_int_equal(tx->ssthresh, UINT32_MAX);
+	assert_int_equal(snd->cwnd, 10 * MSS);
+	assert_int_equal(snd->ssthresh, UINT32_MAX);
 	box_clear(s);
 	for (uint32_t i = 1; i <= 3; i++) {
 		peer_ack(s, &t, base + i * MSS, 0xffff);
-		assert_int_equal(tx->cwnd, (10 + i) * MSS);
+		assert_int_equal(snd->cwnd, (10 + i) * MSS);
 		assert_int_equal(s->n_out, 2);
 		assert_int_equal(s->out[1].seq, base + (10 + 2 * i - 1) * MSS);
 		box_clear(s);
 	}
 	/* an ACK of two segments at once grows it by one mss only */
 	peer_ack(s, &t, base + 5 * MSS, 0xffff);
-	assert_int_equal(tx->cwnd, 14 * MSS);
+	assert_int_equal(snd->cwnd, 14 * MSS);
 	assert_int_equal(s->n_out, 3);
 	assert_int_equal(C(s, PUSH_RT), 0);
 }
@@ -237,22 +237,22 @@ test_tx_slow_start(void **state)
 /* Congestion avoidance: above ssthresh, cwnd grows by mss x mss / cwnd
  * per ACK (RFC 5681 eq. 3): one mss per window acknowledged. */
 static void
-test_tx_congestion_avoidance(void **state)
+test_snd_congestion_avoidance(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS);
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
-	tx->ssthresh = tx->cwnd; /* as after a loss */
+	snd->ssthresh = snd->cwnd; /* as after a loss */
 	box_clear(s);
 	peer_ack(s, &t, base + MSS, 0xffff);
-	assert_int_equal(tx->cwnd, 10 * MSS + MSS * MSS / (10 * MSS));
+	assert_int_equal(snd->cwnd, 10 * MSS + MSS * MSS / (10 * MSS));
 	assert_int_equal(s->n_out, 1); /* the window slid by one; cwnd grew by less than one */
 	box_clear(s);
 	peer_ack(s, &t, base + 2 * MSS, 0xffff);
-	assert_int_equal(tx->cwnd, 14746 + MSS * MSS / 14746);
+	assert_int_equal(snd->cwnd, 14746 + MSS * MSS / 14746);
 }
 
 /* Three duplicate ACKs: the hole alone is resent, ssthresh = flight / 2,
@@ -260,12 +260,12 @@ test_tx_congestion_avoidance(void **state)
  * inflates cwnd by one mss; a partial ACK resends the next hole and
  * deflates; the full ACK sets cwnd to min(ssthresh, flight + mss). */
 static void
-test_tx_fast_recovery(void **state)
+test_snd_fast_recovery(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS), recover;
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), recover;
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
 	box_clear(s);
@@ -276,34 +276,34 @@ test_tx_fast_recovery(void **state)
 	peer_ack(s, &t, base + MSS, 0xffff);
 	peer_ack(s, &t, base + MSS, 0xffff);
 	assert_int_equal(s->n_out, 0);
-	assert_int_equal(tx->dupacks, 2);
+	assert_int_equal(snd->dupacks, 2);
 	peer_ack(s, &t, base + MSS, 0xffff); /* the third */
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].seq, base + MSS);
 	assert_int_equal(s->out[0].len, MSS);
 	assert_int_equal(C(s, PUSH_RT), 1);
-	assert_int_equal(tx->recovery, 1);
-	assert_int_equal(tx->recover, recover);
-	assert_int_equal(tx->ssthresh, 11 * MSS / 2);
-	assert_int_equal(tx->cwnd, 11 * MSS / 2 + 3 * MSS);
+	assert_int_equal(snd->recovery, 1);
+	assert_int_equal(snd->recover, recover);
+	assert_int_equal(snd->ssthresh, 11 * MSS / 2);
+	assert_int_equal(snd->cwnd, 11 * MSS / 2 + 3 * MSS);
 	box_clear(s);
 	/* a fourth: cwnd + 1 mss, still below the flight of 11: nothing */
 	peer_ack(s, &t, base + MSS, 0xffff);
-	assert_int_equal(tx->cwnd, 11 * MSS / 2 + 4 * MSS);
+	assert_int_equal(snd->cwnd, 11 * MSS / 2 + 4 * MSS);
 	assert_int_equal(s->n_out, 0);
 	/* a partial ACK beyond the resent hole (the peer kept 2; 3 was lost
 	 * too): 3 at once, and nothing else resent; cwnd deflated */
 	peer_ack(s, &t, base + 3 * MSS, 0xffff);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].seq, base + 3 * MSS);
-	assert_int_equal(tx->recovery, 1);
-	assert_int_equal(tx->cwnd, 11 * MSS / 2 + 4 * MSS - 2 * MSS + MSS);
+	assert_int_equal(snd->recovery, 1);
+	assert_int_equal(snd->cwnd, 11 * MSS / 2 + 4 * MSS - 2 * MSS + MSS);
 	assert_int_equal(C(s, PUSH_RT), 2);
 	box_clear(s);
 	/* the full ACK ends the recovery */
 	peer_ack(s, &t, recover, 0xffff);
-	assert_int_equal(tx->recovery, 0);
-	assert_int_equal(tx->cwnd, 2 * MSS); /* min(ssthresh, max(0, mss) + mss) */
+	assert_int_equal(snd->recovery, 0);
+	assert_int_equal(snd->cwnd, 2 * MSS); /* min(ssthresh, max(0, mss) + mss) */
 	assert_int_equal(s->n_out, 2);
 	assert_int_equal(s->out[0].seq, recover);
 	assert_int_equal(C(s, PUSH_RT), 2);
@@ -313,29 +313,29 @@ test_tx_fast_recovery(void **state)
  * exactly the hole that was resent: the sender goes back to snd_una and
  * sends in order from there, within the deflated cwnd. */
 static void
-test_tx_recovery_go_back(void **state)
+test_snd_recovery_go_back(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS), nxt;
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), nxt;
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
 	box_clear(s);
 	for (int i = 0; i < 4; i++) /* segment 0, then three duplicates */
 		peer_ack(s, &t, base + MSS, 0xffff);
-	assert_int_equal(tx->recovery, 1);
+	assert_int_equal(snd->recovery, 1);
 	box_clear(s);
 	/* the resent segment 1 is all it acknowledges */
 	peer_ack(s, &t, base + 2 * MSS, 0xffff);
-	assert_int_equal(tx->recovery, 2);
+	assert_int_equal(snd->recovery, 2);
 	assert_true(s->n_out >= 2);
 	for (size_t i = 0; i < s->n_out; i++)
 		assert_int_equal(s->out[i].seq, base + (2 + i) * MSS);
-	assert_int_equal(tx->nxt, base + (2 + s->n_out) * MSS);
+	assert_int_equal(snd->nxt, base + (2 + s->n_out) * MSS);
 	box_clear(s);
 	/* once only: the next partial ACK sends on from nxt, nothing again */
-	nxt = tx->nxt;
+	nxt = snd->nxt;
 	peer_ack(s, &t, base + 3 * MSS, 0xffff);
 	for (size_t i = 0; i < s->n_out; i++)
 		assert_false(seq_lt(s->out[i].seq, nxt));
@@ -344,25 +344,25 @@ test_tx_recovery_go_back(void **state)
 /* A timeout: ssthresh = max(flight / 2, 2 mss), cwnd = 1 mss, one
  * segment from snd_una; then slow start resends what follows. */
 static void
-test_tx_timeout(void **state)
+test_snd_timeout(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS);
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
 	box_clear(s);
 	rt_expire(s);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].seq, base);
-	assert_int_equal(tx->cwnd, MSS);
-	assert_int_equal(tx->ssthresh, 5 * MSS);
+	assert_int_equal(snd->cwnd, MSS);
+	assert_int_equal(snd->ssthresh, 5 * MSS);
 	assert_int_equal(C(s, PUSH_RT), 1);
 	assert_int_equal(server_sock(s, &t)->retries, 1);
 	box_clear(s);
 	peer_ack(s, &t, base + MSS, 0xffff);
-	assert_int_equal(tx->cwnd, 2 * MSS);
+	assert_int_equal(snd->cwnd, 2 * MSS);
 	assert_int_equal(s->n_out, 2); /* 1 and 2 again */
 	assert_int_equal(s->out[0].seq, base + MSS);
 	assert_int_equal(s->out[1].seq, base + 2 * MSS);
@@ -374,18 +374,18 @@ test_tx_timeout(void **state)
  * (an ACK below snd_una), which is neither a loss nor a retry, for as
  * long as the window stays shut; the window update sends again. */
 static void
-test_tx_zero_window(void **state)
+test_snd_zero_window(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS), cwnd;
-	struct sk_tx *tx = tx_state(s, &t);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), cwnd;
+	struct sk_snd *snd = snd_state(s, &t);
 
 	(void)state;
 	box_clear(s);
 	peer_ack(s, &t, base + 10 * MSS, 0);
 	assert_int_equal(s->n_out, 0);
-	cwnd = tx->cwnd;
+	cwnd = snd->cwnd;
 	for (int i = 0; i < DP_MAX_RETRIES + 3; i++) {
 		rt_expire(s);
 		assert_int_equal(s->n_out, 1);
@@ -399,8 +399,8 @@ test_tx_zero_window(void **state)
 	}
 	assert_int_equal(server_sock(s, &t)->state, SK_ESTABLISHED);
 	assert_int_equal(server_sock(s, &t)->retries, 0);
-	assert_int_equal(tx->cwnd, cwnd);
-	assert_int_equal(tx->dupacks, 0);
+	assert_int_equal(snd->cwnd, cwnd);
+	assert_int_equal(snd->dupacks, 0);
 	assert_int_equal(C(s, PUSH_RT), 0);
 	peer_ack(s, &t, base + 10 * MSS, 0xffff);
 	assert_int_equal(s->n_out, 11); /* cwnd: 10 mss, and one for the ACK of them */
@@ -409,14 +409,14 @@ test_tx_zero_window(void **state)
 
 /* A zero window whose peer then vanishes: the probes are bounded as
  * retransmissions are (issue 31: 19 probes in 38 s, the connection open
- * until stop); each answered probe (test_tx_zero_window) starts the
+ * until stop); each answered probe (test_snd_zero_window) starts the
  * count again. */
 static void
-test_tx_zero_window_vanished(void **state)
+test_snd_zero_window_vanished(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
 
 	(void)state;
 	box_clear(s);
@@ -438,11 +438,11 @@ test_tx_zero_window_vanished(void **state)
  * at each ACK, 500 bytes at a time, not one segment per timeout (issue
  * 31: 9,260 bytes in 20 s); each part's sum is its bytes'. */
 static void
-test_tx_small_window(void **state)
+test_snd_small_window(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 500, SEG_NO_WS);
+	uint32_t base = snd_start(s, &t, 500, SEG_NO_WS);
 	uint32_t next = base;
 
 	(void)state;
@@ -475,7 +475,7 @@ test_tx_small_window(void **state)
 /* An answer over several segments to a peer whose MSS option is 536:
  * pieces of 536 bytes, each summed over its own bytes, in order. */
 static void
-test_tx_peer_mss(void **state)
+test_snd_peer_mss(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
@@ -483,7 +483,7 @@ test_tx_peer_mss(void **state)
 
 	(void)state;
 	s->peer_mss = 536;
-	base = tx_start(s, &t, 0xffff, SEG_NO_WS);
+	base = snd_start(s, &t, 0xffff, SEG_NO_WS);
 	next = base;
 
 	assert_true(s->n_out > 10);
@@ -500,11 +500,11 @@ test_tx_peer_mss(void **state)
  * resend the whole rest of the answer (issue 31: pushRt +655 of a 1 MB
  * answer). */
 static void
-test_tx_dupack_flood(void **state)
+test_snd_dupack_flood(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS);
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS);
 
 	(void)state;
 	box_clear(s);
@@ -521,36 +521,36 @@ test_tx_dupack_flood(void **state)
  * peer's later windows are scaled (not the SYN's own); a SYN without it
  * gets none and its windows are taken as they are. */
 static void
-test_tx_window_scale(void **state)
+test_snd_window_scale(void **state)
 {
 	struct node *s = new_server(big_server);
 	struct tuple t;
 	uint32_t base;
-	struct sk_tx *tx;
+	struct sk_snd *snd;
 
 	(void)state;
-	base = tx_start(s, &t, 1000, 3); /* the SYN's window: 1000, unscaled */
-	tx = tx_state(s, &t);
+	base = snd_start(s, &t, 1000, 3); /* the SYN's window: 1000, unscaled */
+	snd = snd_state(s, &t);
 	assert_int_equal(s->synack_ws, 1);
-	assert_int_equal(tx->shift, 3);
+	assert_int_equal(snd->shift, 3);
 	assert_int_equal(s->n_out, 1); /* what a window below mss allows */
 	assert_int_equal(s->out[0].len, 1000);
 	box_clear(s);
 	peer_ack(s, &t, base + 1000, 1000); /* 8000 bytes: the first segment's rest, 5 more */
-	assert_int_equal(tx->wnd, 8000);
+	assert_int_equal(snd->wnd, 8000);
 	assert_int_equal(s->n_out, 6);
 	assert_int_equal(s->out[0].len, MSS - 1000);
 	box_clear(s);
 	free_nodes(NULL);
 
 	s = new_server(big_server);
-	base = tx_start(s, &t, 0xffff, SEG_NO_WS);
-	tx = tx_state(s, &t);
+	base = snd_start(s, &t, 0xffff, SEG_NO_WS);
+	snd = snd_state(s, &t);
 	assert_int_equal(s->synack_ws, 0);
-	assert_int_equal(tx->shift, 0);
+	assert_int_equal(snd->shift, 0);
 	box_clear(s);
 	peer_ack(s, &t, base + 10 * MSS, 3000); /* 3000 bytes as they are: 2 segments */
-	assert_int_equal(tx->wnd, 3000);
+	assert_int_equal(snd->wnd, 3000);
 	assert_int_equal(s->n_out, 2);
 }
 
@@ -566,18 +566,18 @@ big_random(struct dp_config *c)
 }
 
 static void
-test_tx_beyond_stored(void **state)
+test_snd_beyond_stored(void **state)
 {
 	struct node *s = new_server(big_random);
 	struct tuple t;
-	uint32_t base = tx_start(s, &t, 0xffff, SEG_NO_WS), len = s->w.rsp_ka.len, got = 0;
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), len = s->w.net.msg.rsp_ka.len, got = 0;
 	uint32_t S = DP_RSP_STORED / MSS, half = S / 2;
 	uint8_t *body = malloc(len);
 
 	(void)state;
 	assert_non_null(body);
 	assert_int_equal(len, 70000000);
-	assert_int_equal(s->w.rsp_ka.seg_stored, S);
+	assert_int_equal(s->w.net.msg.rsp_ka.seg_stored, S);
 	for (int round = 0; got < len && round < 100000; round++) {
 		for (size_t i = 0; i < s->n_out; i++) {
 			struct rec *r = &s->out[i];
@@ -592,7 +592,7 @@ test_tx_beyond_stored(void **state)
 	assert_int_equal(got, len);
 	assert_int_equal(s->bad_sums, 0);
 	assert_int_equal(C(s, PUSH_RT), 0);
-	assert_memory_equal(body, s->w.rsp_ka.data, (size_t)S * MSS);
+	assert_memory_equal(body, s->w.net.msg.rsp_ka.data, (size_t)S * MSS);
 	for (uint32_t i = S * MSS; i < len; i++)
 		if (body[i] != body[half * MSS + (i - S * MSS) % ((S - half) * MSS)])
 			fail_msg("byte %u breaks the content rule", i);
@@ -609,7 +609,7 @@ big_server_txdrop(struct dp_config *c)
 }
 
 static void
-test_tx_drop_knob(void **state)
+test_snd_drop_knob(void **state)
 {
 	struct node *c = new_client(big_client), *s = new_server(big_server_txdrop);
 	int rounds = 0;
@@ -620,14 +620,14 @@ test_tx_drop_knob(void **state)
 	while (C(c, HTTP_2XX) < 2 && rounds++ < 5000) {
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(s);
-			advance(c, s->w.tl[TL_RT].timeout / TL_PER_MS);
+			advance(c, s->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(s, c);
 		deliver(c, s);
 	}
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) > 0);
-	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.rsp_ka.len * 8);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
 }
 
 /* A client's POST body over several segments goes through the same
@@ -652,12 +652,12 @@ test_post_big_body(void **state)
 	int dropped = 0;
 
 	(void)state;
-	len = c->w.req.len;
+	len = c->w.net.msg.req.len;
 	assert_int_equal(len, 64000);
-	assert_non_null(c->w.req.seg_sum);
-	assert_non_null(c->w.sktx);
-	assert_null(s->w.sktx);
-	assert_int_equal(tcp_client_launch(&c->w), 0);
+	assert_non_null(c->w.net.msg.req.seg_sum);
+	assert_non_null(c->w.tcp.snd);
+	assert_null(s->w.tcp.snd);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the first flight of the body */
 	assert_int_equal(c->n_out, 10);
@@ -670,7 +670,7 @@ test_post_big_body(void **state)
 		}
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(c);
-			advance(s, c->w.tl[TL_RT].timeout / TL_PER_MS);
+			advance(s, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(c, s);
 		deliver(s, c);
@@ -690,7 +690,7 @@ test_post_big_body(void **state)
  * so the server's answer decides: a SYN+ACK with the option scales the
  * server's later windows, one without leaves them as they are. */
 static void
-test_tx_window_scale_client(void **state)
+test_snd_window_scale_client(void **state)
 {
 	for (int offer = 0; offer < 2; offer++) {
 		struct node *c = new_client(post_client), *s = new_server(ka_server);
@@ -700,16 +700,16 @@ test_tx_window_scale_client(void **state)
 		(void)state;
 		c->peer_ws = offer ? 5 : SEG_NO_WS; /* what the SYN+ACK carries */
 		c->peer_win = 100;                   /* and every later window field */
-		assert_int_equal(tcp_client_launch(&c->w), 0);
+		assert_int_equal(tcp_client_launch(&c->w.net), 0);
 		client_tuple(c, 0, &t);
 		deliver(c, s);
 		deliver(s, c); /* SYN+ACK: window 100 unscaled, one segment into it */
 		sk = client_sock(c, &t);
-		assert_int_equal(sk_tx_of(&c->w, sk)->shift, offer ? 5 : 0);
+		assert_int_equal(sk_snd_of(&c->w.net, sk)->shift, offer ? 5 : 0);
 		assert_int_equal(c->n_out, 1);
 		deliver(c, s);
 		deliver(s, c); /* the ACK: window 100 << shift */
-		assert_int_equal(sk_tx_of(&c->w, sk)->wnd, offer ? 3200 : 100);
+		assert_int_equal(sk_snd_of(&c->w.net, sk)->wnd, offer ? 3200 : 100);
 		assert_int_equal(c->n_out, offer ? 2 : 1); /* 3200: two of 1460 */
 		free_nodes(NULL);
 	}
@@ -718,17 +718,17 @@ test_tx_window_scale_client(void **state)
 /* The sender's state sits beside the socket only where messages span
  * segments: 64 bytes per connection otherwise, 64 + 28 with it (README). */
 static void
-test_tx_state_size(void **state)
+test_snd_state_size(void **state)
 {
 	struct node *small = new_server(ka_server), *big = new_server(big_server);
 
 	(void)state;
 	assert_int_equal(sizeof(struct sock), 64);
-	assert_int_equal(sizeof(struct sk_tx), 28);
-	assert_null(small->w.sktx);
-	assert_int_equal(worker_tx_bytes(&small->w), 0);
-	assert_non_null(big->w.sktx);
-	assert_int_equal(worker_tx_bytes(&big->w), big->w.n_sk * 28);
+	assert_int_equal(sizeof(struct sk_snd), 28);
+	assert_null(small->w.tcp.snd);
+	assert_int_equal(worker_snd_bytes(&small->w), 0);
+	assert_non_null(big->w.tcp.snd);
+	assert_int_equal(worker_snd_bytes(&big->w), big->w.net.skt.n_sk * 28);
 }
 
 
@@ -763,22 +763,22 @@ main(void)
 		cmocka_unit_test_teardown(test_big_answer_loss, free_nodes),
 		cmocka_unit_test_teardown(test_big_answer_peer_window, free_nodes),
 		cmocka_unit_test_teardown(test_big_answer_fast_retransmit, free_nodes),
-		cmocka_unit_test_teardown(test_tx_slow_start, free_nodes),
-		cmocka_unit_test_teardown(test_tx_congestion_avoidance, free_nodes),
-		cmocka_unit_test_teardown(test_tx_fast_recovery, free_nodes),
-		cmocka_unit_test_teardown(test_tx_recovery_go_back, free_nodes),
-		cmocka_unit_test_teardown(test_tx_timeout, free_nodes),
-		cmocka_unit_test_teardown(test_tx_zero_window, free_nodes),
-		cmocka_unit_test_teardown(test_tx_zero_window_vanished, free_nodes),
-		cmocka_unit_test_teardown(test_tx_small_window, free_nodes),
-		cmocka_unit_test_teardown(test_tx_peer_mss, free_nodes),
-		cmocka_unit_test_teardown(test_tx_dupack_flood, free_nodes),
-		cmocka_unit_test_teardown(test_tx_window_scale, free_nodes),
-		cmocka_unit_test_teardown(test_tx_state_size, free_nodes),
-		cmocka_unit_test_teardown(test_tx_drop_knob, free_nodes),
+		cmocka_unit_test_teardown(test_snd_slow_start, free_nodes),
+		cmocka_unit_test_teardown(test_snd_congestion_avoidance, free_nodes),
+		cmocka_unit_test_teardown(test_snd_fast_recovery, free_nodes),
+		cmocka_unit_test_teardown(test_snd_recovery_go_back, free_nodes),
+		cmocka_unit_test_teardown(test_snd_timeout, free_nodes),
+		cmocka_unit_test_teardown(test_snd_zero_window, free_nodes),
+		cmocka_unit_test_teardown(test_snd_zero_window_vanished, free_nodes),
+		cmocka_unit_test_teardown(test_snd_small_window, free_nodes),
+		cmocka_unit_test_teardown(test_snd_peer_mss, free_nodes),
+		cmocka_unit_test_teardown(test_snd_dupack_flood, free_nodes),
+		cmocka_unit_test_teardown(test_snd_window_scale, free_nodes),
+		cmocka_unit_test_teardown(test_snd_state_size, free_nodes),
+		cmocka_unit_test_teardown(test_snd_drop_knob, free_nodes),
 		cmocka_unit_test_teardown(test_post_big_body, free_nodes),
-		cmocka_unit_test_teardown(test_tx_window_scale_client, free_nodes),
-		cmocka_unit_test_teardown(test_tx_beyond_stored, free_nodes),
+		cmocka_unit_test_teardown(test_snd_window_scale_client, free_nodes),
+		cmocka_unit_test_teardown(test_snd_beyond_stored, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
