@@ -51,6 +51,7 @@
 	X(STALL, "stall", CK_EVENT)        \
 	X(STALL_US, "stallUs", CK_EVENT)   \
 	X(LAUNCH_SKIP, "launchSkip", CK_EVENT) \
+	X(LAUNCH_FULL, "launchFull", CK_EVENT) /* no free tuple in the socket table (tcp_client_launch) */ \
 	X(DEV_FAULT, "devFault", CK_EVENT) \
 	X(IDLE_CLOSE, "idleClose", CK_EVENT) \
 	X(GOOD_RX, "goodRx", CK_BITS) /* payload delivered: in order, once (goodput) */ \

@@ -9,7 +9,10 @@
  * secondary reads the effective configuration as text (config_text, the
  * parser's dump), so a new keyword does not change this contract.
  *   control: the main lcore (on an accepted IPC request); workers only read.
- *   workers[i]: worker i only, plain stores of 64-bit values (atomic on x86-64).
+ *   workers[i]: worker i only. Its counters (c, sk_cur, busy_tsc, loop_tsc)
+ *   are copies of the worker's own, stored with release stores after each
+ *   busy loop iteration (at least every millisecond) and when it stops;
+ *   read them with dp_load (acquire).
  * Readers (secondaries) never write anything here.
  */
 #ifndef DPERF_SHM_H
@@ -90,11 +93,18 @@ dp_run_end_us(const struct dp_control *c)
 	return (uint64_t)c->lead_s * 1000000 + c->duration_us;
 }
 
+/* A counter the workers publish (struct dp_worker_stats), as published. */
+static inline uint64_t
+dp_load(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
 struct dp_worker_stats {
-	volatile uint64_t c[DP_C__COUNT];
-	volatile uint64_t sk_cur;          /* sockets currently open */
-	volatile uint64_t busy_tsc;        /* cycles spent doing work */
-	volatile uint64_t loop_tsc;        /* cycles in the loop, total */
+	uint64_t c[DP_C__COUNT];           /* published (dp_load) */
+	uint64_t sk_cur;                   /* sockets currently open (published) */
+	uint64_t busy_tsc;                 /* cycles spent doing work (published) */
+	uint64_t loop_tsc;                 /* cycles in the loop, total (published) */
 	volatile uint64_t applied_gen;     /* control generation last applied */
 	volatile uint64_t applied_tsc;     /* when it was applied */
 	volatile uint64_t cps_now;         /* this worker's current launch rate */
@@ -190,7 +200,7 @@ dp_shm_sum(const struct dp_shm *s, enum dp_counter c)
 {
 	uint64_t t = 0;
 	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
-		t += s->workers[i].c[c];
+		t += dp_load(&s->workers[i].c[c]);
 	return t;
 }
 

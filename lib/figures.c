@@ -36,7 +36,7 @@ dp_open_sockets(const struct dp_shm *s, uint64_t *per_worker)
 	uint64_t sum = 0;
 
 	for (uint32_t w = 0; w < nw; w++) {
-		uint64_t v = s->workers[w].sk_cur;
+		uint64_t v = dp_load(&s->workers[w].sk_cur);
 
 		if (per_worker != NULL)
 			per_worker[w] = v;

@@ -19,11 +19,11 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 	for (uint32_t w = 0; w < nw; w++) {
 		const struct dp_worker_stats *ws = &s->workers[w];
 		for (int c = 0; c < DP_C__COUNT; c++) {
-			out->wc[w][c] = ws->c[c];
+			out->wc[w][c] = dp_load(&ws->c[c]);
 			out->c[c] += out->wc[w][c];
 		}
-		out->w_busy[w] = ws->busy_tsc;
-		out->w_loop[w] = ws->loop_tsc;
+		out->w_busy[w] = dp_load(&ws->busy_tsc);
+		out->w_loop[w] = dp_load(&ws->loop_tsc);
 		dp_hist_merge(&out->lat_connect, &s->lat[w].connect);
 		dp_hist_merge(&out->lat_response, &s->lat[w].response);
 		dp_hist_merge(&out->lat_server, &s->lat[w].server);

@@ -50,8 +50,8 @@ print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 			" connections %" PRIu64 " pkt_tx %" PRIu64 " bits_tx %" PRIu64 " udp_tx %" PRIu64
 			"\n",
 			w, ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
-			(uint64_t)ws->sk_cur, (uint64_t)ws->c[DP_C_PKT_TX], (uint64_t)ws->c[DP_C_BITS_TX],
-			(uint64_t)ws->c[DP_C_UDP_TX]);
+			dp_load(&ws->sk_cur), dp_load(&ws->c[DP_C_PKT_TX]), dp_load(&ws->c[DP_C_BITS_TX]),
+			dp_load(&ws->c[DP_C_UDP_TX]));
 	}
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
@@ -80,7 +80,7 @@ print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 		fprintf(f, "%s{\"lcore\":%u,\"port\":%u,\"applied_generation\":%" PRIu64
 			",\"cps_now\":%" PRIu64 ",\"connections\":%" PRIu64 "}",
 			w ? "," : "", ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
-			(uint64_t)ws->sk_cur);
+			dp_load(&ws->sk_cur));
 	}
 	fprintf(f, "],\"changes\":[");
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {

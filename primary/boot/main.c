@@ -121,7 +121,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 		return -1;
 	}
 	for (uint32_t i = 0; i < a->n_workers; i++)
-		dev_fault_find_pmd(a->workers[i]);
+		dev_fault_find_pmd(&a->workers[i]->fault, a->workers[i]->net.txq.port_id);
 	a->shm->hdr.start_tsc = rte_rdtsc();
 	control_loop_begin(&a->loop, &a->ctl, &a->ports);
 	a->loop.summary = a->summary;

@@ -43,6 +43,7 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	const char *kw;
 	char why[DP_ERR_LEN];
 	uint32_t mss = cfg->mss, *sums, half;
+	struct netw *net = &w->net;
 
 	if (msg_compose(cfg, srv, buf, &ml, &kw, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s: %s", kw, why);
@@ -51,16 +52,16 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	msg_layout(cfg, &l);
 	sums = (uint32_t *)(void *)(buf + l.sums);
 	half = (uint32_t)(l.rsp_cap / 536 + 2);
-	w->is_http = ml.is_http;
+	net->is_http = ml.is_http;
 	/* a POST body over several segments (messages.c: big_post) */
-	make_msg(&w->req, ml.req, buf, mss, w->is_client ? sums + 2 * half : NULL, l.req_cap);
-	make_msg(&w->rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums, l.rsp_cap);
-	make_msg(&w->rsp_close, ml.rsp_close, ml.is_http ? buf + l.close : buf + l.ka, mss, sums + half, l.rsp_cap);
+	make_msg(&net->msg.req, ml.req, buf, mss, net->is_client ? sums + 2 * half : NULL, l.req_cap);
+	make_msg(&net->msg.rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums, l.rsp_cap);
+	make_msg(&net->msg.rsp_close, ml.rsp_close, ml.is_http ? buf + l.close : buf + l.ka, mss, sums + half, l.rsp_cap);
 	/* A HEAD's answer: the head of a GET's, the same bytes. */
-	make_msg(&w->rsp_head_ka, ml.head_ka, buf + l.ka, mss, NULL, l.rsp_cap);
-	make_msg(&w->rsp_head_close, ml.head_close, buf + l.close, mss, NULL, l.rsp_cap);
-	make_msg(&w->rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL, MSG_BAD_REQUEST_LEN);
+	make_msg(&net->msg.rsp_head_ka, ml.head_ka, buf + l.ka, mss, NULL, l.rsp_cap);
+	make_msg(&net->msg.rsp_head_close, ml.head_close, buf + l.close, mss, NULL, l.rsp_cap);
+	make_msg(&net->msg.rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL, MSG_BAD_REQUEST_LEN);
 	if (!ml.is_http)
-		w->req_size = w->rsp_size = cfg->payload_size;
+		net->msg.req_size = net->msg.rsp_size = cfg->payload_size;
 	return 0;
 }

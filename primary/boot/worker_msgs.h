@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "state/worker.h"
+#include "engine/worker.h"
 
-/* Compose w's messages (w->cfg set) for server address srv into buf
+/* Compose w's messages (w->net.cfg set) for server address srv into buf
  * (msg_layout's length, kept as long as w). Returns 0, or -1 with err
  * "keyword: reason". */
 int worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf, char *err,

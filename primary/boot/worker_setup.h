@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "state/worker.h"
+#include "engine/worker.h"
 
 struct worker_params {
 	const struct dp_config *cfg;
@@ -19,7 +19,7 @@ struct worker_params {
 extern volatile int dp_workers_quit;
 
 /* The worker's fields that follow from its configuration and place alone
- * (flags, sizes, timer lengths, addresses): no EAL, no memory. w->np must
+ * (flags, sizes, timer lengths, addresses): no EAL, no memory. w->net.io.np must
  * be set (IPv6 prefixes). worker_setup calls it; so do the unit tests, to
  * build their workers as the engine does. */
 void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
@@ -28,7 +28,7 @@ void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, u
 /* Bytes of the sender's per-connection array (tcp/tcp_send.h) the worker
  * needs once its messages are built: 0 when every message it sends is one
  * segment (the 64-byte socket alone). */
-size_t worker_tx_bytes(const struct worker *w);
+size_t worker_snd_bytes(const struct worker *w);
 
 /* Returns 0, or -1 with a one-line reason in err. */
 int worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen);

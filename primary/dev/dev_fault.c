@@ -26,7 +26,7 @@
 #include "dev/dev_fault.h"
 #include "net/pkt.h"
 
-static __thread struct worker *fault_w;
+static __thread struct dev_fault *fault_f;
 static struct sigaction prev_segv;
 
 struct text_find {
@@ -59,7 +59,7 @@ find_text(struct dl_phdr_info *info, size_t size, void *arg)
 static void
 on_segv(int sig, siginfo_t *si, void *ctx)
 {
-	struct worker *w = fault_w;
+	struct dev_fault *f = fault_f;
 #ifdef __x86_64__
 	uintptr_t pc = (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
 #else
@@ -67,8 +67,8 @@ on_segv(int sig, siginfo_t *si, void *ctx)
 	(void)ctx;
 #endif
 
-	if (w != NULL && si->si_code == SEGV_MAPERR && pc >= w->pmd_text_lo && pc < w->pmd_text_hi)
-		siglongjmp(w->fault_jb, 1);
+	if (f != NULL && si->si_code == SEGV_MAPERR && pc >= f->pmd_text_lo && pc < f->pmd_text_hi)
+		siglongjmp(f->jb, 1);
 	/* Not the race: let the fault happen again with what was there
 	 * before (the default action, or a sanitizer's report). */
 	sigaction(sig, &prev_segv, NULL);
@@ -87,38 +87,40 @@ dev_fault_install(void)
 }
 
 void
-dev_fault_find_pmd(struct worker *w)
+dev_fault_find_pmd(struct dev_fault *f, uint16_t port_id)
 {
 	struct rte_eth_dev_info info;
-	struct text_find f = { .pc = (uintptr_t)rte_eth_fp_ops[w->port_id].rx_pkt_burst };
+	struct text_find t = { .pc = (uintptr_t)rte_eth_fp_ops[port_id].rx_pkt_burst };
 
-	w->pmd_text_lo = w->pmd_text_hi = 0;
-	if (rte_eth_dev_info_get(w->port_id, &info) != 0 || info.driver_name == NULL ||
+	f->pmd_text_lo = f->pmd_text_hi = 0;
+	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.driver_name == NULL ||
 	    strcmp(info.driver_name, "net_memif") != 0)
 		return;
-	if (dl_iterate_phdr(find_text, &f) == 1 && f.is_memif) {
-		w->pmd_text_lo = f.lo;
-		w->pmd_text_hi = f.hi;
+	if (dl_iterate_phdr(find_text, &t) == 1 && t.is_memif) {
+		f->pmd_text_lo = t.lo;
+		f->pmd_text_hi = t.hi;
 	}
 }
 
 void
-dev_fault_arm(struct worker *w)
+dev_fault_arm(struct dev_fault *f)
 {
-	fault_w = w != NULL && w->pmd_text_hi ? w : NULL;
+	fault_f = f != NULL && f->pmd_text_hi ? f : NULL;
 }
 
 void
-dev_fault_recover(struct worker *w)
+dev_fault_recover(struct netw *w)
 {
-	CNT(w, DEV_FAULT);
-	if (w->in_tx) {
+	struct txq *q = &w->txq;
+
+	CNT(&w->cnt, DEV_FAULT);
+	if (q->in_tx) {
 		/* The PMD may have freed part of the batch already: forget
 		 * it (a leak of at most one batch) rather than free twice. */
-		CNT_ADD(w, DROP_TX, tx_pending(w));
-		w->tx_head = w->n_tx = 0;
-		w->tx_blocked = 0;
-		w->in_tx = 0;
+		CNT_ADD(&w->cnt, DROP_TX, tx_pending(q));
+		q->head = q->n = 0;
+		q->blocked = 0;
+		q->in_tx = 0;
 		pkt_flood_forget(w);
 	}
 }

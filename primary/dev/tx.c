@@ -11,25 +11,31 @@
 #include "state/txq.h"
 
 uint16_t
-tx_flush(struct worker *w)
+tx_flush(struct txq *q)
 {
-	uint16_t n = tx_pending(w), sent;
+	uint16_t n = tx_pending(q), sent;
 	uint64_t bytes = 0;
 
-	if (n == 0 || unlikely(w->quiesced)) /* its port is being restarted */
+	if (n == 0 || unlikely(q->quiesced)) /* its port is being restarted */
 		return 0;
-	w->in_tx = 1; /* for dev_fault.c */
-	sent = rte_eth_tx_burst(w->port_id, w->queue, w->tx + w->tx_head, n);
-	w->in_tx = 0;
-	for (uint16_t i = 0; i < sent; i++)
-		bytes += w->tx[w->tx_head + i]->pkt_len;
-	w->tx_head += sent;
-	if (w->tx_head == w->n_tx)
-		w->tx_head = w->n_tx = 0;
-	w->tx_blocked = sent < n;
+	/* The bytes are read before the burst: a device may free what it
+	 * takes inside it (memif in copy mode, net_null, tap), and another
+	 * lcore reuse those mbufs at once. What it did not take is still
+	 * ours to read, and is taken back out. */
+	for (uint16_t i = 0; i < n; i++)
+		bytes += q->pkts[q->head + i]->pkt_len;
+	q->in_tx = 1; /* for dev_fault.c */
+	sent = rte_eth_tx_burst(q->port_id, q->queue, q->pkts + q->head, n);
+	q->in_tx = 0;
+	for (uint16_t i = sent; i < n; i++)
+		bytes -= q->pkts[q->head + i]->pkt_len;
+	q->head += sent;
+	if (q->head == q->n)
+		q->head = q->n = 0;
+	q->blocked = sent < n;
 	if (sent)
-		w->tx_taken_ms = w->now_ms;
-	CNT_ADD(w, PKT_TX, sent);
-	CNT_ADD(w, BITS_TX, bytes * 8);
+		q->took = 1;
+	CNT_ADD(q->cnt, PKT_TX, sent);
+	CNT_ADD(q->cnt, BITS_TX, bytes * 8);
 	return sent;
 }

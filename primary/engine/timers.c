@@ -10,7 +10,7 @@
 static int
 run_list(struct worker *w, int which)
 {
-	struct tlist *l = &w->tl[which];
+	struct tlist *l = &w->tcp.tl[which];
 
 	for (int n = 0; n < DP_TIMER_BUDGET; n++) {
 		uint32_t idx;
@@ -19,24 +19,24 @@ run_list(struct worker *w, int which)
 		if (!l->head)
 			return 0;
 		idx = l->head - 1;
-		sk = &w->sk[idx];
-		if (!tl_due(sk->t_expire, w->now_t))
+		sk = &w->net.skt.sk[idx];
+		if (!tl_due(sk->t_expire, w->net.now_t))
 			return 0;
-		if (tx_congested(w))
+		if (tx_congested(&w->net.txq))
 			return 1;
-		tl_remove(w, sk);
-		w->timer_fired = 1;
-		if (w->is_client)
-			tcp_client_timer(w, idx, which);
+		tl_remove(&w->net, sk);
+		w->tcp.timer_fired = 1;
+		if (w->net.is_client)
+			tcp_client_timer(&w->net, idx, which);
 		else
-			tcp_server_timer(w, idx, which);
+			tcp_server_timer(&w->net, idx, which);
 	}
-	return l->head && tl_due(w->sk[l->head - 1].t_expire, w->now_t);
+	return l->head && tl_due(w->net.skt.sk[l->head - 1].t_expire, w->net.now_t);
 }
 
 int
 timers_run(struct worker *w)
 {
-	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(w);
+	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(&w->net);
 }
 

@@ -5,7 +5,7 @@
 #ifndef DPERF_TIMERS_H
 #define DPERF_TIMERS_H
 
-#include "state/worker.h"
+#include "engine/worker.h"
 
 /* Expires what is due, at most DP_TIMER_BUDGET per list, none while the
  * device is congested. Returns nonzero when due entries are left for the

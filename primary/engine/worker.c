@@ -18,7 +18,7 @@
 #include "net/neigh.h"
 #include "net/rx.h"
 #include "tcp/tcp.h"
-#include "state/tlist.h"
+#include "tcp/tlist.h"
 #include "udp/udp.h"
 #include "engine/worker.h"
 #include "state/txq.h"
@@ -26,6 +26,9 @@
 volatile int dp_workers_quit;
 
 #define DP_WORKER_NICE (-5)
+#define DP_RX_BURST 32
+/* Full RX bursts in a row from which a client stops launching. */
+#define DP_RX_BACKLOG 16
 
 /* Launch slots missed while the client could not launch (its core taken
  * by the host, or held back in launch()) are made up as soon as it can,
@@ -37,48 +40,49 @@ volatile int dp_workers_quit;
 static uint64_t
 share(const struct worker *w, uint64_t total, uint32_t n_workers)
 {
-	return total / n_workers + (w->id < total % n_workers ? 1 : 0);
+	return total / n_workers + (w->net.id < total % n_workers ? 1 : 0);
 }
 
 static void
 set_rate(struct worker *w)
 {
-	uint64_t rate = w->cps_w;
-	uint32_t t = w->now_ms, start = w->cfg->wait * 1000;
+	struct netw *net = &w->net;
+	uint64_t rate = w->launch.cps_w;
+	uint32_t t = net->now_ms, start = net->cfg->wait * 1000;
 
-	if (!w->is_client || w->paused || w->stopping || !w->np->gw_ok || !w->np->link_up ||
-	    t < start) {
-		w->interval = 0;
+	if (!net->is_client || w->paused || net->stopping || !net->io.np->gw_ok ||
+	    !net->io.np->link_up || t < start) {
+		w->launch.interval = 0;
 		w->st->cps_now = 0;
 		return;
 	}
-	if (w->slow_start_ms && t - start < w->slow_start_ms)
-		rate = rate * (t - start + 1) / w->slow_start_ms;
+	if (w->launch.slow_start_ms && t - start < w->launch.slow_start_ms)
+		rate = rate * (t - start + 1) / w->launch.slow_start_ms;
 	if (rate == 0)
 		rate = 1;
 	w->st->cps_now = rate;
-	if (w->interval == 0) /* starting, or resuming: nothing owed */
-		w->next_launch = w->now;
-	w->interval = w->hz / rate;
-	if (w->interval == 0)
-		w->interval = 1;
+	if (w->launch.interval == 0) /* starting, or resuming: nothing owed */
+		w->launch.next = net->now;
+	w->launch.interval = w->hz / rate;
+	if (w->launch.interval == 0)
+		w->launch.interval = 1;
 }
 
 static void
 apply_control(struct worker *w)
 {
 	struct control_view c;
-	uint32_t nw = w->np->n_workers * w->cfg->n_ports;
+	uint32_t nw = w->net.io.np->n_workers * w->net.cfg->n_ports;
 	uint64_t gen = control_read(w->ctl, &c);
 
-	w->cps_w = share(w, c.target_cps, nw);
-	w->cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
+	w->launch.cps_w = share(w, c.target_cps, nw);
+	w->launch.cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
 	/* dperf's UDP packets-per-second mode: each of cc connections sends
 	 * one datagram per keepalive interval, so the rate is cc / interval. */
-	if (w->pps_interval_us)
-		w->cps_w = RTE_MAX(1ULL, w->cc_w * 1000000 / w->pps_interval_us);
+	if (w->launch.pps_interval_us)
+		w->launch.cps_w = RTE_MAX(1ULL, w->launch.cc_w * 1000000 / w->launch.pps_interval_us);
 	w->paused = (uint8_t)c.paused;
-	w->stopping = (uint8_t)c.stop;
+	w->net.stopping = (uint8_t)c.stop;
 	w->gen_seen = gen;
 	set_rate(w);
 	w->st->applied_gen = gen;
@@ -89,35 +93,35 @@ apply_control(struct worker *w)
 void
 worker_tick(struct worker *w)
 {
-	if (tx_pending(w) == 0)
-		w->tx_taken_ms = w->now_ms;
-	w->tx_dead = w->now_ms - w->tx_taken_ms >= DP_TX_DEAD_MS;
+	struct netw *net = &w->net;
+	tx_tick(&net->txq, net->now_ms);
 	/* DPDK's 802.3ad bond sends its LACP frames only from within a TX
 	 * burst, and its peer gives up on a link after 3 s without them: an
 	 * idle worker offers it an empty burst every millisecond. */
-	if (unlikely(w->np->lacp) && w->queue == 0 && tx_pending(w) == 0 && !w->quiesced)
-		(void)rte_eth_tx_burst(w->port_id, w->queue, NULL, 0);
-	if (!w->np->gw_ok && w->queue == 0 && tl_due(w->next_arp_ms, w->now_ms)) {
-		neigh_request_gw(w);
-		w->next_arp_ms = w->now_ms + 1000;
+	if (unlikely(net->io.np->lacp) && net->txq.queue == 0 && tx_pending(&net->txq) == 0 &&
+	    !net->txq.quiesced)
+		(void)rte_eth_tx_burst(net->txq.port_id, net->txq.queue, NULL, 0);
+	if (!net->io.np->gw_ok && net->txq.queue == 0 && tl_due(w->next_arp_ms, net->now_ms)) {
+		neigh_request_gw(net);
+		w->next_arp_ms = net->now_ms + 1000;
 	}
 	/* The wait, the slow start, the gateway and the link change the rate
 	 * without a control change: a link lost mid-test stops the launches
 	 * here, within a millisecond. */
-	if (w->is_client && (w->cps_w || w->interval))
+	if (net->is_client && (w->launch.cps_w || w->launch.interval))
 		set_rate(w);
-	if (w->is_udp)
+	if (net->is_udp)
 		return;
-	w->timers_behind = (uint8_t)timers_run(w);
+	w->tcp.timers_behind = (uint8_t)timers_run(w);
 	/* At a stop, the client closes its idle connections, a tick's
 	 * budget at a time (512k/s): closing millions at once would flood
 	 * the peer with FINs. */
-	if (w->stopping && w->is_client) {
-		struct tlist *l = &w->tl[TL_KA];
-		for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(w); n++) {
+	if (net->stopping && net->is_client) {
+		struct tlist *l = &w->tcp.tl[TL_KA];
+		for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(&net->txq); n++) {
 			uint32_t idx = l->head - 1;
-			tl_remove(w, &w->sk[idx]);
-			tcp_client_close_idle(w, idx);
+			tl_remove(net, &net->skt.sk[idx]);
+			tcp_client_close_idle(net, idx);
 		}
 	}
 }
@@ -126,9 +130,9 @@ worker_tick(struct worker *w)
 static inline int
 at_cc_target(struct worker *w)
 {
-	if (!w->cc_w || w->st->sk_cur < w->cc_w)
+	if (!w->launch.cc_w || w->net.cnt.sk_cur < w->launch.cc_w)
 		return 0;
-	w->next_launch = w->now + w->interval;
+	w->launch.next = w->net.now + w->launch.interval;
 	return 1;
 }
 
@@ -136,13 +140,14 @@ at_cc_target(struct worker *w)
 static uint32_t
 launch(struct worker *w)
 {
-	uint64_t oldest = w->now - w->hz / DP_CATCHUP_DIV;
+	struct netw *net = &w->net;
+	uint64_t oldest = net->now - w->hz / DP_CATCHUP_DIV;
 	uint32_t n;
 
-	if (unlikely(w->next_launch < oldest)) {
-		uint64_t lost = (oldest - w->next_launch) / w->interval;
-		CNT_ADD(w, LAUNCH_SKIP, lost);
-		w->next_launch += lost * w->interval;
+	if (unlikely(w->launch.next < oldest)) {
+		uint64_t lost = (oldest - w->launch.next) / w->launch.interval;
+		CNT_ADD(&net->cnt, LAUNCH_SKIP, lost);
+		w->launch.next += lost * w->launch.interval;
 	}
 	if (at_cc_target(w))
 		return 0;
@@ -150,18 +155,18 @@ launch(struct worker *w)
 	 * packets waiting): finishing connections comes before opening
 	 * more, or the client overloads itself and its peer's replies
 	 * overflow. The slots wait (up to 10 ms, above). */
-	if (tx_congested(w) || w->rx_backlog >= DP_RX_BACKLOG)
+	if (tx_congested(&net->txq) || w->rx_backlog >= DP_RX_BACKLOG)
 		return 0;
-	for (n = 0; n < w->launch_num && w->next_launch <= w->now; n++) {
+	for (n = 0; n < w->launch.num && w->launch.next <= net->now; n++) {
 		/* also within the batch (bench runs saw 2,000,001 held for
 		 * cc 2m, 150,000,010 for 150m when only checked above) */
 		if (at_cc_target(w))
 			break;
-		if (w->is_udp)
-			udp_client_launch(w);
+		if (net->is_udp)
+			udp_client_launch(net, w->launch.pps_interval_us ? w->launch.cc_w : 0);
 		else
-			tcp_client_launch(w);
-		w->next_launch += w->interval;
+			tcp_client_launch(net);
+		w->launch.next += w->launch.interval;
 	}
 	return n;
 }
@@ -171,12 +176,13 @@ launch(struct worker *w)
 static __rte_noinline void
 worker_loop(struct worker *w)
 {
+	struct netw *net = &w->net;
 	struct rte_mbuf *pkts[DP_RX_BURST];
 	uint64_t prev = rte_rdtsc();
-	uint64_t next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+	uint64_t next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->tsc_per_ms;
 	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
 	 * next_t computed from it would then always be in the past. */
-	uint64_t ticks = w->now_t; /* recomputed from the TSC at the first tick */
+	uint64_t ticks = net->now_t; /* recomputed from the TSC at the first tick */
 	uint64_t next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 	int work = 0;
 
@@ -187,62 +193,67 @@ worker_loop(struct worker *w)
 		uint16_t nb;
 
 		if (work)
-			w->st->busy_tsc += now - prev;
+			net->cnt.busy_tsc += now - prev;
 		/* A gap of a millisecond or more between two iterations: the
 		 * worker was descheduled (or the host stole the CPU). Peers'
 		 * packets queue up meanwhile; this says why they overflowed. */
 		if (unlikely(now - prev >= w->tsc_per_ms)) {
-			CNT(w, STALL);
-			CNT_ADD(w, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
+			CNT(&net->cnt, STALL);
+			CNT_ADD(&net->cnt, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
 		}
-		w->st->loop_tsc = now - w->start_tsc;
 		prev = now;
-		w->now = now;
-		if (unlikely(w->np->quiesce)) {
-			if (!w->quiesced)
-				__atomic_add_fetch(&w->np->quiesce_acks, 1, __ATOMIC_RELEASE);
-			w->quiesced = 1;
+		net->now = now;
+		if (unlikely(net->io.np->quiesce)) {
+			if (!net->txq.quiesced)
+				__atomic_add_fetch(&net->io.np->quiesce_acks, 1, __ATOMIC_RELEASE);
+			net->txq.quiesced = 1;
 			nb = 0;
 		} else {
-			w->quiesced = 0;
-			nb = rte_eth_rx_burst(w->port_id, w->queue, pkts, DP_RX_BURST);
+			net->txq.quiesced = 0;
+			nb = rte_eth_rx_burst(net->txq.port_id, net->txq.queue, pkts, DP_RX_BURST);
 		}
 		work = nb;
 		w->rx_backlog = nb < DP_RX_BURST ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
 		for (uint16_t i = 0; i < nb; i++) {
 			if (i + 1 < nb)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-			rx_packet(w, pkts[i]);
+			rx_packet(net, pkts[i]);
 		}
 		if (unlikely(w->ctl->generation != w->gen_seen))
 			apply_control(w);
 		if (now >= next_t) {
 			ticks = (now - w->start_tsc) / w->tsc_per_t;
-			w->now_t = (uint32_t)ticks;
+			net->now_t = (uint32_t)ticks;
 			next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 			if (now >= next_tick) {
-				w->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
-				next_tick = w->start_tsc + (uint64_t)(w->now_ms + 1) * w->tsc_per_ms;
+				net->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
+				next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->tsc_per_ms;
 				worker_tick(w);
 				work = 1;
-			} else if (!w->is_udp) {
+			} else if (!net->is_udp) {
 				/* Between milliseconds, the timers alone: busy
 				 * time only when one fired. */
-				w->timer_fired = 0;
-				w->timers_behind = (uint8_t)timers_run(w);
-				work |= w->timer_fired;
+				w->tcp.timer_fired = 0;
+				w->tcp.timers_behind = (uint8_t)timers_run(w);
+				work |= w->tcp.timer_fired;
 			}
-		} else if (unlikely(w->timers_behind)) {
+		} else if (unlikely(w->tcp.timers_behind)) {
 			/* More expired in this millisecond than one tick's
 			 * budget (a keepalive test's requests): go on between
 			 * RX bursts rather than wait for the next tick. */
-			w->timers_behind = (uint8_t)timers_run(w);
+			w->tcp.timers_behind = (uint8_t)timers_run(w);
 			work = 1;
 		}
-		if (w->interval && w->next_launch <= now && launch(w))
+		if (w->launch.interval && w->launch.next <= now && launch(w))
 			work = 1;
+		/* The counters go to the memzone after each iteration that did
+		 * work (a tick is work: at least once a millisecond), before
+		 * its batch goes to the device: a peer holding our answer
+		 * reads counters that count it. */
+		if (work)
+			cnt_publish(&net->cnt, w->st, now - w->start_tsc);
 		/* A device that takes nothing (link down) is not work. */
-		if (w->n_tx && now >= w->tx_due && tx_flush(w))
+		if (net->txq.n && now >= net->txq.due && tx_flush(&net->txq))
 			work = 1;
 	}
 }
@@ -253,22 +264,24 @@ worker_main(void *arg)
 	struct worker *w = arg;
 
 	w->st->lcore = rte_lcore_id();
-	w->st->port = w->np->port_id;
+	w->st->port = w->net.io.np->port_id;
 	/* A little more weight than other threads on a shared core: fewer
 	 * preemptions of the busy-polling worker, while tools and EAL's
 	 * control threads (nice 0) still get a quarter of the core when they
 	 * need it. Needs root or CAP_SYS_NICE; otherwise nice 0. */
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DP_WORKER_NICE);
-	if (sigsetjmp(w->fault_jb, 1) != 0)
-		dev_fault_recover(w); /* a burst on a vanished memif region */
-	dev_fault_arm(w);
+	if (sigsetjmp(w->fault.jb, 1) != 0)
+		dev_fault_recover(&w->net); /* a burst on a vanished memif region */
+	dev_fault_arm(&w->fault);
 	worker_loop(w);
-	for (int i = 0; i < 1000 && w->n_tx; i++)
-		tx_flush(w);
-	if (w->n_tx)
-		tx_discard_all(w);
+	for (int i = 0; i < 1000 && w->net.txq.n; i++)
+		tx_flush(&w->net.txq);
+	if (w->net.txq.n)
+		tx_discard_all(&w->net.txq);
 	dev_fault_arm(NULL);
-	pkt_flood_release(w);
-	pkt_release(w);
+	pkt_flood_release(&w->net);
+	pkt_release(&w->net);
+	/* The last figures, before the main lcore reads the totals. */
+	cnt_publish(&w->net.cnt, w->st, rte_rdtsc() - w->start_tsc);
 	return 0;
 }

@@ -1,14 +1,65 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The worker loop (worker.c): what boot/ launches on each worker lcore.
+ * A worker: one lcore, one RX/TX queue on one port, its own sockets,
+ * timers, messages and counters. Nothing here is shared with another
+ * worker except the read-only port description and the control block.
+ *
+ * It is the sum of its rooms' parts, each defined in its own room's
+ * header: what the packet rooms see (net/netw.h: the clock, the TX queue,
+ * counters, socket table, messages, frame building, the flood ring), TCP's
+ * timers, delayed ACKs and sender (tcp/tcp.h), the fault state
+ * (dev/dev_fault.h), and the loop's own below: launch pacing and the
+ * clock's constants. A room's functions take the part they need.
  */
-#ifndef DPERF_ENGINE_WORKER_H
-#define DPERF_ENGINE_WORKER_H
+#ifndef DPERF_WORKER_H
+#define DPERF_WORKER_H
 
-#include "state/worker.h"
+#include <stdint.h>
+
+#include "dev/dev_fault.h"
+#include "net/netw.h"
+#include "shm.h"
+#include "tcp/tcp.h"
+
+/* Launch pacing (client). */
+struct launch {
+	uint64_t next;       /* TSC of the next launch slot */
+	uint64_t interval;   /* TSC between launches, 0 = none */
+	uint64_t cps_w;      /* this worker's share of the target */
+	uint64_t cc_w;
+	uint64_t pps_interval_us; /* UDP client with cc: dperf's packets-per-second mode, else 0 */
+	uint32_t num;        /* launches at most per loop iteration */
+	uint32_t slow_start_ms;
+};
+
+struct worker {
+	struct netw net;     /* what net/, tcp/ and udp/ work on */
+	struct tcp_part tcp; /* net.tcp points here */
+	struct launch launch;
+	struct dp_worker_stats *st; /* its memzone block: net.cnt is published there (state/cnt.h) */
+	const struct dp_control *ctl;
+	uint64_t gen_seen;   /* control generation last applied */
+	uint64_t hz;
+	uint64_t tsc_per_ms;
+	uint64_t tsc_per_t;  /* TSC per timer tick */
+	uint64_t start_tsc;
+	uint32_t next_arp_ms;
+	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */
+	uint8_t paused;
+	struct dev_fault fault;
+};
+
+/* Point the parts at each other (after setup, or a copy of w). */
+static inline void
+worker_link(struct worker *w)
+{
+	w->net.tcp = &w->tcp;
+	w->net.txq.cnt = &w->net.cnt;
+	w->net.skt.client = w->net.is_client;
+}
 
 /* The loop: runs until the control block says stop and the drain is over. */
 int worker_main(void *arg);
-/* Timers, ARP retries and rate updates, once per millisecond (w->now_ms);
+/* Timers, ARP retries and rate updates, once per millisecond (now_ms);
  * the timers also run at every timer tick between (worker_loop). */
 void worker_tick(struct worker *w);
 

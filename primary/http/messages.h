@@ -49,6 +49,32 @@ struct msg_lens {
 	uint8_t is_http;
 };
 
+/* A prebuilt message and the ones'-complement sum of its bytes. */
+struct msg {
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t sum;
+	/* A message longer than mss goes out in mss-sized segments; the sum
+	 * of segment k's bytes is seg_sum[k] (NULL: one segment). */
+	const uint32_t *seg_sum;
+	/* A message longer than what is stored of it: the whole segments
+	 * stored, the rest by the content rule above; 0: all stored. */
+	uint32_t seg_stored;
+};
+
+/* A worker's messages (boot/worker_msgs.c builds them). */
+struct msgs {
+	struct msg req;
+	struct msg rsp_ka;
+	struct msg rsp_close;
+	struct msg rsp_head_ka;    /* HEAD: rsp_ka's head, without its body */
+	struct msg rsp_head_close;
+	struct msg rsp_bad;        /* 400, then the connection closes */
+	uint32_t rsp_size;   /* raw mode: expected response size */
+	uint32_t req_size;   /* raw mode: expected request size */
+	size_t map_len;      /* the buffer mmap'ed (this long), 0: rte_zmalloc */
+};
+
 /* The answer to a request that is not HTTP (or not GET, HEAD, POST). */
 extern const char msg_bad_request[];
 #define MSG_BAD_REQUEST_LEN 66

@@ -388,3 +388,9 @@ dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx)
 	r->val = body;
 	r->flags = is_2xx ? RSF_2XX : 0;
 }
+
+int
+dp_rsp_scan_in_data(const struct dp_rsp_scan *r)
+{
+	return r->phase == RS_BODY || r->phase == RS_CDATA;
+}

@@ -50,6 +50,11 @@ int dp_rsp_scan_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head
  * follows; is_2xx says what it ends as. */
 void dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx);
 
+/* 1 while the scanner is in content bytes (a Content-Length body, a
+ * chunk's data), 0 in a head, chunk framing or trailers: the client
+ * bounds how many bytes of those may come in a row (tcp_client.c). */
+int dp_rsp_scan_in_data(const struct dp_rsp_scan *r);
+
 /* 1 while no byte of a response has been read (between responses, or
  * after an interim 1xx one). */
 static inline int

@@ -16,32 +16,32 @@
 /* An echo reply built in place goes back the way the request came:
  * through the tunnel when it came through one (tun), else as it is. */
 static void
-icmp_send(struct worker *w, struct rte_mbuf *m, int tun)
+icmp_send(struct netw *w, struct rte_mbuf *m, int tun)
 {
 	m->ol_flags = 0;
-	CNT(w, ICMP_TX);
+	CNT(&w->cnt, ICMP_TX);
 	if (tun)
 		pkt_send(w, m);
 	else
-		tx_enqueue(w, m);
+		tx_enqueue(&w->txq, m, w->now);
 }
 
 void
-icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
+icmp_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	   struct rte_ipv4_hdr *ip, uint32_t l4len, int tun)
 {
 	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)((uint8_t *)ip + rte_ipv4_hdr_len(ip));
 	uint32_t tmp;
 
-	CNT(w, ICMP_RX);
+	CNT(&w->cnt, ICMP_RX);
 	if (l4len < sizeof(*ic) || ic->icmp_type != RTE_IP_ICMP_ECHO_REQUEST || ic->icmp_code != 0 ||
 	    rte_raw_cksum(ic, l4len) != 0xffff) {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		rte_pktmbuf_free(m);
 		return;
 	}
 	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
-	rte_ether_addr_copy(&w->np->mac, &eth->src_addr);
+	rte_ether_addr_copy(&w->io.np->mac, &eth->src_addr);
 	tmp = ip->src_addr;
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = tmp;
@@ -57,13 +57,13 @@ icmp_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 /* IPv6: neighbour discovery goes to neigh.c; an echo request to one of
  * our addresses is answered in place. Returns 1 when m was consumed. */
 int
-icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
+icmp6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 	    struct rte_ipv6_hdr *ip, uint8_t *ic, uint32_t len, int tun)
 {
-	struct netport *np = w->np;
+	struct netport *np = w->io.np;
 
 	if (len < 8 || !net_l4_sum6_ok(ip, ic, len)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if ((ic[0] == 135 || ic[0] == 136) && len >= 24 && !tun) {
@@ -75,7 +75,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		uint32_t s;
 		uint16_t c;
 
-		CNT(w, ICMP_RX);
+		CNT(&w->cnt, ICMP_RX);
 		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
 		rte_ether_addr_copy(&np->mac, &eth->src_addr);
 		memcpy(tmp, ip->src_addr, 16);
@@ -91,7 +91,7 @@ icmp6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth,
 		icmp_send(w, m, tun);
 		return 1;
 	}
-	CNT(w, OTHER_RX); /* router/multicast-listener messages and the like */
+	CNT(&w->cnt, OTHER_RX); /* router/multicast-listener messages and the like */
 	return 0;
 }
 

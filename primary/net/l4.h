@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "state/worker.h"
+#include "net/netw.h"
 
 /* A parsed TCP segment, addresses as received (network order). */
 struct seg {
@@ -20,6 +20,7 @@ struct seg {
 	uint8_t flags;
 	uint16_t win;      /* the sender's receive window field, host order (not scaled) */
 	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
+	uint16_t mss;      /* a SYN's MSS option, host order, else 0 (none, or no SYN) */
 	const uint8_t *data;
 	uint32_t dlen;
 };
@@ -35,9 +36,9 @@ struct udp_dgram {
 };
 
 /* tcp/tcp_client.c and tcp/tcp_server.c */
-void tcp_client_input(struct worker *w, const struct seg *s);
-void tcp_server_input(struct worker *w, const struct seg *s);
+void tcp_client_input(struct netw *w, const struct seg *s);
+void tcp_server_input(struct netw *w, const struct seg *s);
 /* udp/udp.c */
-void udp_input(struct worker *w, const struct udp_dgram *d);
+void udp_input(struct netw *w, const struct udp_dgram *d);
 
 #endif

@@ -25,17 +25,17 @@ pkt_sum(const void *buf, uint32_t len)
 /* mbufs come DP_STASH at a time: one pool access (and one lcore-id TLS
  * lookup) per batch instead of per packet. */
 __rte_noinline struct rte_mbuf *
-pkt_alloc_refill(struct worker *w)
+pkt_alloc_refill(struct netw *w)
 {
 	struct rte_mbuf *m;
 
-	if (rte_pktmbuf_alloc_bulk(w->mp, w->stash, DP_STASH) == 0) {
-		w->n_stash = DP_STASH - 1;
-		return w->stash[DP_STASH - 1];
+	if (rte_pktmbuf_alloc_bulk(w->io.mp, w->io.stash, DP_STASH) == 0) {
+		w->io.n_stash = DP_STASH - 1;
+		return w->io.stash[DP_STASH - 1];
 	}
-	m = rte_pktmbuf_alloc(w->mp); /* the pool is nearly empty */
+	m = rte_pktmbuf_alloc(w->io.mp); /* the pool is nearly empty */
 	if (unlikely(m == NULL))
-		CNT(w, DROP_TX);
+		CNT(&w->cnt, DROP_TX);
 	return m;
 }
 
@@ -43,27 +43,27 @@ pkt_alloc_refill(struct worker *w)
  * (an mbuf just read is hot in cache, and this skips a pool put and get),
  * else to its pool. */
 void
-pkt_free(struct worker *w, struct rte_mbuf *m)
+pkt_free(struct netw *w, struct rte_mbuf *m)
 {
-	if (w->n_stash < DP_STASH && m->pool == w->mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
+	if (w->io.n_stash < DP_STASH && m->pool == w->io.mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
 	    rte_mbuf_refcnt_read(m) == 1) {
 		rte_pktmbuf_reset(m);
-		w->stash[w->n_stash++] = m;
+		w->io.stash[w->io.n_stash++] = m;
 		return;
 	}
 	rte_pktmbuf_free(m);
 }
 
 void
-pkt_release(struct worker *w)
+pkt_release(struct netw *w)
 {
-	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
-	w->n_stash = 0;
+	rte_pktmbuf_free_bulk(w->io.stash, w->io.n_stash);
+	w->io.n_stash = 0;
 }
 
 /* ws: the SYN carries our window scale option (DP_WS_SHIFT). */
 static __rte_always_inline void
-tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
+tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
 	 uint8_t flags, const struct msg *msg, int ws)
 {
 	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN + (ws ? TCP_OPT_WS_LEN : 0) : 0;
@@ -72,8 +72,8 @@ tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t s
 	uint32_t hsum;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
-		      &w->np->gw_mac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->io.np->gw_mac);
 	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	th = (struct rte_tcp_hdr *)(p + l2 + l3);
 	seq = rte_cpu_to_be_32(seq);
@@ -109,18 +109,18 @@ tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t s
 	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
 	if (w->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(w, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
-		th->cksum = l4_cksum6(w, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+		ip6_write(&w->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum6(&w->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
 		uint16_t l4len = (uint16_t)(thl + dlen);
-		uint32_t isum = ip_write(w, ip, t, IPPROTO_TCP, l4len);
-		th->cksum = l4_cksum(w, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
+		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_TCP, l4len);
+		th->cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
 	}
 }
 
 void
-pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+pkt_tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
 	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
@@ -128,7 +128,7 @@ pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32
 
 /* One TCP segment built and queued; ws: a SYN's window scale option. */
 static __rte_always_inline int
-tcp_send(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_send(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	 const struct msg *msg, int ws)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
@@ -141,7 +141,7 @@ tcp_send(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, ui
 }
 
 int
-pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	const struct msg *msg)
 {
 	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
@@ -149,21 +149,21 @@ pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uin
 }
 
 int
-pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
 {
 	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, ws);
 }
 
 static __rte_always_inline void
-udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
 	struct rte_udp_hdr *uh;
 	uint32_t l2, l3;
 	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(w, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
-		      &w->np->gw_mac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &w->io.np->gw_mac);
 	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	uh = (struct rte_udp_hdr *)(p + l2 + l3);
 	uh->src_port = t->lport;
@@ -174,24 +174,24 @@ udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const stru
 	m->data_len = m->pkt_len = l2 + l3 + ulen;
 	if (w->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(w, ip6, t, IPPROTO_UDP, ulen);
-		uh->dgram_cksum = l4_cksum6(w, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
+		ip6_write(&w->io, ip6, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum6(&w->io, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
-		uint32_t isum = ip_write(w, ip, t, IPPROTO_UDP, ulen);
+		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_UDP, ulen);
 		uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
-		uh->dgram_cksum = l4_cksum(w, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+		uh->dgram_cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 	}
 }
 
 void
-pkt_udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+pkt_udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
 	udp_fill(w, m, t, msg);
 }
 
 int
-pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
+pkt_udp(struct netw *w, const struct tuple *t, const struct msg *msg)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
 
@@ -203,7 +203,7 @@ pkt_udp(struct worker *w, const struct tuple *t, const struct msg *msg)
 }
 
 int
-pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
 {
 	static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 	static const struct rte_ether_addr zero = { .addr_bytes = { 0 } };
@@ -215,26 +215,26 @@ pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct 
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
 	a = (struct rte_arp_hdr *)(p + l2);
 	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
 	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	a->arp_hlen = RTE_ETHER_ADDR_LEN;
 	a->arp_plen = 4;
 	a->arp_opcode = rte_cpu_to_be_16(op);
-	rte_ether_addr_copy(&w->np->mac, &a->arp_data.arp_sha);
+	rte_ether_addr_copy(&w->io.np->mac, &a->arp_data.arp_sha);
 	a->arp_data.arp_sip = sip;
 	rte_ether_addr_copy(op == 1 ? &zero : tmac, &a->arp_data.arp_tha);
 	a->arp_data.arp_tip = tip;
 	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
 	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
-	CNT(w, ARP_TX);
-	tx_enqueue(w, m);
+	CNT(&w->cnt, ARP_TX);
+	tx_enqueue(&w->txq, m, w->now);
 	return 0;
 }
 
 int
-pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	const struct rte_ether_addr *dmac, const uint8_t *target)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
@@ -246,7 +246,7 @@ pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(w, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
+	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
 	ip = (struct rte_ipv6_hdr *)(p + l2);
 	ic = (uint8_t *)(ip + 1);
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
@@ -262,13 +262,13 @@ pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	memcpy(ic + 8, target, 16);
 	ic[24] = type == 135 ? 1 : 2;     /* source / target link-layer address */
 	ic[25] = 1;
-	memcpy(ic + 26, w->np->mac.addr_bytes, 6);
+	memcpy(ic + 26, w->io.np->mac.addr_bytes, 6);
 	s = rte_ipv6_phdr_cksum(ip, 0);
 	s = __rte_raw_cksum(ic, 32, s);
 	c = (uint16_t)~__rte_raw_cksum_reduce(s);
 	memcpy(ic + 2, &c, 2);
 	m->data_len = m->pkt_len = l2 + sizeof(*ip) + 32;
 	m->ol_flags = 0;
-	tx_enqueue(w, m);
+	tx_enqueue(&w->txq, m, w->now);
 	return 0;
 }

@@ -9,11 +9,26 @@
 
 #include <stdint.h>
 
-#include "state/txq.h"
+#include <rte_branch_prediction.h>
+
+#include "net/netw.h"
+#include "net/vxlan.h"
+
+/* Queue a frame the engine built (an inner frame on a VXLAN port: the
+ * tunnel's headers go in front first). */
+static inline void
+pkt_send(struct netw *w, struct rte_mbuf *m)
+{
+	if (unlikely(w->io.vx != NULL) && vxlan_encap(w, m) != 0) {
+		tx_drop_one(&w->txq, m);
+		return;
+	}
+	tx_enqueue(&w->txq, m, w->now);
+}
 
 /* Queue a TCP segment on w's TX batch. m may be NULL (no payload).
  * Returns 0, or -1 when no mbuf was available (dropTx counted). */
-int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+int pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 	    uint8_t flags, const struct msg *m);
 
 /* Our window scale (RFC 7323), offered in every SYN and in a SYN+ACK
@@ -31,41 +46,41 @@ int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 #define DP_WS_SHIFT 0
 
 /* A SYN+ACK; ws: with our window scale option. */
-int pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws);
+int pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws);
 
 /* Queue a UDP datagram carrying m. */
-int pkt_udp(struct worker *w, const struct tuple *t, const struct msg *m);
+int pkt_udp(struct netw *w, const struct tuple *t, const struct msg *m);
 
 /* Queue an ARP packet: op 1 request (target_mac ignored), op 2 reply. */
-int pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip,
+int pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip,
 	    const struct rte_ether_addr *tmac);
 
 /* An IPv6 neighbour solicitation (type 135) or advertisement (136) for
  * target, from src to dst (16-byte addresses), to dmac. */
-int pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+int pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	    const struct rte_ether_addr *dmac, const uint8_t *target);
 
 /* Fill m with a TCP segment or UDP datagram (what pkt_tcp and pkt_udp
  * queue after allocating). */
-void pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+void pkt_tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 		  uint32_t ack, uint8_t flags, const struct msg *msg);
-void pkt_udp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t,
+void pkt_udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t,
 		  const struct msg *msg);
 
 /* pkt_flood.c: a flooding client's request datagram, or SYN, in an mbuf
  * it keeps and reuses. Same returns as pkt_udp. */
-int pkt_flood_udp(struct worker *w, const struct tuple *t);
-int pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq);
+int pkt_flood_udp(struct netw *w, const struct tuple *t);
+int pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq);
 /* After a device fault: let go of the ring (what the device still holds
  * is lost with the forgotten TX batch). */
-void pkt_flood_forget(struct worker *w);
+void pkt_flood_forget(struct netw *w);
 /* At the end: drop the ring's references. */
-void pkt_flood_release(struct worker *w);
+void pkt_flood_release(struct netw *w);
 
 /* Free a received mbuf (to the stash when it has room). */
-void pkt_free(struct worker *w, struct rte_mbuf *m);
+void pkt_free(struct netw *w, struct rte_mbuf *m);
 /* Return the worker's unused preallocated mbufs to the pool. */
-void pkt_release(struct worker *w);
+void pkt_release(struct netw *w);
 
 /* Ones'-complement sum of a buffer, for struct msg.sum. */
 uint32_t pkt_sum(const void *buf, uint32_t len);

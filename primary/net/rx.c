@@ -40,26 +40,28 @@ ipv4_l4_sum_ok(const struct rte_ipv4_hdr *ip, const void *l4)
 }
 
 static int
-l4_cksum_ok(const struct worker *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+l4_cksum_ok(const struct netw *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	    const void *l4)
 {
 	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
-	if (w->np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	if (w->io.np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
 		return 1;
 	if (f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return 0;
 	return ipv4_l4_sum_ok(ip, l4);
 }
 
-/* A SYN's window scale option (RFC 7323 2.2): its shift, at most 14, or
- * SEG_NO_WS. Options are walked within the header's length (thl was
- * checked against the segment). */
-static uint8_t
-syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
+/* A SYN's window scale option (RFC 7323 2.2: its shift, at most 14, or
+ * SEG_NO_WS) and MSS option (0: none). Options are walked within the
+ * header's length (thl was checked against the segment). */
+static void
+syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
 {
 	const uint8_t *o = (const uint8_t *)(th + 1), *end = (const uint8_t *)th + thl;
 
+	s->ws = SEG_NO_WS;
+	s->mss = 0;
 	while (o < end) {
 		if (o[0] == 0) /* end of options */
 			break;
@@ -70,17 +72,18 @@ syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
 		if (end - o < 2 || o[1] < 2 || o[1] > end - o)
 			break;
 		if (o[0] == 3 && o[1] == 3)
-			return o[2] > 14 ? 14 : o[2];
+			s->ws = o[2] > 14 ? 14 : o[2];
+		else if (o[0] == 2 && o[1] == 4)
+			s->mss = (uint16_t)(o[2] << 8 | o[3]);
 		o += o[1];
 	}
-	return SEG_NO_WS;
 }
 
 /* TCP and UDP after the IP layer (v4 or v6): sip/dip are the addresses'
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
+tcp_input(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
 	  int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
@@ -88,22 +91,22 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	uint32_t thl;
 
 	if (l4len < sizeof(*th)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	thl = (uint32_t)(th->data_off >> 4) * 4;
 	if (thl < sizeof(*th) || thl > l4len || !sum_ok) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	if (w->is_udp) {
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	/* test_rx_drop: a lossy link, for the tests of recovery */
-	if (unlikely(w->rx_drop_every) && l4len > thl && ++w->rx_drop_n >= w->rx_drop_every) {
-		w->rx_drop_n = 0;
-		CNT(w, TCP_DROP);
+	if (unlikely(w->rx_drop.every) && l4len > thl && ++w->rx_drop.n >= w->rx_drop.every) {
+		w->rx_drop.n = 0;
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
 	s.sip = sip;
@@ -114,7 +117,12 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	s.ack = rte_be_to_cpu_32(th->recv_ack);
 	s.flags = th->tcp_flags;
 	s.win = rte_be_to_cpu_16(th->rx_win);
-	s.ws = unlikely(s.flags & RTE_TCP_SYN_FLAG) ? syn_wscale(th, thl) : SEG_NO_WS;
+	if (unlikely(s.flags & RTE_TCP_SYN_FLAG)) {
+		syn_options(th, thl, &s);
+	} else {
+		s.ws = SEG_NO_WS;
+		s.mss = 0;
+	}
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
 	if (w->is_client)
@@ -124,17 +132,17 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 }
 
 static void
-udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
+udp_rx(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
 {
 	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
 	struct udp_dgram d;
 
 	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len || !sum_ok) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return;
 	}
 	if (!w->is_udp) {
-		CNT(w, UDP_DROP);
+		CNT(&w->cnt, UDP_DROP);
 		return;
 	}
 	d.sip = sip;
@@ -148,37 +156,37 @@ udp_rx(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t
 /* Returns 1 when m was consumed (ICMP reply reuses it). tun: an inner
  * frame of a VXLAN port. */
 static __rte_always_inline int
-ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv4_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
 	uint32_t ihl, tot;
 
 	if (len < sizeof(*ip) || (ip->version_ihl >> 4) != 4) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	ihl = rte_ipv4_hdr_len(ip);
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (ihl < sizeof(*ip) || tot < ihl || tot > len) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
-	if (!(w->np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	if (!(w->io.np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    rte_raw_cksum(ip, ihl) != 0xffff) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) { /* no reassembly: counted, dropped */
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (!net_is_local(w, ip->dst_addr)) {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
-	if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
-		neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
+	if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+		neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
 		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
@@ -195,14 +203,14 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		icmp_input(w, m, eth, ip, tot - ihl, tun);
 		return 1;
 	default:
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 }
 
 /* Returns 1 when m was consumed. */
 static __rte_always_inline int
-ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
@@ -210,22 +218,22 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 	uint32_t plen;
 
 	if (len < sizeof(*ip) || (p[0] >> 4) != 6) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (plen > len - sizeof(*ip)) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		return 0;
 	}
 	if (!w->v6) { /* the inner family: the port's, except inside VXLAN */
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
 		return icmp6_input(w, m, eth, ip, l4, plen, tun);
-	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->rpfx, 12) != 0) {
-		CNT(w, OTHER_RX);
+	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->io.rpfx, 12) != 0) {
+		CNT(&w->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP) {
@@ -240,13 +248,13 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;
 	}
-	CNT(w, OTHER_RX); /* extension headers are not followed */
+	CNT(&w->cnt, OTHER_RX); /* extension headers are not followed */
 	return 0;
 }
 
 /* A frame of len bytes at eth, Ethernet header included; consumes m. */
 static __rte_always_inline void
-rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
+rx_frame(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
 {
 	uint32_t off = sizeof(struct rte_ether_hdr);
 	uint16_t type = eth->ether_type;
@@ -254,7 +262,7 @@ rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eth + 1);
 		if (len < off + sizeof(*vh)) {
-			CNT(w, BAD_RX);
+			CNT(&w->cnt, BAD_RX);
 			goto drop;
 		}
 		type = vh->eth_proto;
@@ -269,7 +277,7 @@ rx_frame(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
 		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
 	} else {
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 	}
 drop:
 	pkt_free(w, m);
@@ -278,14 +286,14 @@ drop:
 /* A frame received on a VXLAN port: the outer headers' part is done here,
  * the inner frame goes to rx_frame. Consumes m. */
 static __rte_noinline void
-rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
+rx_vxlan(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
 {
 	uint32_t off = 0, n = 0;
 
-	switch (vxlan_rx(w->vx, (const uint8_t *)eth, len, &off, &n)) {
+	switch (vxlan_rx(w->io.vx, (const uint8_t *)eth, len, &off, &n)) {
 	case VX_INNER:
-		if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
-			neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
+		if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+			neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 		/* the device's checksum flags were about the outer packet */
 		m->ol_flags = 0;
 		rte_pktmbuf_adj(m, (uint16_t)off);
@@ -308,28 +316,28 @@ rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32
 		}
 		break;
 	case VX_OTHER:
-		CNT(w, OTHER_RX);
+		CNT(&w->cnt, OTHER_RX);
 		break;
 	default:
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 	}
 	pkt_free(w, m);
 }
 
 void
-rx_packet(struct worker *w, struct rte_mbuf *m)
+rx_packet(struct netw *w, struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_data_len(m);
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
-	CNT(w, PKT_RX);
-	CNT_ADD(w, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
+	CNT(&w->cnt, PKT_RX);
+	CNT_ADD(&w->cnt, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
 	if (unlikely(m->nb_segs != 1 || len < sizeof(*eth))) {
-		CNT(w, BAD_RX);
+		CNT(&w->cnt, BAD_RX);
 		pkt_free(w, m);
 		return;
 	}
-	if (unlikely(w->vx != NULL)) {
+	if (unlikely(w->io.vx != NULL)) {
 		rx_vxlan(w, m, eth, len);
 		return;
 	}

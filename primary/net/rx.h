@@ -8,10 +8,10 @@
 
 #include <rte_mbuf.h>
 
-#include "state/worker.h"
+#include "net/netw.h"
 
 /* Process one received packet; consumes m. */
-void rx_packet(struct worker *w, struct rte_mbuf *m);
+void rx_packet(struct netw *w, struct rte_mbuf *m);
 
 
 #endif

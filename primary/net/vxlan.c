@@ -93,12 +93,12 @@ vxlan_init(struct vxlan *vx, const struct dp_config *cfg, uint32_t port_idx, uin
 }
 
 int
-vxlan_setup(struct worker *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
+vxlan_setup(struct netw *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
 	    size_t errlen)
 {
 	struct vxlan *vx;
 
-	w->vx = NULL;
+	w->io.vx = NULL;
 	if (port_idx >= cfg->n_vxlans)
 		return 0;
 	vx = rte_zmalloc("dp_vxlan", sizeof(*vx), 64);
@@ -106,16 +106,16 @@ vxlan_setup(struct worker *w, const struct dp_config *cfg, uint32_t port_idx, ch
 		snprintf(err, errlen, "out of hugepage memory for the VXLAN headers");
 		return -1;
 	}
-	vxlan_init(vx, cfg, port_idx, w->queue, w->id, w->v6);
-	w->vx = vx;
+	vxlan_init(vx, cfg, port_idx, w->txq.queue, w->id, w->v6);
+	w->io.vx = vx;
 	return 0;
 }
 
 void
-vxlan_teardown(struct worker *w)
+vxlan_teardown(struct netw *w)
 {
-	rte_free(w->vx);
-	w->vx = NULL;
+	rte_free(w->io.vx);
+	w->io.vx = NULL;
 }
 
 static uint16_t
@@ -127,9 +127,9 @@ fold(uint32_t s)
 }
 
 int
-vxlan_encap(const struct worker *w, struct rte_mbuf *m)
+vxlan_encap(const struct netw *w, struct rte_mbuf *m)
 {
-	const struct vxlan *vx = w->vx;
+	const struct vxlan *vx = w->io.vx;
 	uint32_t inner = rte_pktmbuf_data_len(m), l3 = RTE_ETHER_HDR_LEN;
 	struct rte_ether_hdr *ie = rte_pktmbuf_mtod(m, struct rte_ether_hdr *), *oe;
 	uint16_t ulen = rte_cpu_to_be_16((uint16_t)(UDP_VX_LEN + inner));
@@ -143,8 +143,8 @@ vxlan_encap(const struct worker *w, struct rte_mbuf *m)
 		return -1;
 	memcpy(p, vx->hdr, vx->hdr_len);
 	oe = (struct rte_ether_hdr *)p;
-	rte_ether_addr_copy(&w->np->gw_mac, &oe->dst_addr);
-	rte_ether_addr_copy(&w->np->mac, &oe->src_addr);
+	rte_ether_addr_copy(&w->io.np->gw_mac, &oe->dst_addr);
+	rte_ether_addr_copy(&w->io.np->mac, &oe->src_addr);
 	if (vx->v6) {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + l3);
 		uint32_t s;

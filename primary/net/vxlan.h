@@ -14,20 +14,18 @@
  * (no ARP or NDP inside the tunnel).
  *
  * A port without VXLAN pays one predictable branch per packet sent
- * (pkt_send) and one per packet received (rx_packet).
+ * (pkt_send, net/pkt.h) and one per packet received (rx_packet).
  */
 #ifndef DPERF_VXLAN_H
 #define DPERF_VXLAN_H
 
 #include <stdint.h>
 
-#include <rte_branch_prediction.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
 #include "config.h"
-#include "state/txq.h"
-#include "state/worker.h"
+#include "net/netw.h"
 
 #define VXLAN_SPORT 6666 /* dperf's: + the worker's id */
 #define VXLAN_HDR_MAX (14 + 40 + 8 + 8)
@@ -72,16 +70,16 @@ enum vxlan_verdict {
 void vxlan_init(struct vxlan *vx, const struct dp_config *cfg, uint32_t port_idx, uint16_t queue,
 		uint32_t id, int inner6);
 
-/* Prepare worker w's tunnel for port port_idx of cfg (w->id, w->queue and
- * w->v6 set). Returns 0, or -1 with err (out of memory). w->vx stays NULL
+/* Prepare worker w's tunnel for port port_idx of cfg (w->id, w->txq.queue and
+ * w->v6 set). Returns 0, or -1 with err (out of memory). w->io.vx stays NULL
  * when the port has no vxlan line. */
-int vxlan_setup(struct worker *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
+int vxlan_setup(struct netw *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
 		size_t errlen);
-void vxlan_teardown(struct worker *w);
+void vxlan_teardown(struct netw *w);
 
 /* Put the outer headers in front of inner frame m (its MACs become the
  * configured inner ones). Returns 0, or -1 when m has no headroom. */
-int vxlan_encap(const struct worker *w, struct rte_mbuf *m);
+int vxlan_encap(const struct netw *w, struct rte_mbuf *m);
 
 /* Classify the len bytes at p, a frame received on a VXLAN port; *off
  * and *n (the bytes from *off on that belong to it) as the verdict says.
@@ -92,16 +90,5 @@ enum vxlan_verdict vxlan_rx(const struct vxlan *vx, const uint8_t *p, uint32_t l
 /* 1 when addr (family 4: 4 bytes, 6: 16) is one of the port's outer
  * addresses: its own or a local VTEP (0 when the outer family differs). */
 int vxlan_is_local(const struct vxlan *vx, int family, const uint8_t *addr);
-
-/* Queue a frame the engine built (an inner frame on a VXLAN port). */
-static inline void
-pkt_send(struct worker *w, struct rte_mbuf *m)
-{
-	if (unlikely(w->vx != NULL) && vxlan_encap(w, m) != 0) {
-		tx_drop_one(w, m);
-		return;
-	}
-	tx_enqueue(w, m);
-}
 
 #endif

@@ -28,6 +28,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
+#define SKF_FIRST_BYTE 0x10 /* client: a request sent, no byte of its answer yet (time to first byte) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
 
@@ -47,7 +48,10 @@ struct sock {
 	uint8_t retries;
 	uint8_t inflight;   /* client: requests sent and not yet answered */
 	uint8_t last_kind;  /* server: method of the last request answered */
-	uint16_t raw_got;   /* raw TCP: bytes of the current message received */
+	union {
+		uint16_t raw_got;  /* raw TCP: bytes of the current message received */
+		uint16_t head_run; /* HTTP client: bytes of heads and chunk framing in a row */
+	};
 	uint32_t ack_due;   /* when the live delayed-ACK entry is due (tcp_dack.h) */
 	/* Where the HTTP stream is: a server reads requests, a client
 	 * responses (a socket is one or the other: 8 bytes for both). */
@@ -56,7 +60,7 @@ struct sock {
 		struct dp_rsp_scan rs; /* client */
 	};
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint16_t spare2;    /* free (the peer's window is tcp_send.h's, scaled) */
+	uint16_t snd_mss;   /* the most data we send in one segment (sk_set_mss) */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

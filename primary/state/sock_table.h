@@ -2,62 +2,110 @@
  * Socket table indexing: a connection's index is computed from its
  * addresses, so lookup needs no hash and a socket stores no tuple.
  *
- * client: idx = ((lport_i * n_cip) + cip_i) * n_sport + sport_i
+ * client: idx = ((lport_i * n_cip) + cip_i) * n_srvport + srvport_i
  *         (consecutive launches use different addresses/ports, then the
  *          next local port)
- * server: idx = ((cport * n_cip_total) + cip_flat) * n_sport + sport_i
+ * server: idx = ((cport * n_cip_total) + cip_flat) * n_srvport + srvport_i
  */
 #ifndef DPERF_SOCK_TABLE_H
 #define DPERF_SOCK_TABLE_H
 
-#include <rte_byteorder.h>
+#include <stdint.h>
 
-#include "state/worker.h"
+#include <rte_byteorder.h>
+#include <rte_reciprocal.h>
+
+#include "config.h"
+#include "state/sock.h"
 
 #define SK_NONE UINT64_MAX
 
+/* The addresses of one connection, network byte order. With IPv6, lip
+ * and rip are the addresses' last 4 bytes (the prefixes are the worker's). */
+struct tuple {
+	uint32_t lip;
+	uint32_t rip;
+	uint16_t lport;
+	uint16_t rport;
+};
+
+struct client_range {
+	uint32_t start_h; /* host order */
+	uint32_t num;
+	uint32_t base;    /* flat index of the range's first address */
+};
+
+/* A worker's sockets and the address ranges their indices are made of. */
+struct sk_table {
+	struct sock *sk;
+	uint64_t n_sk;
+	uint8_t client;      /* the client's layout (else the server's) */
+	uint32_t srv_ip;     /* network order: client: its server; server: own */
+	uint32_t cip_h;      /* client mode: first client address, host order */
+	uint32_t n_cip;
+	uint32_t lport_min, n_lport;
+	uint32_t srvport_min, n_srvport; /* the server's listen ports */
+	struct client_range cr[DP_MAX_CLIENT_RANGES]; /* server mode: accepted clients */
+	uint32_t n_cr;
+	uint32_t n_cip_total;
+	/* sk_tuple divides by these with a multiply and shifts (no DIV) */
+	struct rte_reciprocal div_srvport;
+	struct rte_reciprocal div_cip; /* n_cip (client) or n_cip_total (server) */
+};
+
+/* A client's launch cursor over its table, and change_dip's rotation. */
+struct sk_cursor {
+	uint64_t cursor;     /* next socket index to try; its tuple's parts: */
+	uint32_t cur_srvport, cur_cip, cur_lport;
+	uint64_t walked;     /* steps since the cursor's start */
+	uint32_t hop_round;  /* client_hop: the diagonal being walked */
+	uint8_t client_hop;
+	/* change_dip: this worker floods to dip_h + (dip_first + k * dip_every) * dip_step */
+	uint32_t dip_h, dip_step, dip_num, dip_first, dip_every, dip_next;
+};
+
 static inline uint64_t
-sk_table_size(const struct worker *w)
+sk_table_size(const struct sk_table *tb)
 {
-	if (w->is_client)
-		return (uint64_t)w->n_lport * w->n_cip * w->n_sport;
-	return 65536ULL * w->n_cip_total * w->n_sport;
+	if (tb->client)
+		return (uint64_t)tb->n_lport * tb->n_cip * tb->n_srvport;
+	return 65536ULL * tb->n_cip_total * tb->n_srvport;
 }
 
 /* The table's size, once the worker's ranges are set; prepares the
  * divisions of sk_tuple. The caller keeps sizes below 2^32. */
 static inline uint64_t
-sk_table_init(struct worker *w)
+sk_table_init(struct sk_table *tb)
 {
-	w->div_sport = rte_reciprocal_value(w->n_sport);
-	w->div_cip = rte_reciprocal_value(w->is_client ? w->n_cip : w->n_cip_total);
-	return sk_table_size(w);
+	tb->div_srvport = rte_reciprocal_value(tb->n_srvport);
+	tb->div_cip = rte_reciprocal_value(tb->client ? tb->n_cip : tb->n_cip_total);
+	return sk_table_size(tb);
 }
 
 static inline void
-sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
+sk_tuple(const struct sk_table *tb, uint64_t idx, struct tuple *t)
 {
-	uint32_t i = (uint32_t)idx, r = rte_reciprocal_divide(i, w->div_sport);
-	uint32_t sport_i = i - r * w->n_sport, q = rte_reciprocal_divide(r, w->div_cip);
+	uint32_t i = (uint32_t)idx, r = rte_reciprocal_divide(i, tb->div_srvport);
+	uint32_t srvport_i = i - r * tb->n_srvport, q = rte_reciprocal_divide(r, tb->div_cip);
 
-	if (w->is_client) {
-		uint32_t cip_i = r - q * w->n_cip;
+	if (tb->client) {
+		uint32_t cip_i = r - q * tb->n_cip;
 		uint32_t lport_i = q;
 
-		t->lip = rte_cpu_to_be_32(w->cip_h + cip_i);
-		t->rip = w->srv_ip;
-		t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + lport_i));
-		t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + sport_i));
+		t->lip = rte_cpu_to_be_32(tb->cip_h + cip_i);
+		t->rip = tb->srv_ip;
+		t->lport = rte_cpu_to_be_16((uint16_t)(tb->lport_min + lport_i));
+		t->rport = rte_cpu_to_be_16((uint16_t)(tb->srvport_min + srvport_i));
 	} else {
-		uint32_t flat = r - q * w->n_cip_total;
+		uint32_t flat = r - q * tb->n_cip_total;
 		uint32_t cport = q;
 		uint32_t k = 0;
 
-		while (k + 1 < w->n_cr && flat >= w->cr[k + 1].base)
+		while (k + 1 < tb->n_cr && flat >= tb->cr[k + 1].base)
 			k++;
-		t->lip = w->srv_ip;
-		t->rip = rte_cpu_to_be_32(w->cr[k].start_h + (flat - w->cr[k].base));
-		t->lport = rte_cpu_to_be_16((uint16_t)(w->sport_min + sport_i));
+		t->lip = tb->srv_ip;
+		t->rip = rte_cpu_to_be_32(tb->cr[k].start_h + (flat - tb->cr[k].base));
+		t->lport = rte_cpu_to_be_16((uint16_t)(tb->srvport_min + srvport_i));
 		t->rport = rte_cpu_to_be_16((uint16_t)cport);
 	}
 }
@@ -67,11 +115,11 @@ sk_tuple(const struct worker *w, uint64_t idx, struct tuple *t)
  * then client address, then local port). walked counts the steps since
  * the start, so a full pass is the same length in either walk. */
 static inline void
-sk_cursor_rewind(struct worker *w)
+sk_cursor_rewind(struct sk_cursor *c)
 {
-	w->cursor = w->walked = 0;
-	w->cur_sport = w->cur_cip = w->cur_lport = 0;
-	w->hop_round = 0;
+	c->cursor = c->walked = 0;
+	c->cur_srvport = c->cur_cip = c->cur_lport = 0;
+	c->hop_round = 0;
 }
 
 /* dperf's client_hop: each new connection changes the client address and
@@ -81,91 +129,91 @@ sk_cursor_rewind(struct worker *w)
  * launch, returns to its first socket after one pass over the
  * addresses). Listen ports still vary fastest. */
 static inline void
-sk_cursor_hop(struct worker *w)
+sk_cursor_hop(struct sk_cursor *c, const struct sk_table *tb)
 {
-	if (++w->cur_sport < w->n_sport) {
-		w->cursor++;
+	if (++c->cur_srvport < tb->n_srvport) {
+		c->cursor++;
 		return;
 	}
-	w->cur_sport = 0;
-	if (++w->cur_cip < w->n_cip) {
-		if (++w->cur_lport == w->n_lport)
-			w->cur_lport = 0;
+	c->cur_srvport = 0;
+	if (++c->cur_cip < tb->n_cip) {
+		if (++c->cur_lport == tb->n_lport)
+			c->cur_lport = 0;
 	} else {
-		w->cur_cip = 0;
-		w->cur_lport = ++w->hop_round; /* < n_lport: the pass ends first */
+		c->cur_cip = 0;
+		c->cur_lport = ++c->hop_round; /* < n_lport: the pass ends first */
 	}
-	w->cursor = ((uint64_t)w->cur_lport * w->n_cip + w->cur_cip) * w->n_sport;
+	c->cursor = ((uint64_t)c->cur_lport * tb->n_cip + c->cur_cip) * tb->n_srvport;
 }
 
 static inline void
-sk_cursor_step(struct worker *w)
+sk_cursor_step(struct sk_cursor *c, const struct sk_table *tb)
 {
-	if (++w->walked == w->n_sk) {
-		sk_cursor_rewind(w);
+	if (++c->walked == tb->n_sk) {
+		sk_cursor_rewind(c);
 		return;
 	}
-	if (w->client_hop) {
-		sk_cursor_hop(w);
+	if (c->client_hop) {
+		sk_cursor_hop(c, tb);
 		return;
 	}
-	w->cursor++;
-	if (++w->cur_sport < w->n_sport)
+	c->cursor++;
+	if (++c->cur_srvport < tb->n_srvport)
 		return;
-	w->cur_sport = 0;
-	if (++w->cur_cip < w->n_cip)
+	c->cur_srvport = 0;
+	if (++c->cur_cip < tb->n_cip)
 		return;
-	w->cur_cip = 0;
-	w->cur_lport++;
+	c->cur_cip = 0;
+	c->cur_lport++;
 }
 
 static inline void
-sk_cursor_tuple(const struct worker *w, struct tuple *t)
+sk_cursor_tuple(const struct sk_cursor *c, const struct sk_table *tb, struct tuple *t)
 {
-	t->lip = rte_cpu_to_be_32(w->cip_h + w->cur_cip);
-	t->rip = w->srv_ip;
-	t->lport = rte_cpu_to_be_16((uint16_t)(w->lport_min + w->cur_lport));
-	t->rport = rte_cpu_to_be_16((uint16_t)(w->sport_min + w->cur_sport));
+	t->lip = rte_cpu_to_be_32(tb->cip_h + c->cur_cip);
+	t->rip = tb->srv_ip;
+	t->lport = rte_cpu_to_be_16((uint16_t)(tb->lport_min + c->cur_lport));
+	t->rport = rte_cpu_to_be_16((uint16_t)(tb->srvport_min + c->cur_srvport));
 }
 
 /* change_dip: the next destination, in turn over the worker's share of
  * the list (indices dip_first, dip_first + dip_every, ...). */
 static inline void
-sk_cursor_dip(struct worker *w, struct tuple *t)
+sk_cursor_dip(struct sk_cursor *c, struct tuple *t)
 {
-	t->rip = rte_cpu_to_be_32(w->dip_h + w->dip_next * w->dip_step);
-	w->dip_next += w->dip_every;
-	if (w->dip_next >= w->dip_num)
-		w->dip_next = w->dip_first;
+	t->rip = rte_cpu_to_be_32(c->dip_h + c->dip_next * c->dip_step);
+	c->dip_next += c->dip_every;
+	if (c->dip_next >= c->dip_num)
+		c->dip_next = c->dip_first;
 }
 
 /* Client: the socket a packet to (our lip, our lport) from rport belongs to. */
 static inline uint64_t
-sk_index_client(const struct worker *w, uint32_t lip_be, uint16_t lport_be, uint16_t rport_be)
+sk_index_client(const struct sk_table *tb, uint32_t lip_be, uint16_t lport_be, uint16_t rport_be)
 {
-	uint32_t cip_i = rte_be_to_cpu_32(lip_be) - w->cip_h;
-	uint32_t lport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - w->lport_min;
-	uint32_t sport_i = (uint32_t)rte_be_to_cpu_16(rport_be) - w->sport_min;
+	uint32_t cip_i = rte_be_to_cpu_32(lip_be) - tb->cip_h;
+	uint32_t lport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - tb->lport_min;
+	uint32_t srvport_i = (uint32_t)rte_be_to_cpu_16(rport_be) - tb->srvport_min;
 
-	if (cip_i >= w->n_cip || lport_i >= w->n_lport || sport_i >= w->n_sport)
+	if (cip_i >= tb->n_cip || lport_i >= tb->n_lport || srvport_i >= tb->n_srvport)
 		return SK_NONE;
-	return ((uint64_t)lport_i * w->n_cip + cip_i) * w->n_sport + sport_i;
+	return ((uint64_t)lport_i * tb->n_cip + cip_i) * tb->n_srvport + srvport_i;
 }
 
 /* Server: the socket of a packet from (rip, rport) to our listen port lport. */
 static inline uint64_t
-sk_index_server(const struct worker *w, uint32_t rip_be, uint16_t rport_be, uint16_t lport_be)
+sk_index_server(const struct sk_table *tb, uint32_t rip_be, uint16_t rport_be, uint16_t lport_be)
 {
 	uint32_t rip = rte_be_to_cpu_32(rip_be);
-	uint32_t sport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - w->sport_min;
+	uint32_t srvport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - tb->srvport_min;
 
-	if (sport_i >= w->n_sport)
+	if (srvport_i >= tb->n_srvport)
 		return SK_NONE;
-	for (uint32_t k = 0; k < w->n_cr; k++) {
-		uint32_t off = rip - w->cr[k].start_h;
-		if (off < w->cr[k].num)
-			return ((uint64_t)rte_be_to_cpu_16(rport_be) * w->n_cip_total +
-				w->cr[k].base + off) * w->n_sport + sport_i;
+	for (uint32_t k = 0; k < tb->n_cr; k++) {
+		uint32_t off = rip - tb->cr[k].start_h;
+		if (off < tb->cr[k].num)
+			return ((uint64_t)rte_be_to_cpu_16(rport_be) * tb->n_cip_total +
+				tb->cr[k].base + off) * tb->n_srvport + srvport_i;
 	}
 	return SK_NONE;
 }

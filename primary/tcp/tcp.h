@@ -8,20 +8,59 @@
 
 #include <rte_tcp.h>
 
+#include "http/http.h"
 #include "net/l4.h"
-#include "state/worker.h"
+#include "net/netw.h"
+
+/* Retransmissions of a segment before the connection is given up. */
+#define DP_MAX_RETRIES 5
+
+/* A FIFO timer list: every entry has the same timeout, so appending keeps
+ * it sorted and expiry only looks at the head. Links are index + 1.
+ * Times are timer ticks, TL_PER_MS to the millisecond. */
+#define TL_PER_MS 64
+/* Timer expiries handled per list per loop iteration: the rest wait for
+ * the next iteration, after the next RX burst. */
+#define DP_TIMER_BUDGET 512
+
+struct tlist {
+	uint32_t head;
+	uint32_t tail;
+	uint32_t timeout;
+	uint32_t count;
+};
+
+struct dack_ring;
+struct sk_snd;
+
+/* A worker's TCP part: its timer lists (tlist.h), delayed ACKs
+ * (tcp_dack.h) and the sender of messages over several segments
+ * (tcp_send.h). netw.tcp points to it. */
+struct tcp_part {
+	struct tlist tl[TL__COUNT];
+	uint8_t timers_behind; /* due entries left after the last run */
+	uint8_t timer_fired;   /* a timer expired in the last run (busy time) */
+	uint8_t disable_ack;
+	uint32_t dack_t;       /* the delay, in timer ticks */
+	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
+	struct sk_snd *snd;    /* tcp_send.h, parallel to sk; NULL: no message over several segments */
+	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
+	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
+	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
+	struct dp_http_head_cache rsp_head; /* client: the last response head */
+};
 
 /* Open one client connection (or, with flood, send one SYN). Returns 0, or
  * -1 when no free socket was found. */
-int tcp_client_launch(struct worker *w);
+int tcp_client_launch(struct netw *w);
 /* Handle the expiry of socket idx's timer on list `which`. */
-void tcp_client_timer(struct worker *w, uint32_t idx, int which);
-void tcp_server_timer(struct worker *w, uint32_t idx, int which);
+void tcp_client_timer(struct netw *w, uint32_t idx, int which);
+void tcp_server_timer(struct netw *w, uint32_t idx, int which);
 /* Graceful stop: close one idle keepalive connection (client). */
-void tcp_client_close_idle(struct worker *w, uint32_t idx);
+void tcp_client_close_idle(struct netw *w, uint32_t idx);
 
 /* Bare ACKs whose delay is up (tcp_dack.c). Returns nonzero when due
  * entries are left (budget spent, or the device is full). */
-int tcp_dack_run(struct worker *w);
+int tcp_dack_run(struct netw *w);
 
 #endif

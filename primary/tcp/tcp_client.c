@@ -11,42 +11,46 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 
-#define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
+/* Bytes of response heads (interim ones included), chunk framing and
+ * trailers in a row, without content between: more is a malformed
+ * response, not one that is slow (arriving data restarts the timer). */
+#define RSP_HEAD_RUN_MAX 65535u
 
 static void
-send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
 
-	if (unlikely(w->sktx != NULL)) { /* a POST body over several segments */
-		struct tx_src src;
+	if (unlikely(w->tcp->snd != NULL)) { /* a POST body over several segments */
+		struct snd_src src;
 
-		tx_src_msg(&src, &w->req);
-		tx_begin(w, sk, t, &src, 0);
+		snd_src_msg(&src, &w->msg.req);
+		snd_begin(w, sk, t, &src, 0);
 	} else {
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK | TH_PSH, &w->req);
+		sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, &w->msg.req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
-		sk->snd_nxt += w->req.len;
-		CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+		sk->snd_nxt += w->msg.req.len;
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.req.len * 8);
 	}
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
 	sk->flags |= SKF_FIRST_BYTE;
 	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
-		CNT_ADD(w, HTTP_POST, n);
+		CNT_ADD(&w->cnt, HTTP_POST, n);
 	else if (w->is_http)
-		CNT_ADD(w, HTTP_GET, n);
+		CNT_ADD(&w->cnt, HTTP_GET, n);
 	else
-		CNT_ADD(w, TCP_REQ, n);
+		CNT_ADD(&w->cnt, TCP_REQ, n);
 	tl_add(w, sk, idx, TL_RT);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
 static void
-active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	if (w->fast_close) {
 		sk_ctl(w, t, sk, TH_RST | TH_ACK);
@@ -60,10 +64,21 @@ active_close(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	tl_add(w, sk, idx, TL_RT);
 }
 
+/* A connection that ends with a response unfinished (a request sent,
+ * its answer not all read), whatever ended it: the response is an error
+ * (httpErr, beside the connection's skErr). */
 static void
-fail(struct worker *w, struct sock *sk, const struct tuple *t)
+client_unfinished(struct netw *w, const struct sock *sk)
 {
-	CNT(w, SK_ERR);
+	if (sk->inflight > 0 && w->is_http)
+		CNT(&w->cnt, HTTP_ERR);
+}
+
+static void
+fail(struct netw *w, struct sock *sk, const struct tuple *t)
+{
+	CNT(&w->cnt, SK_ERR);
+	client_unfinished(w, sk);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }
@@ -71,27 +86,27 @@ fail(struct worker *w, struct sock *sk, const struct tuple *t)
 /* A response has ended (its last byte arrived in order). The latency of
  * a pipelined batch is its last response's. */
 static void
-response_end(struct worker *w, struct sock *sk, enum dp_counter c)
+response_end(struct netw *w, struct sock *sk, enum dp_counter c)
 {
 	sk->inflight--;
 	sk->req_done++;
 	if (w->lat && sk->inflight == 0)
 		dp_hist_add(&w->lat->response, w->now - sk->t_start);
-	w->st->c[c]++;
+	w->cnt.c[c]++;
 }
 
 /* Consume response bytes. Returns -1 on a malformed response. */
 static int
-read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
+read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	if (!w->is_http) {
 		uint32_t got = sk->raw_got + len;
-		while (got >= w->rsp_size && sk->inflight > 0) {
-			got -= w->rsp_size;
+		while (got >= w->msg.rsp_size && sk->inflight > 0) {
+			got -= w->msg.rsp_size;
 			response_end(w, sk, DP_C_TCP_RSP);
 		}
 		sk->raw_got = (uint16_t)got;
-		return got >= w->rsp_size ? -1 : 0;
+		return got >= w->msg.rsp_size ? -1 : 0;
 	}
 	while (len > 0) {
 		uint32_t used;
@@ -102,7 +117,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			uint32_t total;
 
 			if (sk->inflight == 0) { /* bytes nobody asked for */
-				CNT(w, HTTP_ERR);
+				CNT(&w->cnt, HTTP_ERR);
 				return -1;
 			}
 			/* The common case: the whole head in this segment, the
@@ -111,7 +126,7 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			 * rest down. Otherwise it reads the head a byte at a
 			 * time (split, chunked, or new): tens of times the
 			 * memcmp, so not for the CPS test's every response. */
-			if (dp_http_parse_response_cached(&w->rsp_head, p, len, &status, &total) == 0) {
+			if (dp_http_parse_response_cached(&w->tcp->rsp_head, p, len, &status, &total) == 0) {
 				enum dp_counter c = status >= 200 && status < 300 ? DP_C_HTTP_2XX : DP_C_HTTP_ERR;
 
 				if (total <= len) {
@@ -124,14 +139,20 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			}
 		}
 		rc = dp_rsp_scan(&sk->rs, p, len, &used);
-		if (rc == DP_RSP_BAD) {
-			CNT(w, HTTP_ERR);
-			return -1;
-		}
+		if (rc == DP_RSP_BAD)
+			return -1; /* fail() counts the unfinished response */
 		p += used;
 		len -= used;
-		if (rc != DP_RSP_MORE)
+		if (rc != DP_RSP_MORE) {
+			sk->head_run = 0;
 			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+		} else if (dp_rsp_scan_in_data(&sk->rs)) {
+			sk->head_run = 0;
+		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
+			return -1; /* endless headers, interim responses or chunk framing */
+		} else {
+			sk->head_run = (uint16_t)(sk->head_run + used);
+		}
 	}
 	return 0;
 }
@@ -140,148 +161,127 @@ read_response(struct worker *w, struct sock *sk, const uint8_t *p, uint32_t len)
  * wait, or close. The ACK of the data rides on what we send next when
  * that leaves within the delayed-ACK time (tcp_dack.h). */
 static void
-next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			CNT(w, HTTP_ERR);
 			fail(w, sk, t);
 		} else if (dlen) {
-			sk_ack_partial(w, sk, idx, t, dlen); /* more of the response to come */
+			/* More of the response to come: the server makes
+			 * progress, its retransmission timer starts again (a
+			 * slow but steady answer is not a lost one). */
+			sk->retries = 0;
+			tl_add(w, sk, idx, TL_RT);
+			sk_ack_partial(w, sk, idx, t, dlen);
 		}
 		return;
 	}
 	if ((sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
-	    (w->ka_num && sk->req_done >= w->ka_num)) {
+	    (w->tcp->ka_num && sk->req_done >= w->tcp->ka_num)) {
 		active_close(w, sk, idx, t);
 		return;
 	}
-	if (w->tl[TL_KA].timeout == 0) {
+	if (w->tcp->tl[TL_KA].timeout == 0) {
 		send_request(w, sk, idx, t);
 		return;
 	}
 	/* The next request leaves when the keepalive timer fires: if that is
 	 * within the delay (or disable_ack says wait for it), it carries the
 	 * ACK; else nothing would, and the ACK goes now (tcp_dack.h). */
-	if (dlen && (w->disable_ack || (w->dack && w->tl[TL_KA].timeout <= w->dack_t)))
+	if (dlen && (w->tcp->disable_ack || (w->tcp->dack && w->tcp->tl[TL_KA].timeout <= w->tcp->dack_t)))
 		sk_ack_with_next(w, sk, t, dlen);
 	else if (dlen)
 		sk_ctl(w, t, sk, TH_ACK);
 	tl_add(w, sk, idx, TL_KA);
 }
 
-void
-tcp_client_input(struct worker *w, const struct seg *s)
+/* The first byte of an answer, then the bytes of responses. Returns
+ * nonzero when a malformed (or unasked-for) response ended the
+ * connection. */
+static int
+client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
-	uint64_t idx = sk_index_client(w, s->dip, s->dport, s->sport);
-	struct tuple t;
-	struct sock *sk;
-	int got_data;
-
-	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->sip != w->srv_ip)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	sk = &w->sk[idx];
-	if (s->flags & TH_SYN)
-		CNT(w, SYN_RX);
-	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
-	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
-		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
-		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		if (sk->inflight > 0 || sk->state == SK_SYN_SENT)
-			CNT(w, SK_ERR);
-		sk_closed(w, sk);
-		return;
-	}
-	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	if (sk->state == SK_SYN_SENT) {
-		if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk->snd_una = s->ack;
-		sk->rcv_nxt = s->seq + 1;
-		sk->state = SK_ESTABLISHED;
-		if (w->sktx) /* our SYN offered window scaling */
-			tx_open(w, sk, sk_tx_of(w, sk), s, 1);
+	if (sk->flags & SKF_FIRST_BYTE) {
+		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 		if (w->lat)
-			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
-		send_request(w, sk, (uint32_t)idx, &t);
-		return;
+			dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
 	}
-	if (unlikely(s->flags & TH_SYN)) { /* our ACK of its SYN+ACK was lost */
-		if (s->seq + 1 == sk->rcv_nxt)
-			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(w, TCP_DROP);
-		return;
+	if (read_response(w, sk, s->data, s->dlen) != 0) {
+		fail(w, sk, t);
+		return 1;
 	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt)) {
-		CNT(w, TCP_DROP);
-		return;
-	}
-	if (unlikely(tx_active(w, sk))) { /* a POST body on its way: the sender's windows */
-		struct tx_src src;
-		uint32_t una = sk->snd_una;
+	return 0;
+}
 
-		tx_src_msg(&src, &w->req);
-		if (tx_ack(w, sk, &t, s, &src, 0))
-			return; /* a duplicate ACK */
-		if (sk->snd_una != una)
-			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
-	} else if (seq_gt(s->ack, sk->snd_una)) {
-		sk->snd_una = s->ack;
-		sk->retries = 0; /* the peer makes progress */
+/* The client's established step: read the response, then the next. */
+static void
+client_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		   const struct seg *s)
+{
+	if (s->dlen > 0 && client_read(w, sk, t, s))
+		return;
+	if (s->dlen > 0 || (s->flags & TH_FIN))
+		next_step(w, sk, idx, t, s->dlen);
+}
+
+/* SYN_SENT: the SYN+ACK acknowledging our SYN opens the connection and
+ * the request goes with our ACK; anything else is dropped. */
+static void
+client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	    const struct tuple *t)
+{
+	if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
+		CNT(&w->cnt, TCP_DROP);
+		return;
 	}
-	got_data = s->dlen > 0;
-	if (got_data || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
-			return;
-		}
-		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
-		if (got_data && (sk->flags & SKF_FIRST_BYTE)) {
-			sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-			if (w->lat)
-				dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
-		}
-		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
-			fail(w, sk, &t);
-			return;
-		}
-		if (s->flags & TH_FIN) {
-			sk->rcv_nxt++;
-			sk->flags |= SKF_FIN_RCVD;
-		}
-	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		if (got_data || (s->flags & TH_FIN))
-			next_step(w, sk, (uint32_t)idx, &t, s->dlen);
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK: /* the client's wait for the FIN retries it (RT) */
-		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_RT);
-		break;
-	default:
-		CNT(w, TCP_DROP);
-		break;
-	}
+	sk->snd_una = s->ack;
+	sk->rcv_nxt = s->seq + 1;
+	sk->state = SK_ESTABLISHED;
+	sk_set_mss(w, sk, s);
+	if (w->tcp->snd) /* our SYN offered window scaling */
+		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
+	if (w->lat)
+		dp_hist_add(&w->lat->connect, w->now - sk->t_start);
+	send_request(w, sk, idx, t);
+}
+
+/* A POST body over several segments on its way. */
+static inline int
+client_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+{
+	if (likely(!snd_active(w, sk)))
+		return 0;
+	snd_src_msg(src, &w->msg.req);
+	*fin = 0;
+	return 1;
+}
+
+static inline const struct msg *
+client_resent(const struct netw *w, const struct sock *sk)
+{
+	(void)sk;
+	return &w->msg.req;
+}
+
+static const struct tcp_role client_role = {
+	.side = TCP_CLIENT,
+	.fin_wait = TL_RT,
+	.open = client_open,
+	.established = client_established,
+	.late_data = client_read, /* nobody asked for it: an error */
+	.sending = client_sending,
+	.resent = client_resent,
+	.unfinished = client_unfinished,
+};
+
+void
+tcp_client_input(struct netw *w, const struct seg *s)
+{
+	tcp_input(w, s, &client_role);
 }
 
 int
-tcp_client_launch(struct worker *w)
+tcp_client_launch(struct netw *w)
 {
 	uint64_t idx;
 	struct tuple t;
@@ -290,21 +290,23 @@ tcp_client_launch(struct worker *w)
 	/* The next free tuple; bounded so a full table costs little. A failed
 	 * search resumes where it stopped. */
 	for (int tries = 0; tries < 64; tries++) {
-		sk = &w->sk[w->cursor];
+		sk = &w->skt.sk[w->cur.cursor];
 		if (sk->state == SK_CLOSED || w->flood)
 			break;
-		sk_cursor_step(w);
+		sk_cursor_step(&w->cur, &w->skt);
 		sk = NULL;
 	}
-	if (sk == NULL)
+	if (sk == NULL) {
+		CNT(&w->cnt, LAUNCH_FULL);
 		return -1;
-	idx = w->cursor;
-	sk_cursor_tuple(w, &t);
-	sk_cursor_step(w);
-	CNT(w, SYN_TX);
+	}
+	idx = w->cur.cursor;
+	sk_cursor_tuple(&w->cur, &w->skt, &t);
+	sk_cursor_step(&w->cur, &w->skt);
+	CNT(&w->cnt, SYN_TX);
 	if (w->flood) {
-		if (w->dip_num)
-			sk_cursor_dip(w, &t);
+		if (w->cur.dip_num)
+			sk_cursor_dip(&w->cur, &t);
 		pkt_flood_syn(w, &t, tcp_iss(w, idx));
 		return 0;
 	}
@@ -319,64 +321,28 @@ tcp_client_launch(struct worker *w)
 }
 
 void
-tcp_client_close_idle(struct worker *w, uint32_t idx)
+tcp_client_close_idle(struct netw *w, uint32_t idx)
 {
-	struct sock *sk = &w->sk[idx];
+	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
-	sk_tuple(w, idx, &t);
+	sk_tuple(&w->skt, idx, &t);
 	active_close(w, sk, idx, &t);
 }
 
 void
-tcp_client_timer(struct worker *w, uint32_t idx, int which)
+tcp_client_timer(struct netw *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->sk[idx];
-	struct tuple t;
-
-	sk_tuple(w, idx, &t);
 	if (which == TL_KA) {
+		struct sock *sk = &w->skt.sk[idx];
+		struct tuple t;
+
+		sk_tuple(&w->skt, idx, &t);
 		if (w->stopping)
 			active_close(w, sk, idx, &t);
 		else
 			send_request(w, sk, idx, &t);
 		return;
 	}
-	if (tx_active(w, sk) && tx_persist(w, sk)) {
-		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
-
-		tx_src_msg(&src, &w->req);
-		tx_timer(w, sk, &t, &src, 0);
-		tl_add(w, sk, idx, TL_RT);
-		return;
-	}
-	if (++sk->retries > DP_MAX_RETRIES) {
-		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
-			sk_closed(w, sk);
-			return;
-		}
-		fail(w, sk, &t);
-		return;
-	}
-	switch (sk->state) {
-	case SK_SYN_SENT:
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
-		break;
-	case SK_FIN_WAIT_2:
-		break; /* waiting for the peer's FIN */
-	default:
-		if (tx_active(w, sk)) {
-			struct tx_src src;
-
-			tx_src_msg(&src, &w->req);
-			tx_timer(w, sk, &t, &src, 0);
-		} else if (sk->snd_una != sk->snd_nxt) {
-			sk_retransmit(w, sk, &t, &w->req);
-		}
-		break; /* else: request acknowledged, the response is slow */
-	}
-	tl_add(w, sk, idx, TL_RT);
+	tcp_timer_rt(w, idx, &client_role);
 }

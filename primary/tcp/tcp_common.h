@@ -10,8 +10,8 @@
 #include "net/pkt.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
-#include "state/tlist.h"
-#include "state/worker.h"
+#include "tcp/tlist.h"
+#include "net/netw.h"
 
 #define TH_SYN RTE_TCP_SYN_FLAG
 #define TH_ACK RTE_TCP_ACK_FLAG
@@ -24,13 +24,13 @@ static inline int seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0;
 static inline int seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
 
 static inline uint32_t
-tcp_iss(const struct worker *w, uint64_t idx)
+tcp_iss(const struct netw *w, uint64_t idx)
 {
 	return (uint32_t)(w->now >> 8) ^ (uint32_t)(idx * 2654435761u);
 }
 
 static inline void
-sk_opened(struct worker *w, struct sock *sk)
+sk_opened(struct netw *w, struct sock *sk)
 {
 	sk->flags = 0;
 	sk->retries = 0;
@@ -40,18 +40,39 @@ sk_opened(struct worker *w, struct sock *sk)
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
 	sk->req_done = 0;
+	sk->snd_mss = w->mss; /* until the peer's SYN says (sk_set_mss) */
 	sk->t_start = w->now;
-	CNT(w, SK_OPEN);
-	w->st->sk_cur++;
+	CNT(&w->cnt, SK_OPEN);
+	w->cnt.sk_cur++;
 }
 
 static inline void
-sk_closed(struct worker *w, struct sock *sk)
+sk_closed(struct netw *w, struct sock *sk)
 {
 	tl_remove(w, sk);
 	sk->state = SK_CLOSED;
-	CNT(w, SK_CLOSE);
-	w->st->sk_cur--;
+	CNT(&w->cnt, SK_CLOSE);
+	w->cnt.sk_cur--;
+}
+
+/* The least MSS we take from a peer: an option of 0 or 1 would have us
+ * send a segment per byte (Linux's TCP_MIN_MSS, 88, for the same
+ * reason). RFC 9293 3.7.1: a SYN without the option means 536 (IPv4) or
+ * 1220 (IPv6). */
+#define TCP_MIN_MSS 88
+#define TCP_DEFAULT_MSS_V4 536
+#define TCP_DEFAULT_MSS_V6 1220
+
+/* The peer's SYN (or SYN+ACK): the most data we send in one segment,
+ * the least of ours (mss) and its MSS option, bounded below. */
+static inline void
+sk_set_mss(const struct netw *w, struct sock *sk, const struct seg *syn)
+{
+	uint32_t peer = syn->mss ? syn->mss : w->v6 ? TCP_DEFAULT_MSS_V6 : TCP_DEFAULT_MSS_V4;
+
+	if (peer < TCP_MIN_MSS)
+		peer = TCP_MIN_MSS;
+	sk->snd_mss = (uint16_t)(peer < w->mss ? peer : w->mss);
 }
 
 /* A segment carrying our ACK of everything received has been sent: no
@@ -68,19 +89,19 @@ sk_ack_sent(struct sock *sk)
  * when what we sent after it was lost. Any of them acknowledges all we
  * received (no delayed ACK is owed after it). */
 static inline void
-sk_ctl(struct worker *w, const struct tuple *t, struct sock *sk, uint8_t flags)
+sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 {
 	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
-		CNT(w, RST_TX);
+		CNT(&w->cnt, RST_TX);
 	if (flags & TH_FIN)
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_TX);
 }
 
 /* Reset answering a segment that matches no connection (RFC 793 rules). */
 static inline void
-tcp_reply_rst(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+tcp_reply_rst(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 	      uint8_t in_flags, uint32_t dlen)
 {
 	if (in_flags & TH_RST)
@@ -90,7 +111,7 @@ tcp_reply_rst(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ac
 	else
 		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
 			TH_RST | TH_ACK, NULL);
-	CNT(w, RST_TX);
+	CNT(&w->cnt, RST_TX);
 }
 
 /* Our tuple for a received segment (addresses swapped). */
@@ -106,9 +127,9 @@ seg_tuple(const struct seg *s, struct tuple *t)
 /* A segment for no socket of ours (or a closed one): counted, and
  * answered with RST unless tcp_rst 0. */
 static inline void
-tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
+tcp_unknown(struct netw *w, const struct tuple *t, const struct seg *s)
 {
-	CNT(w, TCP_DROP);
+	CNT(&w->cnt, TCP_DROP);
 	if (w->cfg->tcp_rst)
 		tcp_reply_rst(w, t, s->seq, s->ack, s->flags, s->dlen);
 }
@@ -117,7 +138,7 @@ tcp_unknown(struct worker *w, const struct tuple *t, const struct seg *s)
  * the peer's FIN ends it, the ACK of ours moves to FIN_WAIT_2, whose
  * wait for the peer's FIN is on `list`. */
 static inline void
-sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+sk_closing_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		 enum sk_list list)
 {
 	if (sk->state == SK_LAST_ACK) {
@@ -139,12 +160,12 @@ sk_closing_input(struct worker *w, struct sock *sk, uint32_t idx, const struct t
  * out-of-order segment (a socket is 64 bytes). Behind rcv_nxt (all or
  * part already received: a retransmission whose ACK was lost) is tcpDrop. */
 static inline void
-sk_rcv_not_next(struct worker *w, struct sock *sk, const struct tuple *t, uint32_t seq)
+sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, uint32_t seq)
 {
 	if (seq_gt(seq, sk->rcv_nxt))
-		CNT(w, TCP_OOO);
+		CNT(&w->cnt, TCP_OOO);
 	else
-		CNT(w, TCP_DROP);
+		CNT(&w->cnt, TCP_DROP);
 	sk_ctl(w, t, sk, TH_ACK);
 }
 
@@ -180,10 +201,36 @@ sk_unacked_data(const struct sock *sk)
 	return fin && n > 0 ? n - 1 : n;
 }
 
+/* Send message m (at most mss bytes) from seq with flags: one segment,
+ * or, when the peer's MSS is smaller (sk->snd_mss), segments of that
+ * size summed here, PSH and FIN on the last only. */
+static inline void
+sk_send_msg(struct netw *w, const struct tuple *t, const struct sock *sk, uint32_t seq,
+	    uint8_t flags, const struct msg *m)
+{
+	struct msg part = { .seg_sum = NULL, .seg_stored = 0 };
+	uint32_t off = 0;
+
+	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {
+		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, m);
+		return;
+	}
+	for (; m->len - off > sk->snd_mss; off += sk->snd_mss) {
+		part.data = m->data + off;
+		part.len = sk->snd_mss;
+		part.sum = pkt_sum(part.data, part.len);
+		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), &part);
+	}
+	part.data = m->data + off;
+	part.len = m->len - off;
+	part.sum = pkt_sum(part.data, part.len);
+	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, &part);
+}
+
 /* Retransmit what is unacknowledged: one message from snd_una (every
  * message a socket sends is the same bytes), or the FIN alone. */
 static inline void
-sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const struct msg *m)
 {
 	uint32_t data = sk_unacked_data(sk);
 	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
@@ -191,16 +238,16 @@ sk_retransmit(struct worker *w, struct sock *sk, const struct tuple *t, const st
 	sk_ack_sent(sk); /* each branch below acknowledges rcv_nxt */
 	if (data >= m->len) {
 		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
-		pkt_tcp(w, t, sk->snd_una, sk->rcv_nxt, f, m);
-		CNT(w, PUSH_RT);
+		sk_send_msg(w, t, sk, sk->snd_una, f, m);
+		CNT(&w->cnt, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
 		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, NULL);
-		CNT(w, FIN_RT);
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_RT);
+		CNT(&w->cnt, FIN_TX);
 	} else {
 		/* Only our ACK can be missing: send it again. */
 		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, NULL);
-		CNT(w, ACK_RT);
+		CNT(&w->cnt, ACK_RT);
 	}
 }
 

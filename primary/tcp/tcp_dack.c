@@ -4,12 +4,12 @@
  */
 #include "tcp/tcp.h"
 #include "tcp/tcp_dack.h"
-#include "state/tlist.h"
+#include "tcp/tlist.h"
 
 int
-tcp_dack_run(struct worker *w)
+tcp_dack_run(struct netw *w)
 {
-	struct dack_ring *r = w->dack;
+	struct dack_ring *r = w->tcp->dack;
 
 	if (r == NULL)
 		return 0;
@@ -23,15 +23,15 @@ tcp_dack_run(struct worker *w)
 		e = &r->e[r->head & r->mask];
 		if (!tl_due(e->due, w->now_t))
 			return 0;
-		if (tx_congested(w))
+		if (tx_congested(&w->txq))
 			return 1;
 		r->head++;
-		w->timer_fired = 1;
-		sk = &w->sk[e->idx];
+		w->tcp->timer_fired = 1;
+		sk = &w->skt.sk[e->idx];
 		/* Stale: the ACK rode on data, or the socket closed since. */
 		if (!(sk->flags & SKF_ACK_QUEUED) || sk->ack_due != e->due || sk->state == SK_CLOSED)
 			continue;
-		sk_tuple(w, e->idx, &t);
+		sk_tuple(&w->skt, e->idx, &t);
 		sk_ctl(w, &t, sk, TH_ACK);
 	}
 	return r->head != r->tail && tl_due(r->e[r->head & r->mask].due, w->now_t);

@@ -38,7 +38,7 @@
 
 struct dack_ent {
 	uint32_t idx; /* socket index */
-	uint32_t due; /* timer ticks (worker.h) */
+	uint32_t due; /* timer ticks (tcp.h: TL_PER_MS) */
 };
 
 struct dack_ring {
@@ -57,19 +57,19 @@ dack_ring_bytes(uint32_t entries)
  * go now: more than one full-sized segment unacknowledged (as Linux does;
  * a second segment of mss - 40 bytes counts), or delayed ACKs off. */
 static inline int
-sk_ack_count(const struct worker *w, struct sock *sk, uint32_t dlen)
+sk_ack_count(const struct netw *w, struct sock *sk, uint32_t dlen)
 {
 	uint32_t owed = sk->ack_bytes + dlen;
 
 	sk->ack_bytes = (uint16_t)(owed > UINT16_MAX ? UINT16_MAX : owed);
-	return w->dack == NULL || owed > w->mss;
+	return w->tcp->dack == NULL || owed > w->mss;
 }
 
 /* In-order data received whose ACK may wait for our next segment. */
 static inline void
-sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+sk_ack_later(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
-	struct dack_ring *r = w->dack;
+	struct dack_ring *r = w->tcp->dack;
 	int now = sk_ack_count(w, sk, dlen);
 
 	/* Our device is backed up (the peer is not draining the link, or
@@ -78,7 +78,7 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	 * delay or our next segment instead, and covers everything received
 	 * by then (a stretch ACK, as GRO makes in a kernel): fewer ACKs is
 	 * what slows the sender's window. */
-	if (now && r != NULL && tx_congested(w))
+	if (now && r != NULL && tx_congested(&w->txq))
 		now = 0;
 	if (now || r->tail - r->head > r->mask) {
 		sk_ctl(w, t, sk, TH_ACK);
@@ -88,7 +88,7 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 	if (sk->flags & SKF_ACK_QUEUED)
 		return; /* its live entry keeps the first data's deadline */
 	sk->flags |= SKF_ACK_QUEUED;
-	sk->ack_due = w->now_t + w->dack_t;
+	sk->ack_due = w->now_t + w->tcp->dack_t;
 	r->e[r->tail++ & r->mask] = (struct dack_ent){ .idx = idx, .due = sk->ack_due };
 }
 
@@ -100,7 +100,7 @@ sk_ack_later(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
  * only full-sized segments wait; "full" leaves 40 bytes for a peer whose
  * segments carry IP or TCP options, or whose MTU is a little smaller. */
 static inline void
-sk_ack_partial(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+sk_ack_partial(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	if (dlen + 40 < w->mss) {
 		sk_ctl(w, t, sk, TH_ACK);
@@ -113,9 +113,9 @@ sk_ack_partial(struct worker *w, struct sock *sk, uint32_t idx, const struct tup
  * send within the delay whatever happens (its keepalive timer), or that
  * the configuration says waits for it (disable_ack): no entry. */
 static inline void
-sk_ack_with_next(struct worker *w, struct sock *sk, const struct tuple *t, uint32_t dlen)
+sk_ack_with_next(struct netw *w, struct sock *sk, const struct tuple *t, uint32_t dlen)
 {
-	if (sk_ack_count(w, sk, dlen) && !w->disable_ack) {
+	if (sk_ack_count(w, sk, dlen) && !w->tcp->disable_ack) {
 		sk_ctl(w, t, sk, TH_ACK);
 		return;
 	}

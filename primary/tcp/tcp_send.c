@@ -4,21 +4,21 @@
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_send.h"
 
-/* sk_tx.recovery */
-#define TX_NEWRENO 1 /* fast recovery, one hole per partial ACK */
-#define TX_GO_BACK 2 /* ...and the peer keeps nothing out of order: went back once */
+/* sk_snd.recovery */
+#define SND_NEWRENO 1 /* fast recovery, one hole per partial ACK */
+#define SND_GO_BACK 2 /* ...and the peer keeps nothing out of order: went back once */
 
 /* cwnd never grows past this (a 1 GiB message is the largest). */
-#define TX_CWND_MAX (1u << 30)
+#define SND_CWND_MAX (1u << 30)
 
 static void
-src_msg_seg(const struct tx_src *src, uint32_t k, uint32_t mss, struct msg *out)
+src_msg_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
 {
 	msg_segment(src->ctx, mss, k, out);
 }
 
 void
-tx_src_msg(struct tx_src *src, const struct msg *m)
+snd_src_msg(struct snd_src *src, const struct msg *m)
 {
 	src->len = m->len;
 	src->seg = src_msg_seg;
@@ -38,179 +38,215 @@ min_u32(uint32_t a, uint32_t b)
 }
 
 void
-tx_open(const struct worker *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
+snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
 	int ws_ok)
 {
-	memset(tx, 0, sizeof(*tx));
+	memset(snd, 0, sizeof(*snd));
 	/* RFC 7323 2.2: scaling only when both SYNs carried the option */
-	tx->shift = ws_ok && syn->ws != SEG_NO_WS ? syn->ws : 0;
-	tx->wnd = syn->win; /* a SYN's window is never scaled */
+	snd->shift = ws_ok && syn->ws != SEG_NO_WS ? syn->ws : 0;
+	snd->wnd = syn->win; /* a SYN's window is never scaled */
 	/* RFC 6928: min(10 mss, max(2 mss, 14600)), ten segments of 1460 */
-	tx->cwnd = min_u32(10u * w->mss, max_u32(2u * w->mss, 14600));
-	tx->ssthresh = UINT32_MAX; /* RFC 5681 3.1: arbitrarily high */
-	tx->recover = sk->snd_una;
-	tx->nxt = sk->snd_nxt;
-	tx->base = sk->snd_nxt;
+	snd->cwnd = min_u32(10u * w->mss, max_u32(2u * w->mss, 14600));
+	snd->ssthresh = UINT32_MAX; /* RFC 5681 3.1: arbitrarily high */
+	snd->recover = sk->snd_una;
+	snd->nxt = sk->snd_nxt;
+	snd->base = sk->snd_nxt;
 }
 
 static inline uint32_t
-fin_sent(const struct sock *sk, const struct sk_tx *tx, const struct tx_src *src)
+fin_sent(const struct sock *sk, const struct sk_snd *snd, const struct snd_src *src)
 {
-	return sk->snd_nxt - tx->base == src->len + 1;
-}
-
-/* Send segment k (again or for the first time); the last one carries
- * the FIN when it was sent before or fin asks for it now. */
-static void
-send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple *t,
-	 const struct tx_src *src, uint32_t k, int fin)
-{
-	uint32_t seq = tx->base + k * w->mss, end;
-	struct msg seg;
-	uint8_t f = TH_ACK;
-
-	src->seg(src, k, w->mss, &seg);
-	end = seq + seg.len;
-	if (end - tx->base == src->len) {
-		f |= TH_PSH;
-		if (fin_sent(sk, tx, src) || fin)
-			f |= TH_FIN;
-	}
-	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
-	if (__builtin_expect(w->tx_drop_every != 0, 0) && ++w->tx_drop_n >= w->tx_drop_every)
-		w->tx_drop_n = 0;
-	else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
-	sk_ack_sent(sk);
-	if (seq_lt(seq, sk->snd_nxt)) {
-		CNT(w, PUSH_RT);
-	}
-	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
-		CNT_ADD(w, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
-		sk->snd_nxt = end;
-	}
-	if (seq_gt(end, tx->nxt))
-		tx->nxt = end;
-	if ((f & TH_FIN) && sk->snd_nxt == end) { /* the FIN for the first time */
-		sk->snd_nxt++;
-		tx->nxt = sk->snd_nxt;
-		CNT(w, FIN_TX);
-		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
-	} else if (f & TH_FIN) {
-		CNT(w, FIN_RT);
-		tx->nxt = end + 1;
-	}
+	return sk->snd_nxt - snd->base == src->len + 1;
 }
 
 /* The segment holding sequence number seq. */
 static inline uint32_t
-seg_of(const struct worker *w, const struct sk_tx *tx, uint32_t seq)
+seg_of(const struct netw *w, const struct sk_snd *snd, uint32_t seq)
 {
-	return (seq - tx->base) / w->mss;
+	return (seq - snd->base) / w->mss;
 }
 
-uint32_t
-tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+/* Send the message's bytes [seq, seq + len), within one segment of the
+ * source (again or for the first time); the last byte carries the FIN
+ * when it was sent before or fin asks for it now. A whole segment has its
+ * sum precomputed; a part of one (a window smaller than a segment, or
+ * the rest of a segment after such a part) is summed here. */
+static void
+send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+	  const struct snd_src *src, uint32_t seq, uint32_t len, int fin)
 {
-	struct sk_tx *tx = sk_tx_of(w, sk);
-	uint32_t n = 0, limit = min_u32(min_u32(tx->cwnd, tx->wnd), w->send_wnd);
+	uint32_t k = seg_of(w, snd, seq), off = seq - snd->base - k * w->mss, end = seq + len;
+	struct msg seg;
+	uint8_t f = TH_ACK;
 
-	if (seq_lt(tx->nxt, sk->snd_una))
-		tx->nxt = sk->snd_una;
-	while (tx->nxt - tx->base < src->len) {
-		uint32_t k = seg_of(w, tx, tx->nxt);
-		uint32_t end = tx->base + min_u32((k + 1) * w->mss, src->len);
-		uint32_t flight = end - sk->snd_una;
+	src->seg(src, k, w->mss, &seg);
+	if (off != 0 || len != seg.len) {
+		seg.data += off;
+		seg.len = len;
+		seg.sum = pkt_sum(seg.data, len);
+	}
+	if (end - snd->base == src->len) {
+		f |= TH_PSH;
+		if (fin_sent(sk, snd, src) || fin)
+			f |= TH_FIN;
+	}
+	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
+	if (__builtin_expect(w->tcp->snd_drop.every != 0, 0) && ++w->tcp->snd_drop.n >= w->tcp->snd_drop.every)
+		w->tcp->snd_drop.n = 0;
+	else
+		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
+	sk_ack_sent(sk);
+	if (seq_lt(seq, sk->snd_nxt)) {
+		CNT(&w->cnt, PUSH_RT);
+	}
+	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
+		sk->snd_nxt = end;
+	}
+	if (seq_gt(end, snd->nxt))
+		snd->nxt = end;
+	if ((f & TH_FIN) && sk->snd_nxt == end) { /* the FIN for the first time */
+		sk->snd_nxt++;
+		snd->nxt = sk->snd_nxt;
+		CNT(&w->cnt, FIN_TX);
+		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	} else if (f & TH_FIN) {
+		CNT(&w->cnt, FIN_RT);
+		snd->nxt = end + 1;
+	}
+}
 
-		/* Whole segments only (their sums are precomputed); with
-		 * nothing in flight, one goes into a window smaller than a
-		 * segment rather than wait forever (the peer keeps what fits).
-		 * A zero window waits for the persist timer. */
-		if (flight > limit && !(tx->nxt == sk->snd_una && tx->wnd > 0))
-			break;
+
+uint32_t
+snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+{
+	struct sk_snd *snd = sk_snd_of(w, sk);
+	uint32_t n = 0, limit = min_u32(min_u32(snd->cwnd, snd->wnd), w->tcp->send_wnd);
+
+	if (seq_lt(snd->nxt, sk->snd_una))
+		snd->nxt = sk->snd_una;
+	while (snd->nxt - snd->base < src->len) {
+		uint32_t k = seg_of(w, snd, snd->nxt);
+		uint32_t end = snd->base + min_u32((k + 1) * w->mss, src->len);
+		uint32_t used = snd->nxt - sk->snd_una, len = min_u32(end - snd->nxt, sk->snd_mss);
+
+		if (used + len > limit) {
+			/* The rest of the segment does not fit. The peer's window
+			 * the limit: send what it allows when that is at least
+			 * half its window, or anything with nothing in flight
+			 * (RFC 9293 3.8.6.2.1, the sender's SWS avoidance).
+			 * Nothing in flight and a smaller send_window: the
+			 * segment whole rather than wait forever. Else (a zero
+			 * window: the persist timer's) wait for an ACK. */
+			uint32_t room = limit > used ? limit - used : 0;
+
+			if (snd->wnd == limit && room != 0 && (used == 0 || room >= snd->wnd / 2))
+				len = room;
+			else if (used != 0 || snd->wnd == 0)
+				break;
+		}
 		/* The device is not keeping up: the rest waits for the next
 		 * ACK (something is in flight, so one will come) rather than
 		 * overflow the TX queue into dropTx and retransmissions. */
-		if (tx->nxt != sk->snd_una && tx_congested(w))
+		if (used != 0 && tx_congested(&w->txq))
 			break;
-		send_seg(w, sk, tx, t, src, k, fin);
+		send_part(w, sk, snd, t, src, snd->nxt, len, fin);
 		n++;
 	}
 	return n;
 }
 
 uint32_t
-tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+snd_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_tx *tx = sk_tx_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(w, sk);
 
-	tx->base = tx->nxt = sk->snd_nxt;
-	tx->dupacks = 0;
-	tx->active = 1;
-	return tx_output(w, sk, t, src, fin);
+	snd->base = snd->nxt = sk->snd_nxt;
+	snd->dupacks = 0;
+	snd->active = 1;
+	return snd_output(w, sk, t, src, fin);
 }
 
-/* Send again the segment at snd_una (a hole), whatever the windows. */
-static void
-resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src)
+/* The end of the hole at snd_una that resend_hole sends: to the end of
+ * its source segment, at most the peer's MSS. */
+static inline uint32_t
+hole_end(const struct netw *w, const struct sock *sk, const struct sk_snd *snd,
+	 const struct snd_src *src)
 {
-	struct sk_tx *tx = sk_tx_of(w, sk);
+	uint32_t seg_end = snd->base + min_u32((seg_of(w, snd, sk->snd_una) + 1) * w->mss, src->len);
 
-	if (sk->snd_una - tx->base < src->len)
-		send_seg(w, sk, tx, t, src, seg_of(w, tx, sk->snd_una), 0);
+	return sk->snd_una + min_u32(seg_end - sk->snd_una, sk->snd_mss);
+}
+
+/* Send again the hole at snd_una, whatever the windows. */
+static void
+resend_hole(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src)
+{
+	struct sk_snd *snd = sk_snd_of(w, sk);
+
+	if (sk->snd_una - snd->base < src->len)
+		send_part(w, sk, snd, t, src, sk->snd_una, hole_end(w, sk, snd, src) - sk->snd_una, 0);
 }
 
 int
-tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
-       const struct tx_src *src, int fin)
+snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+       const struct snd_src *src, int fin)
 {
-	struct sk_tx *tx = sk_tx_of(w, sk);
-	uint32_t wnd = (uint32_t)s->win << tx->shift, flight = sk->snd_nxt - sk->snd_una;
+	struct sk_snd *snd = sk_snd_of(w, sk);
+	uint32_t wnd = (uint32_t)s->win << snd->shift, flight = sk->snd_nxt - sk->snd_una;
 
 	if (s->ack == sk->snd_una) {
 		/* RFC 5681 2: a duplicate ACK acknowledges nothing new with
 		 * data outstanding, carries no data, no SYN/FIN, and the same
 		 * window (else it is a window update). */
-		if (flight && s->dlen == 0 && !(s->flags & (TH_SYN | TH_FIN)) && wnd == tx->wnd &&
+		if (flight && s->dlen == 0 && !(s->flags & (TH_SYN | TH_FIN)) && wnd == snd->wnd &&
 		    wnd != 0) { /* a closed window is no sign of loss */
-			if (tx->dupacks < UINT8_MAX)
-				tx->dupacks++;
-			if (tx->recovery) {
+			if (snd->dupacks < UINT8_MAX)
+				snd->dupacks++;
+			if (snd->recovery) {
 				/* RFC 6582 3.2 step 4: each further one
-				 * inflates cwnd by what left the network */
-				tx->cwnd = min_u32(tx->cwnd + w->mss, TX_CWND_MAX);
-				tx_output(w, sk, t, src, fin);
-			} else if (tx->dupacks == 3 && seq_gt(s->ack, tx->recover)) {
+				 * inflates cwnd by what left the network, which
+				 * is at most what was in flight when recovery
+				 * began: more duplicate ACKs than that are not
+				 * segments leaving (a peer that sends thousands
+				 * would have a partial ACK then resend the
+				 * whole answer from the inflated window). */
+				snd->cwnd = min_u32(snd->cwnd + w->mss,
+						   snd->ssthresh + 3u * w->mss + (snd->recover - sk->snd_una));
+				snd_output(w, sk, t, src, fin);
+			} else if (snd->dupacks == 3 && seq_gt(s->ack, snd->recover)) {
 				/* steps 2 and 3: fast retransmit of the hole */
-				tx->recover = sk->snd_nxt;
-				tx->ssthresh = max_u32(flight / 2, 2u * w->mss);
+				snd->recover = sk->snd_nxt;
+				snd->ssthresh = max_u32(flight / 2, 2u * w->mss);
 				resend_hole(w, sk, t, src);
-				tx->cwnd = tx->ssthresh + 3u * w->mss;
-				tx->recovery = TX_NEWRENO;
+				snd->cwnd = snd->ssthresh + 3u * w->mss;
+				snd->recovery = SND_NEWRENO;
 			}
 			return 1;
 		}
-		tx->wnd = wnd;
-		tx_output(w, sk, t, src, fin);
+		snd->wnd = wnd;
+		if (wnd == 0)
+			sk->retries = 0; /* the peer answers a probe: alive, its window shut */
+		snd_output(w, sk, t, src, fin);
 		return 0;
 	}
 	/* new data acknowledged */
 	{
 		uint32_t acked = s->ack - sk->snd_una;
-		uint32_t hole_end = tx->base + min_u32((seg_of(w, tx, sk->snd_una) + 1) * w->mss, src->len);
+		uint32_t hole = hole_end(w, sk, snd, src);
 
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
-		tx->dupacks = 0;
-		if (!seq_lt(s->ack, tx->base + src->len))
-			tx->active = 0; /* all of it acknowledged (its FIN aside) */
-		tx->wnd = wnd;
+		snd->dupacks = 0;
+		if (!seq_lt(s->ack, snd->base + src->len))
+			snd->active = 0; /* all of it acknowledged (its FIN aside) */
+		snd->wnd = wnd;
 		flight = sk->snd_nxt - sk->snd_una;
-		if (tx->recovery) {
-			if (seq_le(tx->recover, s->ack)) {
+		if (snd->recovery) {
+			if (seq_le(snd->recover, s->ack)) {
 				/* step 3 (full ACK), option 1: deflate */
-				tx->cwnd = min_u32(tx->ssthresh, max_u32(flight, w->mss) + w->mss);
-				tx->recovery = 0;
+				snd->cwnd = min_u32(snd->ssthresh, max_u32(flight, w->mss) + w->mss);
+				snd->recovery = 0;
 			} else {
 				/* partial ACK: the next hole at once; deflate by
 				 * what was acknowledged, add back one mss when
@@ -220,44 +256,44 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 				 * resending one hole per round trip would leave
 				 * all it dropped to the timer, so go back to
 				 * snd_una and send in order from there. */
-				if (tx->recovery == TX_GO_BACK)
+				if (snd->recovery == SND_GO_BACK)
 					; /* in order from there already */
-				else if (s->ack == hole_end) {
-					tx->nxt = sk->snd_una;
-					tx->recovery = TX_GO_BACK;
+				else if (s->ack == hole) {
+					snd->nxt = sk->snd_una;
+					snd->recovery = SND_GO_BACK;
 				} else
 					resend_hole(w, sk, t, src);
-				tx->cwnd = tx->cwnd > acked ? tx->cwnd - acked : 0;
+				snd->cwnd = snd->cwnd > acked ? snd->cwnd - acked : 0;
 				if (acked >= w->mss)
-					tx->cwnd += w->mss;
-				tx->cwnd = max_u32(tx->cwnd, w->mss);
+					snd->cwnd += w->mss;
+				snd->cwnd = max_u32(snd->cwnd, w->mss);
 			}
-		} else if (tx->cwnd < tx->ssthresh) {
+		} else if (snd->cwnd < snd->ssthresh) {
 			/* slow start: RFC 5681 eq. 2 (at most one mss per ACK) */
-			tx->cwnd = min_u32(tx->cwnd + min_u32(acked, w->mss), TX_CWND_MAX);
+			snd->cwnd = min_u32(snd->cwnd + min_u32(acked, w->mss), SND_CWND_MAX);
 		} else {
 			/* congestion avoidance: eq. 3, one mss per cwnd acknowledged */
-			tx->cwnd = min_u32(tx->cwnd + max_u32(1, (uint32_t)w->mss * w->mss / tx->cwnd),
-					   TX_CWND_MAX);
+			snd->cwnd = min_u32(snd->cwnd + max_u32(1, (uint32_t)w->mss * w->mss / snd->cwnd),
+					   SND_CWND_MAX);
 		}
 	}
-	tx_output(w, sk, t, src, fin);
+	snd_output(w, sk, t, src, fin);
 	return 0;
 }
 
 int
-tx_persist(const struct worker *w, const struct sock *sk)
+snd_persist(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && sk_tx_of(w, sk)->wnd == 0;
+	return w->tcp->snd != NULL && sk_snd_of(w, sk)->wnd == 0;
 }
 
 void
-tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_tx *tx = sk_tx_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(w, sk);
 	uint32_t flight = sk->snd_nxt - sk->snd_una;
 
-	if (tx->wnd == 0) {
+	if (snd->wnd == 0) {
 		/* A zero window: probe with an old sequence number, which the
 		 * peer answers with an ACK carrying its window (what Linux's
 		 * tcp_xmit_probe_skb does; our segments cannot be cut to one
@@ -266,11 +302,11 @@ tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 		sk_ack_sent(sk);
 		return;
 	}
-	tx->ssthresh = max_u32(flight / 2, 2u * w->mss);
-	tx->cwnd = w->mss;
-	tx->recovery = 0;
-	tx->dupacks = 0;
-	tx->recover = sk->snd_nxt; /* RFC 6582 3.2 step 1 after a timeout */
-	tx->nxt = sk->snd_una;
-	tx_output(w, sk, t, src, fin);
+	snd->ssthresh = max_u32(flight / 2, 2u * w->mss);
+	snd->cwnd = w->mss;
+	snd->recovery = 0;
+	snd->dupacks = 0;
+	snd->recover = sk->snd_nxt; /* RFC 6582 3.2 step 1 after a timeout */
+	snd->nxt = sk->snd_una;
+	snd_output(w, sk, t, src, fin);
 }

@@ -12,14 +12,14 @@
  * is what a load generator on short paths needs; CUBIC's growth function
  * matters on long fat paths we do not test.
  *
- * The bytes of a message come from a struct tx_src: segment k (its bytes
+ * The bytes of a message come from a struct snd_src: segment k (its bytes
  * from k x mss, and their checksum sum). A template shared by every
  * connection (a server's answer, a client's POST) is one source; a later
  * TLS flight from per-connection state is another, behind the same call.
  *
  * The connection's sequence numbers: sk->snd_una, and sk->snd_nxt as the
  * highest sequence number sent (so the ACK checks of the client and server
- * stay as they are); the sender's own send point tx->nxt goes back to
+ * stay as they are); the sender's own send point snd->nxt goes back to
  * snd_una after a timeout (go-back-N from the source).
  */
 #ifndef DPERF_TCP_SEND_H
@@ -29,12 +29,12 @@
 
 #include "net/l4.h"
 #include "state/sock.h"
-#include "state/worker.h"
+#include "net/netw.h"
 
-/* Per-connection sender state, in w->sktx[] indexed as w->sk[]: allocated
+/* Per-connection sender state, in w->tcp->snd[] indexed as w->skt.sk[]: allocated
  * only by a worker that sends messages over several segments, so the
  * 64-byte socket stays as it is for every other test. */
-struct sk_tx {
+struct sk_snd {
 	uint32_t base;     /* sequence number of the message's first byte */
 	uint32_t nxt;      /* next sequence number to send (below sk->snd_nxt after a timeout) */
 	uint32_t cwnd;     /* congestion window, bytes */
@@ -43,64 +43,65 @@ struct sk_tx {
 	uint32_t wnd;      /* the peer's receive window, bytes (scaled) */
 	uint8_t dupacks;   /* duplicate ACKs in a row */
 	uint8_t shift;     /* the peer's window scale; 0 when not negotiated */
-	uint8_t recovery;  /* in fast recovery (tcp_send.c: TX_NEWRENO, TX_GO_BACK), else 0 */
+	uint8_t recovery;  /* in fast recovery (tcp_send.c: SND_NEWRENO, SND_GO_BACK), else 0 */
 	uint8_t active;    /* a message is in progress: not all of it acknowledged */
 };
 
-_Static_assert(sizeof(struct sk_tx) == 28, "README states 64 + 28 bytes per connection");
+_Static_assert(sizeof(struct sk_snd) == 28, "docs/performance.md states 64 + 28 bytes per connection");
 
 /* Where segment k of a message comes from. */
-struct tx_src {
+struct snd_src {
 	uint32_t len; /* bytes of the message */
-	void (*seg)(const struct tx_src *src, uint32_t k, uint32_t mss, struct msg *out);
+	void (*seg)(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out);
 	const void *ctx; /* the template (struct msg), or a connection's own state */
 };
 
 /* A source cut from a prebuilt message with per-segment sums (seg_sum). */
-void tx_src_msg(struct tx_src *src, const struct msg *m);
+void snd_src_msg(struct snd_src *src, const struct msg *m);
 
-static inline struct sk_tx *
-sk_tx_of(const struct worker *w, const struct sock *sk)
+static inline struct sk_snd *
+sk_snd_of(const struct netw *w, const struct sock *sk)
 {
-	return &w->sktx[sk - w->sk];
+	return &w->tcp->snd[sk - w->skt.sk];
 }
 
 /* A SYN (or SYN+ACK) from the peer: its window scale (seg.ws) and window,
  * the initial congestion window (RFC 6928), after sk->snd_una is set. */
-void tx_open(const struct worker *w, const struct sock *sk, struct sk_tx *tx, const struct seg *syn,
+void snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
 	     int ws_ok);
 
 /* Start a message at sk->snd_nxt and send what the windows allow. fin:
  * our FIN goes with its last byte. Returns the segments sent. */
-uint32_t tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
+uint32_t snd_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src,
 		  int fin);
 
 /* Send what the windows allow of the message in progress. */
-uint32_t tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src,
+uint32_t snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src,
 		   int fin);
 
 /* Whether a message is in progress on the connection (sent or not, not
  * all acknowledged). */
 static inline int
-tx_active(const struct worker *w, const struct sock *sk)
+snd_active(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && sk_tx_of(w, sk)->active;
+	return w->tcp->snd != NULL && sk_snd_of(w, sk)->active;
 }
 
 /* An acceptable ACK (snd_una <= ack <= snd_nxt) while a message is in
  * progress: moves snd_una, the windows, recovery; resends a hole, sends
  * what the windows now allow. Returns 1 when the segment was a duplicate
  * ACK and nothing else is to be done with it. */
-int tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
-	   const struct tx_src *src, int fin);
+int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+	   const struct snd_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
- * persist timer, RFC 9293 3.8.6.1): not a loss, not a retry. */
-int tx_persist(const struct worker *w, const struct sock *sk);
+ * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are
+ * bounded as retries are; an answered one starts the count again. */
+int snd_persist(const struct netw *w, const struct sock *sk);
 
 /* The retransmission timer: a zero-window probe, or a timeout (RFC 5681
  * 3.1 eq. 4: ssthresh = max(flight / 2, 2 mss), cwnd = 1 mss; go back to
  * snd_una). */
-void tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin);
+void snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
 
 #endif

@@ -10,6 +10,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
@@ -21,27 +22,27 @@
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
 static inline const struct msg *
-answer(const struct worker *w, const struct sock *sk, uint8_t kind)
+answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 {
 	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
 
 	if (kind == DP_REQ_BAD)
-		return &w->rsp_bad;
+		return &w->msg.rsp_bad;
 	if (kind == DP_REQ_HEAD)
-		return ka ? &w->rsp_head_ka : &w->rsp_head_close;
-	return ka ? &w->rsp_ka : &w->rsp_close;
+		return ka ? &w->msg.rsp_head_ka : &w->msg.rsp_head_close;
+	return ka ? &w->msg.rsp_ka : &w->msg.rsp_close;
 }
 
 /* What a retransmission sends again: the last answer. */
 static inline const struct msg *
-response(const struct worker *w, const struct sock *sk)
+response(const struct netw *w, const struct sock *sk)
 {
 	return answer(w, sk, sk->last_kind);
 }
 
 /* Whether the connection closes after the answer in progress. */
 static inline int
-closing(const struct worker *w, const struct sock *sk)
+closing(const struct netw *w, const struct sock *sk)
 {
 	return !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
 }
@@ -49,22 +50,22 @@ closing(const struct worker *w, const struct sock *sk)
 /* An answer longer than mss goes out through the sender (tcp_send.h),
  * cut from the response template: its source. */
 static inline int
-big_answer(const struct worker *w, const struct sock *sk)
+big_answer(const struct netw *w, const struct sock *sk)
 {
-	return w->sktx != NULL && response(w, sk)->seg_sum != NULL;
+	return w->tcp->snd != NULL && response(w, sk)->seg_sum != NULL;
 }
 
 static inline void
-answer_src(const struct worker *w, const struct sock *sk, struct tx_src *src)
+answer_src(const struct netw *w, const struct sock *sk, struct snd_src *src)
 {
-	tx_src_msg(src, response(w, sk));
+	snd_src_msg(src, response(w, sk));
 }
 
 /* An answer over several segments still being sent or acknowledged. */
 static inline int
-big_busy(const struct worker *w, const struct sock *sk)
+big_busy(const struct netw *w, const struct sock *sk)
 {
-	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && tx_active(w, sk);
+	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
 }
 
 /* The requests of one segment, as runs of one method. More changes of
@@ -92,14 +93,14 @@ runs_add(struct req_runs *r, uint8_t kind)
 }
 
 static void
-accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
+accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	   const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
 		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
+		CNT(&w->cnt, SYN_RT);
+		CNT(&w->cnt, SYN_TX);
 		return;
 	}
 	if (sk->state != SK_CLOSED) /* the tuple is reused: forget the old one */
@@ -109,27 +110,28 @@ accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
 	sk->snd_una = tcp_iss(w, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
+	sk_set_mss(w, sk, s);
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
-	if (w->sktx)
-		tx_open(w, sk, &w->sktx[idx], s, 1);
+	if (w->tcp->snd)
+		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
 	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-	CNT(w, SYN_TX);
+	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
 /* The complete requests in a segment, counted by method (httpGet counts
  * GET and HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq). */
 static void
-count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct req_runs *r)
+count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_runs *r)
 {
 	uint32_t off = 0, n;
 	int done;
 
 	if (!w->is_http) {
-		n = (sk->raw_got + s->dlen) / w->req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->req_size);
-		CNT_ADD(w, TCP_REQ, n);
+		n = (sk->raw_got + s->dlen) / w->msg.req_size;
+		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->msg.req_size);
+		CNT_ADD(&w->cnt, TCP_REQ, n);
 		if (n > 0) {
 			r->n = 1;
 			r->kind[0] = DP_REQ_NONE;
@@ -147,11 +149,11 @@ count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct re
 	}
 	for (uint32_t i = 0; i < r->n; i++) {
 		if (r->kind[i] == DP_REQ_POST)
-			CNT_ADD(w, HTTP_POST, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_POST, r->count[i]);
 		else if (r->kind[i] == DP_REQ_BAD)
-			CNT_ADD(w, HTTP_ERR, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_ERR, r->count[i]);
 		else
-			CNT_ADD(w, HTTP_GET, r->count[i]);
+			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
 	}
 	if (w->keepalive && r->total > 0 && dp_http_wants_close(s->data, s->dlen))
 		sk->flags |= SKF_WANT_CLOSE;
@@ -160,7 +162,7 @@ count_requests(struct worker *w, struct sock *sk, const struct seg *s, struct re
 /* Answer the requests; the last answer carries our FIN when we close (a
  * bad request closes). */
 static void
-respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
 {
 	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
@@ -171,12 +173,12 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		/* An answer over several segments: one request at a time
 		 * (the config refuses pipeline with it); more requests in
 		 * this segment than one are not answered (see Known limits). */
-		struct tx_src src;
+		struct snd_src src;
 
 		sk->last_kind = r->kind[0];
 		answer_src(w, sk, &src);
-		CNT(w, HTTP_2XX);
-		tx_begin(w, sk, t, &src, close);
+		CNT(&w->cnt, HTTP_2XX);
+		snd_begin(w, sk, t, &src, close);
 		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
 		if (w->lat)
@@ -189,20 +191,20 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 			uint8_t f = TH_ACK | TH_PSH;
 			if (close && --left == 0)
 				f |= TH_FIN;
-			pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, f, m);
+			sk_send_msg(w, t, sk, sk->snd_nxt, f, m);
 			sk->snd_nxt += m->len;
-			CNT_ADD(w, GOOD_TX, (uint64_t)m->len * 8);
+			CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
 			sk_ack_sent(sk); /* the answer carries the ACK of the request */
 			if (!w->is_http)
-				CNT(w, TCP_RSP);
+				CNT(&w->cnt, TCP_RSP);
 			else if (r->kind[k] != DP_REQ_BAD)
-				CNT(w, HTTP_2XX);
+				CNT(&w->cnt, HTTP_2XX);
 		}
 		sk->last_kind = r->kind[k];
 	}
 	if (close) {
 		sk->snd_nxt++;
-		CNT(w, FIN_TX);
+		CNT(&w->cnt, FIN_TX);
 		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	}
 	sk->retries = 0;
@@ -211,168 +213,94 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
-void
-tcp_server_input(struct worker *w, const struct seg *s)
+/* The server's established step: count and answer the requests, or
+ * finish an answer in progress, or close after the client's FIN. */
+static void
+server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		   const struct seg *s)
 {
-	uint64_t idx = sk_index_server(w, s->sip, s->sport, s->dport);
-	struct tuple t;
-	struct sock *sk;
 	struct req_runs r;
 
 	r.n = r.total = 0;
-	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	sk = &w->sk[idx];
-	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
-	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
-		if (sk->state == SK_CLOSED || s->seq != sk->rcv_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk_closed(w, sk);
-		return;
-	}
-	if (s->flags & TH_SYN) {
-		CNT(w, SYN_RX);
-		if ((s->flags & TH_ACK) || w->stopping) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		accept_syn(w, sk, idx, s, &t);
-		return;
-	}
-	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
-		CNT(w, TCP_DROP);
-		return;
-	}
-	if (unlikely(big_busy(w, sk))) {
-		/* an answer over several segments: the sender's windows */
-		struct tx_src src;
-		uint32_t una = sk->snd_una;
-
-		answer_src(w, sk, &src);
-		if (tx_ack(w, sk, &t, s, &src, closing(w, sk)))
-			return; /* a duplicate ACK */
-		if (sk->snd_una != una || tx_active(w, sk))
-			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
-	} else {
-		if (seq_gt(s->ack, sk->snd_una)) {
-			sk->snd_una = s->ack;
-			sk->retries = 0; /* the peer makes progress */
-		}
-	}
-	if (sk->state == SK_SYN_RCVD) {
-		if (sk->snd_una != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk->state = SK_ESTABLISHED;
-		/* Waiting for the request now: on the idle list, so a client
-		 * that never sends it (or only part of it) does not hold the
-		 * socket forever. Found by fuzz_rx. */
-		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
-	}
-	if (s->dlen > 0 || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
-			return;
-		}
-		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
-		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
-			count_requests(w, sk, s, &r);
-		if (s->flags & TH_FIN) {
-			sk->rcv_nxt++;
-			sk->flags |= SKF_FIN_RCVD;
-		}
-	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		if (r.total > 0 && !tx_active(w, sk)) {
-			respond(w, sk, (uint32_t)idx, &t, &r);
-		} else if (tx_active(w, sk)) { /* an answer in progress: tx_ack sent what it could */
-			if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
-				sk_ctl(w, &t, sk, TH_ACK);
-		} else if (sk->flags & SKF_FIN_RCVD) {
-			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
-			sk->snd_nxt++;
-			sk->state = SK_LAST_ACK;
-			sk->retries = 0;
-			tl_add(w, sk, (uint32_t)idx, TL_RT);
-		} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
-			sk_ack_partial(w, sk, (uint32_t)idx, &t, s->dlen);
-		} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
-			tl_add(w, sk, (uint32_t)idx, TL_IDLE); /* all answered */
-		}
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK: /* the server's wait for the FIN is the idle timeout */
-		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_IDLE);
-		break;
-	default:
-		break;
+	if (s->dlen > 0)
+		count_requests(w, sk, s, &r);
+	if (r.total > 0 && !snd_active(w, sk)) {
+		respond(w, sk, idx, t, &r);
+	} else if (snd_active(w, sk)) { /* an answer in progress: snd_ack sent what it could */
+		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
+			sk_ctl(w, t, sk, TH_ACK);
+	} else if (sk->flags & SKF_FIN_RCVD) {
+		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk->snd_nxt++;
+		sk->state = SK_LAST_ACK;
+		sk->retries = 0;
+		tl_add(w, sk, idx, TL_RT);
+	} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
+		sk_ack_partial(w, sk, idx, t, s->dlen);
+	} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
+		tl_add(w, sk, idx, TL_IDLE); /* all answered */
 	}
 }
 
-void
-tcp_server_timer(struct worker *w, uint32_t idx, int which)
+/* A SYN: a new connection (a SYN+ACK is not for a server, nor any SYN
+ * while stopping). */
+static void
+server_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	    const struct tuple *t)
 {
-	struct sock *sk = &w->sk[idx];
-	struct tuple t;
-
-	sk_tuple(w, idx, &t);
-	if (which == TL_IDLE) {
-		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
-			CNT(w, IDLE_CLOSE);
-			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
-			sk->snd_nxt++;
-			sk->state = SK_FIN_WAIT_1;
-			sk->retries = 0;
-			tl_add(w, sk, idx, TL_RT);
-		} else {
-			sk_closed(w, sk);
-		}
+	if ((s->flags & TH_ACK) || w->stopping) {
+		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
-	if (big_busy(w, sk) && tx_persist(w, sk)) {
-		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
+	accept_syn(w, sk, idx, s, t);
+}
 
-		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
+static inline int
+server_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+{
+	if (likely(!big_busy(w, sk)))
+		return 0;
+	answer_src(w, sk, src);
+	*fin = closing(w, sk);
+	return 1;
+}
+
+static const struct tcp_role server_role = {
+	.side = TCP_SERVER,
+	.fin_wait = TL_IDLE,
+	.open = server_open,
+	.established = server_established,
+	.sending = server_sending,
+	.resent = response,
+	/* .late_data: none, a request after our last answer is not answered */
+};
+
+void
+tcp_server_timer(struct netw *w, uint32_t idx, int which)
+{
+	if (which == TL_IDLE) {
+		struct sock *sk = &w->skt.sk[idx];
+		struct tuple t;
+
+		if (sk->state != SK_ESTABLISHED) {
+			sk_closed(w, sk);
+			return;
+		}
+		/* an idle keepalive connection */
+		sk_tuple(&w->skt, idx, &t);
+		CNT(&w->cnt, IDLE_CLOSE);
+		sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+		sk->snd_nxt++;
+		sk->state = SK_FIN_WAIT_1;
+		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
-	if (++sk->retries > DP_MAX_RETRIES) {
-		CNT(w, SK_ERR);
-		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
-		sk_closed(w, sk);
-		return;
-	}
-	if (sk->state == SK_SYN_RCVD) {
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
-	} else if (big_busy(w, sk)) {
-		struct tx_src src;
+	tcp_timer_rt(w, idx, &server_role);
+}
 
-		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
-	} else if (sk->snd_una != sk->snd_nxt) {
-		sk_retransmit(w, sk, &t, response(w, sk));
-	} else if (sk->state == SK_ESTABLISHED) {
-		tl_add(w, sk, idx, TL_IDLE);
-		return;
-	}
-	tl_add(w, sk, idx, TL_RT);
+void
+tcp_server_input(struct netw *w, const struct seg *s)
+{
+	tcp_input(w, s, &server_role);
 }

@@ -6,62 +6,62 @@
 #include "udp/udp.h"
 
 void
-udp_input(struct worker *w, const struct udp_dgram *d)
+udp_input(struct netw *w, const struct udp_dgram *d)
 {
 	struct tuple t = { .lip = d->dip, .rip = d->sip, .lport = d->dport, .rport = d->sport };
 
 	if (w->is_client) {
-		if (sk_index_client(w, d->dip, d->dport, d->sport) == SK_NONE || d->sip != w->srv_ip) {
-			CNT(w, UDP_DROP);
+		if (sk_index_client(&w->skt, d->dip, d->dport, d->sport) == SK_NONE || d->sip != w->skt.srv_ip) {
+			CNT(&w->cnt, UDP_DROP);
 			return;
 		}
-		CNT(w, UDP_RX);
-		CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
+		CNT(&w->cnt, UDP_RX);
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
 		if (w->is_http)
-			CNT(w, HTTP_2XX);
+			CNT(&w->cnt, HTTP_2XX);
 		else
-			CNT(w, TCP_RSP);
+			CNT(&w->cnt, TCP_RSP);
 		return;
 	}
-	if (sk_index_server(w, d->sip, d->sport, d->dport) == SK_NONE || d->dip != w->srv_ip) {
-		CNT(w, UDP_DROP);
+	if (sk_index_server(&w->skt, d->sip, d->sport, d->dport) == SK_NONE || d->dip != w->skt.srv_ip) {
+		CNT(&w->cnt, UDP_DROP);
 		return;
 	}
-	CNT(w, UDP_RX);
-	CNT_ADD(w, GOOD_RX, (uint64_t)d->dlen * 8);
+	CNT(&w->cnt, UDP_RX);
+	CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
 	if (w->is_http)
-		CNT(w, HTTP_GET);
+		CNT(&w->cnt, HTTP_GET);
 	else
-		CNT(w, TCP_REQ);
-	if (pkt_udp(w, &t, &w->rsp_ka) == 0) {
-		CNT(w, UDP_TX);
-		CNT_ADD(w, GOOD_TX, (uint64_t)w->rsp_ka.len * 8);
+		CNT(&w->cnt, TCP_REQ);
+	if (pkt_udp(w, &t, &w->msg.rsp_ka) == 0) {
+		CNT(&w->cnt, UDP_TX);
+		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.rsp_ka.len * 8);
 	}
 	if (w->lat)
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
 int
-udp_client_launch(struct worker *w)
+udp_client_launch(struct netw *w, uint64_t pps_conns)
 {
 	struct tuple t;
 
-	sk_cursor_tuple(w, &t);
-	sk_cursor_step(w);
-	/* Packets-per-second mode: the cc "connections" are the first cc_w
-	 * tuples of the walk, each sending in turn, so each sends once per
-	 * interval. */
-	if (w->pps_interval_us && w->walked >= w->cc_w)
-		sk_cursor_rewind(w);
-	if (w->dip_num)
-		sk_cursor_dip(w, &t);
-	if ((w->flood ? pkt_flood_udp(w, &t) : pkt_udp(w, &t, &w->req)) != 0)
+	sk_cursor_tuple(&w->cur, &w->skt, &t);
+	sk_cursor_step(&w->cur, &w->skt);
+	/* Packets-per-second mode: the cc "connections" are the first
+	 * pps_conns tuples of the walk, each sending in turn, so each sends
+	 * once per interval. */
+	if (pps_conns && w->cur.walked >= pps_conns)
+		sk_cursor_rewind(&w->cur);
+	if (w->cur.dip_num)
+		sk_cursor_dip(&w->cur, &t);
+	if ((w->flood ? pkt_flood_udp(w, &t) : pkt_udp(w, &t, &w->msg.req)) != 0)
 		return -1;
-	CNT(w, UDP_TX);
-	CNT_ADD(w, GOOD_TX, (uint64_t)w->req.len * 8);
+	CNT(&w->cnt, UDP_TX);
+	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.req.len * 8);
 	if (w->is_http)
-		CNT(w, HTTP_GET);
+		CNT(&w->cnt, HTTP_GET);
 	else
-		CNT(w, TCP_REQ);
+		CNT(&w->cnt, TCP_REQ);
 	return 0;
 }

@@ -6,8 +6,10 @@
 #define DPERF_UDP_H
 
 #include "net/l4.h"
-#include "state/worker.h"
+#include "net/netw.h"
 
-int udp_client_launch(struct worker *w);
+/* Send the next datagram of the walk. pps_conns: dperf's packets-per-
+ * second mode, the walk's first pps_conns tuples take turns (0: off). */
+int udp_client_launch(struct netw *w, uint64_t pps_conns);
 
 #endif

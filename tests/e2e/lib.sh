@@ -134,6 +134,17 @@ wait 1
 lport_range 10000 60000
 CONF
 }
+# tap_server_lines IFACE: a server's lines for a tap port IFACE at
+# 198.18.0.1 answering the kernel's clients at 198.18.0.2 in a namespace
+# (one address each, port 80).
+tap_server_lines() {
+	cat <<CONF
+port net_tap0,iface=$1 198.18.0.1 198.18.0.2
+client 198.18.0.2 1
+server 198.18.0.1 1
+listen 80 1
+CONF
+}
 make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }
 
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif

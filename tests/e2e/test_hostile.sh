@@ -12,10 +12,7 @@ cat >"$T/server.conf" <<CONF
 mode server
 cpu 0
 duration 120s
-port net_tap0,iface=dptap3 198.18.0.1 198.18.0.2
-client 198.18.0.2 1
-server 198.18.0.1 1
-listen 80 1
+$(tap_server_lines dptap3)
 keepalive
 CONF
 start_primary e2e-hostile "$T/server.conf" $NS

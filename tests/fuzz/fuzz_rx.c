@@ -124,40 +124,35 @@ static int snap_check; /* FUZZ_RX_SNAP_CHECK set: each restore checked (rx_snap.
 /* ------------------------------------------------------------------ */
 /* The TX layer, substituted: sent packets wait in the side's outbox.   */
 
-static struct side *
-side_of(struct worker *w)
-{
-	return (struct side *)((char *)w - offsetof(struct side, w));
-}
-
 uint16_t
-tx_flush(struct worker *w)
+tx_flush(struct txq *q)
 {
-	struct side *s = side_of(w);
-	uint16_t n = tx_pending(w);
+	struct side *s = container_of(q, struct side, w.net.txq);
+	uint16_t n = tx_pending(q);
 
-	for (uint16_t i = w->tx_head; i < w->n_tx; i++) {
+	for (uint16_t i = q->head; i < q->n; i++) {
 		if (s->n_out < RTE_DIM(s->out)) {
-			s->out[s->n_out++] = w->tx[i];
-			CNT(w, PKT_TX);
+			s->out[s->n_out++] = q->pkts[i];
+			CNT(q->cnt, PKT_TX);
 		} else {
-			tx_drop_one(w, w->tx[i]);
+			tx_drop_one(q, q->pkts[i]);
 		}
 	}
-	w->n_tx = w->tx_head = 0;
+	q->n = q->head = 0;
 	return n;
 }
 
 /* The socket a segment names, for the restore (rx_snap.h): the link
  * (-Wl,--wrap) sends rx.c's calls here. A server's table is too large to
  * copy back whole; a client's is copied whole. */
-void __real_tcp_server_input(struct worker *w, const struct seg *s);
-void __wrap_tcp_server_input(struct worker *w, const struct seg *s);
+void __real_tcp_server_input(struct netw *w, const struct seg *s);
+void __wrap_tcp_server_input(struct netw *w, const struct seg *s);
 
 void
-__wrap_tcp_server_input(struct worker *w, const struct seg *s)
+__wrap_tcp_server_input(struct netw *w, const struct seg *s)
 {
-	worker_snap_touch(&side_of(w)->snap, sk_index_server(w, s->sip, s->sport, s->dport));
+	worker_snap_touch(&container_of(w, struct side, w.net)->snap,
+			  sk_index_server(&w->skt, s->sip, s->sport, s->dport));
 	__real_tcp_server_input(w, s);
 }
 
@@ -171,7 +166,7 @@ deliver(struct side *to, struct rte_mbuf *m)
 		memcpy(to->tpl[to->n_tpl], rte_pktmbuf_mtod(m, void *), n);
 		to->tpl_len[to->n_tpl++] = n;
 	}
-	rx_packet(&to->w, m);
+	rx_packet(&to->w.net, m);
 }
 
 /* Move each side's outbox to the other side, until both are quiet. */
@@ -184,7 +179,7 @@ exchange(struct side *pair, int rounds)
 			struct side *from = &pair[k], *to = &pair[!k];
 			unsigned n = from->n_out;
 
-			tx_flush(&from->w);
+			tx_flush(&from->w.net.txq);
 			n = from->n_out;
 			from->n_out = 0;
 			for (unsigned i = 0; i < n; i++)
@@ -202,7 +197,7 @@ exchange(struct side *pair, int rounds)
 static void
 drain(struct side *s)
 {
-	tx_flush(&s->w);
+	tx_flush(&s->w.net.txq);
 	rte_pktmbuf_free_bulk(s->out, s->n_out);
 	s->n_out = 0;
 }
@@ -215,7 +210,7 @@ mbufs_home(void)
 
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++)
-			n += sides[p][k].w.n_stash;
+			n += sides[p][k].w.net.io.n_stash;
 	return n;
 }
 
@@ -228,7 +223,7 @@ restore_side(struct side *s)
 	worker_snap_restore(&s->snap, &s->w);
 	s->n_out = 0;
 	if (snap_check && (what = worker_snap_differs(&s->snap, &s->w)) != NULL) {
-		fprintf(stderr, "fuzz_rx: worker %u not restored: %s differs\n", s->w.id, what);
+		fprintf(stderr, "fuzz_rx: worker %u not restored: %s differs\n", s->w.net.id, what);
 		abort();
 	}
 }
@@ -237,10 +232,10 @@ restore_side(struct side *s)
 static void
 launch_one(struct worker *c)
 {
-	if (c->is_udp)
-		udp_client_launch(c);
+	if (c->net.is_udp)
+		udp_client_launch(&c->net, 0);
 	else
-		tcp_client_launch(c);
+		tcp_client_launch(&c->net);
 }
 
 /* A few established keepalive connections and one in SYN_SENT. */
@@ -255,8 +250,8 @@ connect_pair(struct side *pair)
 		exchange(pair, 8);
 	}
 	recording = 0;
-	if (!c->is_udp) {
-		tcp_client_launch(c);
+	if (!c->net.is_udp) {
+		tcp_client_launch(&c->net);
 		drain(&pair[0]);
 	}
 }
@@ -271,43 +266,43 @@ check_side(const struct side *s, const char *what)
 	const struct worker *w = &s->w;
 	uint64_t listed = 0;
 
-	if (w->is_udp)
+	if (w->net.is_udp)
 		return;
 	for (int l = TL_RT; l < TL__COUNT; l++) {
 		uint32_t n = 0, prev = 0;
 
-		for (uint32_t i = w->tl[l].head; i != 0; i = w->sk[i - 1].t_next) {
-			const struct sock *sk = &w->sk[i - 1];
+		for (uint32_t i = w->tcp.tl[l].head; i != 0; i = w->net.skt.sk[i - 1].t_next) {
+			const struct sock *sk = &w->net.skt.sk[i - 1];
 
-			if (++n > w->st->sk_cur || sk->list != l || sk->state == SK_CLOSED ||
+			if (++n > w->net.cnt.sk_cur || sk->list != l || sk->state == SK_CLOSED ||
 			    sk->t_prev != prev) {
 				fprintf(stderr,
 					"%s: timer list %d broken at socket %u (entry %u, list %u, state %u, %lu open)\n",
-					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->st->sk_cur);
+					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->net.cnt.sk_cur);
 				abort();
 			}
 			prev = i;
 		}
-		if (n != w->tl[l].count || prev != w->tl[l].tail) {
+		if (n != w->tcp.tl[l].count || prev != w->tcp.tl[l].tail) {
 			fprintf(stderr, "%s: timer list %d has %u entries, count says %u\n", what, l, n,
-				w->tl[l].count);
+				w->tcp.tl[l].count);
 			abort();
 		}
 		listed += n;
 	}
-	if (w->st->c[DP_C_SK_OPEN] != w->st->c[DP_C_SK_CLOSE] + w->st->sk_cur) {
+	if (w->net.cnt.c[DP_C_SK_OPEN] != w->net.cnt.c[DP_C_SK_CLOSE] + w->net.cnt.sk_cur) {
 		fprintf(stderr, "%s: skOpen %lu, skClose %lu, open %lu\n", what,
-			(unsigned long)w->st->c[DP_C_SK_OPEN], (unsigned long)w->st->c[DP_C_SK_CLOSE],
-			(unsigned long)w->st->sk_cur);
+			(unsigned long)w->net.cnt.c[DP_C_SK_OPEN], (unsigned long)w->net.cnt.c[DP_C_SK_CLOSE],
+			(unsigned long)w->net.cnt.sk_cur);
 		abort();
 	}
-	if (listed != w->st->sk_cur) {
+	if (listed != w->net.cnt.sk_cur) {
 		fprintf(stderr, "%s: %lu sockets open, %lu on timer lists\n", what,
-			(unsigned long)w->st->sk_cur, (unsigned long)listed);
-		for (uint64_t i = 0; i < w->n_sk; i++) /* name the strays */
-			if (w->sk[i].state != SK_CLOSED && w->sk[i].list == TL_NONE)
+			(unsigned long)w->net.cnt.sk_cur, (unsigned long)listed);
+		for (uint64_t i = 0; i < w->net.skt.n_sk; i++) /* name the strays */
+			if (w->net.skt.sk[i].state != SK_CLOSED && w->net.skt.sk[i].list == TL_NONE)
 				fprintf(stderr, "  socket %lu: state %u flags 0x%x inflight %u, on no list\n",
-					(unsigned long)i, w->sk[i].state, w->sk[i].flags, w->sk[i].inflight);
+					(unsigned long)i, w->net.skt.sk[i].state, w->net.skt.sk[i].flags, w->net.skt.sk[i].inflight);
 		abort();
 	}
 }
@@ -365,14 +360,14 @@ in_order(struct side *c, uint8_t *p, uint32_t len)
 	memcpy(&lip, p + lo + 16, 4);
 	memcpy(&rport, p + l4, 2);
 	memcpy(&lport, p + l4 + 2, 2);
-	idx = sk_index_client(&c->w, lip, lport, rport);
-	if (idx == SK_NONE || idx >= c->w.n_sk)
+	idx = sk_index_client(&c->w.net.skt, lip, lport, rport);
+	if (idx == SK_NONE || idx >= c->w.net.skt.n_sk)
 		return;
-	sk = &c->w.sk[idx];
+	sk = &c->w.net.skt.sk[idx];
 	if (sk->state != SK_ESTABLISHED)
 		return;
 	if (sk->inflight == 0 && sk->list == TL_KA) {
-		tcp_client_timer(&c->w, (uint32_t)idx, TL_KA); /* the next request */
+		tcp_client_timer(&c->w.net, (uint32_t)idx, TL_KA); /* the next request */
 		drain(c);                                       /* ...lost */
 	}
 	seq = rte_cpu_to_be_32(sk->rcv_nxt);
@@ -487,9 +482,9 @@ setup_side(struct side *s, const char *text, int is_client)
 	wp.id = (uint32_t)(s - &sides[0][0]);
 	if (worker_setup(&s->w, &wp, err, sizeof(err)) != 0)
 		die(err);
-	s->w.cps_w = 1000;
+	s->w.launch.cps_w = 1000;
 	s->w.gen_seen = 0;
-	s->w.now = T0;
+	s->w.net.now = T0;
 }
 
 /* The setup must really connect, or the fuzzer only explores drops. */
@@ -497,8 +492,8 @@ static void
 check_setup(void)
 {
 	for (int p = 0; p < N_PAIRS; p++) {
-		const struct dp_worker_stats *c = sides[p][0].w.st, *s = sides[p][1].w.st;
-		int udp = sides[p][0].w.is_udp;
+		const struct wcnt *c = &sides[p][0].w.net.cnt, *s = &sides[p][1].w.net.cnt;
+		int udp = sides[p][0].w.net.is_udp;
 		uint64_t want_c = udp ? 0 : 4, want_s = udp ? 0 : 3;
 		uint64_t got = udp ? c->c[DP_C_UDP_RX] : c->c[DP_C_HTTP_2XX];
 
@@ -520,7 +515,7 @@ trace(void)
 {
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++) {
-			const struct dp_worker_stats *st = sides[p][k].w.st;
+			const struct wcnt *st = &sides[p][k].w.net.cnt;
 			fprintf(stderr, "pair %d %s open %lu:", p, k ? "server" : "client",
 				(unsigned long)st->sk_cur);
 			for (unsigned i = 0; i < DP_C__COUNT; i++)
@@ -604,7 +599,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fix_checksums(p, len);
 		if (flags & 0x02)
 			m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		rx_packet(&to->w, m);
+		rx_packet(&to->w.net, m);
 		exchange(pair, 8);
 		if (flags & 0x10) {
 			if (sel == 0) {
@@ -612,9 +607,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				exchange(pair, 8);
 			}
 			for (int k = 0; k < 2; k++) {
-				pair[k].w.now_ms += (uint32_t)sel * 16;
-				pair[k].w.now_t += (uint32_t)sel * 16 * TL_PER_MS;
-				pair[k].w.now += (uint64_t)sel * 16 * pair[k].w.tsc_per_ms;
+				pair[k].w.net.now_ms += (uint32_t)sel * 16;
+				pair[k].w.net.now_t += (uint32_t)sel * 16 * TL_PER_MS;
+				pair[k].w.net.now += (uint64_t)sel * 16 * pair[k].w.tsc_per_ms;
 				worker_tick(&pair[k].w);
 			}
 			exchange(pair, 8);

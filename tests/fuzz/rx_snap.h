@@ -33,7 +33,7 @@
 
 #include "shm.h"
 #include "state/netport.h"
-#include "state/worker.h"
+#include "engine/worker.h"
 
 /*
  * A region the worker writes, an array of elements (sockets, or their
@@ -72,7 +72,7 @@ struct worker_snap {
 	struct worker w;
 	struct netport np;
 	struct dp_worker_stats st;
-	struct snap_region sk, sktx;
+	struct snap_region sk, snd;
 	uint8_t *dack;     /* the ring's header and live entries, as in the ring */
 	size_t dack_len;
 	uint64_t touched[SNAP_TOUCH_MAX]; /* sockets named since the restore */

@@ -24,6 +24,7 @@
 
 #include "shm.h"
 #include "dev/dev_fault.h"
+#include "engine/worker.h"
 
 /* Below mmap_min_addr: never mapped, so a read there is SEGV_MAPERR. */
 #define HOLE ((volatile uint8_t *)(uintptr_t)0x1000)
@@ -43,7 +44,6 @@ fake_pmd_write(volatile uint8_t *p)
 }
 
 static struct worker *w;
-static struct dp_worker_stats st;
 static int flood_forgotten;
 
 /* pkt.c's, which this test does not link */
@@ -61,11 +61,9 @@ setup(void **state)
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
 		return -1;
-	memset(&st, 0, sizeof(st));
 	flood_forgotten = 0;
-	w->st = &st;
-	w->pmd_text_lo = (uintptr_t)__start_fake_pmd;
-	w->pmd_text_hi = (uintptr_t)__stop_fake_pmd;
+	w->fault.pmd_text_lo = (uintptr_t)__start_fake_pmd;
+	w->fault.pmd_text_hi = (uintptr_t)__stop_fake_pmd;
 	return 0;
 }
 
@@ -89,11 +87,11 @@ fault_in_pmd(int n)
 	 * the engine. */
 	assert_int_equal(dev_fault_install(), 0);
 	for (volatile int i = 0; i < n; i++) {
-		if (sigsetjmp(w->fault_jb, 1) == 0) {
-			dev_fault_arm(w);
+		if (sigsetjmp(w->fault.jb, 1) == 0) {
+			dev_fault_arm(&w->fault);
 			(void)fake_pmd_read(HOLE);
 		} else {
-			dev_fault_recover(w);
+			dev_fault_recover(&w->net);
 			back++;
 		}
 	}
@@ -106,8 +104,8 @@ test_pmd_fault_returns(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(st.c[DP_C_DEV_FAULT], 1);
-	assert_int_equal(st.c[DP_C_DROP_TX], 0);
+	assert_int_equal(w->net.cnt.c[DP_C_DEV_FAULT], 1);
+	assert_int_equal(w->net.cnt.c[DP_C_DROP_TX], 0);
 	assert_int_equal(flood_forgotten, 0); /* no batch was in flight */
 }
 
@@ -116,23 +114,23 @@ test_handler_stays_after_recovery(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(3), 3);
-	assert_int_equal(st.c[DP_C_DEV_FAULT], 3);
+	assert_int_equal(w->net.cnt.c[DP_C_DEV_FAULT], 3);
 }
 
 static void
 test_tx_batch_in_flight_is_forgotten(void **state)
 {
 	(void)state;
-	w->tx_head = 2;
-	w->n_tx = 7;
-	w->tx_blocked = 1;
-	w->in_tx = 1;
+	w->net.txq.head = 2;
+	w->net.txq.n = 7;
+	w->net.txq.blocked = 1;
+	w->net.txq.in_tx = 1;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(st.c[DP_C_DROP_TX], 5);
-	assert_int_equal(w->n_tx, 0);
-	assert_int_equal(w->tx_head, 0);
-	assert_int_equal(w->in_tx, 0);
-	assert_int_equal(w->tx_blocked, 0);
+	assert_int_equal(w->net.cnt.c[DP_C_DROP_TX], 5);
+	assert_int_equal(w->net.txq.n, 0);
+	assert_int_equal(w->net.txq.head, 0);
+	assert_int_equal(w->net.txq.in_tx, 0);
+	assert_int_equal(w->net.txq.blocked, 0);
 	assert_int_equal(flood_forgotten, 1); /* its mbufs may be in the batch */
 }
 
@@ -153,7 +151,7 @@ child_signal(int how)
 		if (ro == MAP_FAILED)
 			_exit(2);
 		if (how != 2)
-			dev_fault_arm(w);
+			dev_fault_arm(&w->fault);
 		if (how == 0)
 			(void)*HOLE;               /* our code, not the PMD's */
 		else if (how == 1)

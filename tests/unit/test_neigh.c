@@ -30,7 +30,7 @@ static struct {
 } sent;
 
 int
-pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
 {
 	(void)w;
 	(void)tmac;
@@ -42,7 +42,7 @@ pkt_arp(struct worker *w, uint16_t op, uint32_t sip, uint32_t tip, const struct 
 }
 
 int
-pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	const struct rte_ether_addr *dmac, const uint8_t *target)
 {
 	(void)w;
@@ -63,9 +63,8 @@ pkt_ndp(struct worker *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 #define SRV0 IP4(198, 18, 2, 1)   /* the server range: 198.18.2.1 x 2 */
 #define STRANGER IP4(198, 18, 9, 9)
 
-static struct worker w;
+static struct netw w;
 static struct netport np;
-static struct dp_worker_stats st;
 
 static int
 setup(void **state)
@@ -73,10 +72,8 @@ setup(void **state)
 	(void)state;
 	memset(&w, 0, sizeof(w));
 	memset(&np, 0, sizeof(np));
-	memset(&st, 0, sizeof(st));
 	memset(&sent, 0, sizeof(sent));
-	w.np = &np;
-	w.st = &st;
+	w.io.np = &np;
 	np.local_ip = LOCAL;
 	np.gw_ip = GW;
 	np.srv_ip_h = rte_be_to_cpu_32(SRV0);
@@ -120,8 +117,8 @@ test_arp_answers(void **state)
 	assert_int_equal(sent.arp_sip, IP4(198, 18, 2, 2));
 	arp_in(RTE_ARP_OP_REQUEST, GW, 1, STRANGER);
 	assert_int_equal(sent.n_arp, 2);
-	assert_int_equal(st.c[DP_C_ARP_DROP], 1);
-	assert_int_equal(st.c[DP_C_ARP_RX], 3);
+	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 1);
+	assert_int_equal(w.cnt.c[DP_C_ARP_RX], 3);
 	/* the gateway's request taught us its MAC */
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 1);
@@ -139,8 +136,8 @@ test_arp_neigh_ignore(void **state)
 	arp_in(RTE_ARP_OP_REQUEST, GW, 7, SRV0);
 	arp_in(RTE_ARP_OP_REQUEST, GW, 7, STRANGER);
 	assert_int_equal(sent.n_arp, 0);
-	assert_int_equal(st.c[DP_C_ARP_DROP], 3);
-	assert_int_equal(st.c[DP_C_ARP_RX], 3);
+	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 3);
+	assert_int_equal(w.cnt.c[DP_C_ARP_RX], 3);
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 7);
 
@@ -153,7 +150,7 @@ test_arp_neigh_ignore(void **state)
 	assert_int_equal(sent.n_arp, 1);
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 9);
-	assert_int_equal(st.c[DP_C_ARP_DROP], 3); /* a reply is not a drop */
+	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 3); /* a reply is not a drop */
 }
 
 /* IPv6: a solicitation for our address, with and without neigh_ignore. */
@@ -194,7 +191,7 @@ test_ndp(void **state)
 	np.gw_ok = 0;
 	ns_in(gw, local);
 	assert_int_equal(sent.n_ndp, 1);
-	assert_int_equal(st.c[DP_C_ARP_DROP], 1);
+	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 1);
 	assert_int_equal(np.gw_ok, 1); /* learned all the same */
 	neigh_request_gw(&w);
 	assert_int_equal(sent.n_ndp, 2);

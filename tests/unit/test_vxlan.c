@@ -55,7 +55,7 @@ static const char srv6[] =
 static struct dp_config ccfg, scfg;
 static struct vxlan cvx, svx;
 static struct netport np;
-static struct worker w;
+static struct netw w;
 static struct rte_mbuf mb;
 static uint8_t buf[2048];
 static uint8_t inner[INNER_LEN];
@@ -84,8 +84,8 @@ pair(const char *cli, const char *srv, uint16_t q, uint16_t sq)
 		np.gw_mac.addr_bytes[i] = (uint8_t)(0x20 + i);
 	}
 	memset(&w, 0, sizeof(w));
-	w.np = &np;
-	w.vx = &cvx;
+	w.io.np = &np;
+	w.io.vx = &cvx;
 }
 
 /* An inner frame in mb: any MACs, the inner family's EtherType, a pattern. */

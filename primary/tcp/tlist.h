@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * FIFO timer lists over the socket table (see struct tlist). O(1) insert
+ * FIFO timer lists over the socket table (see struct tlist, tcp.h). O(1) insert
  * and remove; expiry walks from the head only.
  */
 #ifndef DPERF_TLIST_H
 #define DPERF_TLIST_H
 
-#include "state/worker.h"
+#include "net/netw.h"
+#include "tcp/tcp.h"
 
 static inline void
-tl_remove(struct worker *w, struct sock *sk)
+tl_remove(struct netw *w, struct sock *sk)
 {
 	struct tlist *l;
 
 	if (sk->list == TL_NONE)
 		return;
-	l = &w->tl[sk->list];
+	l = &w->tcp->tl[sk->list];
 	if (sk->t_prev)
-		w->sk[sk->t_prev - 1].t_next = sk->t_next;
+		w->skt.sk[sk->t_prev - 1].t_next = sk->t_next;
 	else
 		l->head = sk->t_next;
 	if (sk->t_next)
-		w->sk[sk->t_next - 1].t_prev = sk->t_prev;
+		w->skt.sk[sk->t_next - 1].t_prev = sk->t_prev;
 	else
 		l->tail = sk->t_prev;
 	sk->t_next = sk->t_prev = 0;
@@ -30,9 +31,9 @@ tl_remove(struct worker *w, struct sock *sk)
 
 /* Put sk (index idx) at the tail of list `which`, expiring after its timeout. */
 static inline void
-tl_add(struct worker *w, struct sock *sk, uint32_t idx, enum sk_list which)
+tl_add(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which)
 {
-	struct tlist *l = &w->tl[which];
+	struct tlist *l = &w->tcp->tl[which];
 
 	tl_remove(w, sk);
 	sk->list = (uint8_t)which;
@@ -40,7 +41,7 @@ tl_add(struct worker *w, struct sock *sk, uint32_t idx, enum sk_list which)
 	sk->t_next = 0;
 	sk->t_prev = l->tail;
 	if (l->tail)
-		w->sk[l->tail - 1].t_next = idx + 1;
+		w->skt.sk[l->tail - 1].t_next = idx + 1;
 	else
 		l->head = idx + 1;
 	l->tail = idx + 1;
