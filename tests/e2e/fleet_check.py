@@ -103,10 +103,10 @@ def prometheus(prom, token, ports, dashboard, out):
                 fail("dashboard panel %r: %s returns no data" % (p["title"], e))
             n += 1
     print("all %d queries of the Grafana dashboard return data" % n)
-    json.dump({"t1": t1, "p99_s": p99, "rate": pr, "own": own}, open(out, "w"))
+    json.dump({"t1": t1, "p99_s": p99, "rate": pr, "own": own, "prom": prom}, open(out, "w"))
 
 
-def merged(results, prom_out):
+def merged(results, prom_out, t_stop):
     prom = json.load(open(prom_out))
     sides = {}
     for side in ("clients", "servers"):
@@ -132,16 +132,25 @@ def merged(results, prom_out):
             fail("clients' %s %d, servers' %s %d" % (ck, c[ck], sk, s[sk]))
     print("clients' synTx, http2XX, pktTx, pktRx = servers' synRx, httpGet, pktRx, pktTx (%d, %d, %d, %d)"
           % (c["synTx"], c["http2XX"], c["pktTx"], c["pktRx"]))
+    # The merged summary's p99 is over the whole run; so is the one compared
+    # with it: the same query as the dashboard's, over the histograms' whole
+    # counts at the last scrape before the stop (the rate over the last 10 s
+    # above is another population: on a loaded box its p99 differed from the
+    # run's by two buckets, 10.7 ms against 20.1 ms).
     p99 = c["latency_total_us"]["response"]["p99"] * 1e-6
-    kp, km = le_bucket(prom["p99_s"]), le_bucket(p99)
-    print("p99: Prometheus %.1f us (bucket %d), merged summary %.1f us (bucket %d)"
-          % (prom["p99_s"] * 1e6, kp, p99 * 1e6, km))
+    q = 'histogram_quantile(0.99, sum by (le) (dperf_response_seconds_bucket{role="client"}))'
+    r = query(prom["prom"], q, t_stop)
+    whole = float(r[0]["value"][1]) if r else float("nan")
+    if math.isnan(whole):
+        fail("%s at the stop: no data (%r)" % (q, r))
+    kp, km = le_bucket(whole), le_bucket(p99)
+    print("p99 over the run: Prometheus %.1f us (bucket %d), merged summary %.1f us (bucket %d); last 10 s: %.1f us"
+          % (whole * 1e6, kp, p99 * 1e6, km, prom["p99_s"] * 1e6))
     if abs(kp - km) > 1:
-        fail("Prometheus' p99 %.1f us is more than one bucket from the merged %.1f us"
-             % (prom["p99_s"] * 1e6, p99 * 1e6))
+        fail("Prometheus' p99 %.1f us is more than one bucket from the merged %.1f us" % (whole * 1e6, p99 * 1e6))
 
 
 if sys.argv[1] == "prometheus":
     prometheus(sys.argv[2], sys.argv[3], sys.argv[4:-2], sys.argv[-2], sys.argv[-1])
 else:
-    merged(sys.argv[2], sys.argv[3])
+    merged(sys.argv[2], sys.argv[3], float(sys.argv[4]))

@@ -96,12 +96,14 @@ while read -r l; do note "$l"; done <"$T/check.log"
 
 # End the test now (its duration is long enough for the checks on a
 # loaded box): a graceful stop of both clients through their APIs.
+# Prometheus' last scrape before this instant holds the run's histograms.
+t_stop=$(date +%s.%N)
 for p in $((base + 3)) $((base + 4)); do
 	curl -sf -m 15 -X POST -H "Authorization: Bearer $(cat "$T/fleet.token")" "http://127.0.0.1:$p/v1/stop" >/dev/null ||
 		fail "POST /v1/stop to the client on $p"
 done
 play "$A/fleet-collect.yml" >"$T/collect.log" 2>&1 || fail "fleet-collect: $(grep -A3 'FAILED\|fatal' "$T/collect.log" | head -8)"
-/usr/bin/python3 "$(dirname "$0")/fleet_check.py" merged "$T/results" "$T/prom.json" >"$T/merged.log" 2>&1 ||
+/usr/bin/python3 "$(dirname "$0")/fleet_check.py" merged "$T/results" "$T/prom.json" "$t_stop" >"$T/merged.log" 2>&1 ||
 	fail "$(grep FAIL "$T/merged.log" || tail -3 "$T/merged.log")"
 while read -r l; do note "$l"; done <"$T/merged.log"
 kill -TERM "$PROM"
