@@ -10,6 +10,7 @@
 #include "net/pkt.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
+#include "tcp/tcp_seq.h"
 #include "state/tlist.h"
 #include "state/worker.h"
 
@@ -19,9 +20,6 @@
 #define TH_RST RTE_TCP_RST_FLAG
 #define TH_PSH RTE_TCP_PSH_FLAG
 
-static inline int seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
-static inline int seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
-static inline int seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
 
 static inline uint32_t
 tcp_iss(const struct worker *w, uint64_t idx)
