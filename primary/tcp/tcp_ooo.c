@@ -66,9 +66,10 @@ ooo_count(const struct ooo_pool *p, uint16_t head)
 }
 
 enum ooo_res
-ooo_insert(struct ooo_pool *p, uint16_t *head, uint32_t rcv_nxt, uint32_t seq, uint32_t len, void *seg)
+ooo_insert(struct ooo_pool *p, uint16_t *head, uint32_t rcv_nxt, uint32_t seq, uint32_t len, void *seg,
+	   uint16_t off0)
 {
-	uint32_t s = seq, e = seq + len, off = 0, held = 0, covered = 0, tiled = 0, gap = 0;
+	uint32_t s = seq, e = seq + len, off = off0, held = 0, covered = 0, tiled = 0, gap = 0;
 	uint16_t *link = head, h, cur;
 
 	if (len == 0 || seq_le(e, rcv_nxt))

@@ -38,7 +38,7 @@
 struct ooo_ent {
 	uint32_t seq;   /* first byte held */
 	uint16_t len;   /* bytes held */
-	uint16_t off;   /* where they start in the segment's payload (its front was trimmed) */
+	uint16_t off;   /* where they start in the segment (its front may have been trimmed) */
 	uint16_t next;  /* the connection's next higher segment, or the free list: index + 1, 0 = none */
 	uint16_t pad;
 	uint32_t stamp; /* arrival order, for SACK blocks most recent first */
@@ -67,7 +67,7 @@ enum ooo_res {
 struct ooo_out {
 	void *seg;
 	uint32_t seq; /* of its first byte to deliver */
-	uint16_t off; /* where that byte is in the segment's payload */
+	uint16_t off; /* where that byte is in the segment */
 	uint16_t len; /* bytes to deliver */
 };
 
@@ -78,11 +78,11 @@ int ooo_init(struct ooo_pool *p, uint32_t cap, uint32_t per_conn, void (*release
 	     void *ctx);
 void ooo_fini(struct ooo_pool *p);
 
-/* Hold bytes [seq, seq + len) of segment seg (its payload from offset 0)
- * for the connection whose handle is *head, which expects rcv_nxt next.
- * len is at most 65535. */
+/* Hold bytes [seq, seq + len) of segment seg, found at offset off in it
+ * (an mbuf's payload from its buffer's start), for the connection whose
+ * handle is *head, which expects rcv_nxt next. off + len is at most 65535. */
 enum ooo_res ooo_insert(struct ooo_pool *p, uint16_t *head, uint32_t rcv_nxt, uint32_t seq, uint32_t len,
-			void *seg);
+			void *seg, uint16_t off);
 
 /* The held segment that continues the stream at rcv_nxt, removed from the
  * queue and the caller's (it delivers out->len bytes, then frees it);

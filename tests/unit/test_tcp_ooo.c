@@ -83,8 +83,9 @@ arrive(struct rx *r, uint32_t off, uint32_t len)
 			struct tseg *h = o.seg;
 
 			assert_int_equal(o.seq, r->rcv_nxt);
-			assert_true(o.off + o.len <= h->len);
-			deliver(r, h->data + o.off, o.len);
+			assert_true(o.off >= offsetof(struct tseg, data));
+			assert_true(o.off + o.len <= offsetof(struct tseg, data) + h->len);
+			deliver(r, (const uint8_t *)h + o.off, o.len);
 			tseg_free(NULL, h);
 		}
 		return;
@@ -94,7 +95,8 @@ arrive(struct rx *r, uint32_t off, uint32_t len)
 		tseg_free(NULL, t);
 		return;
 	}
-	switch (ooo_insert(r->p, &r->head, r->rcv_nxt, t->seq, len, t)) {
+	/* its bytes where an mbuf's are: past a header, from the buffer's start */
+	switch (ooo_insert(r->p, &r->head, r->rcv_nxt, t->seq, len, t, offsetof(struct tseg, data))) {
 	case OOO_HELD:
 		break;
 	case OOO_DUP:
@@ -245,14 +247,14 @@ pool_full_and_release(void **state)
 
 	(void)state;
 	assert_int_equal(ooo_init(&p, 3, 8, tseg_free, NULL), 0);
-	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 10, 5, tseg_new(10, 5)), OOO_HELD);
-	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 20, 5, tseg_new(20, 5)), OOO_HELD);
-	assert_int_equal(ooo_insert(&p, &b, ISN, ISN + 30, 5, tseg_new(30, 5)), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 10, 5, tseg_new(10, 5), 0), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 20, 5, tseg_new(20, 5), 0), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &b, ISN, ISN + 30, 5, tseg_new(30, 5), 0), OOO_HELD);
 	t = tseg_new(40, 5);
-	assert_int_equal(ooo_insert(&p, &b, ISN, ISN + 40, 5, t), OOO_FULL);
+	assert_int_equal(ooo_insert(&p, &b, ISN, ISN + 40, 5, t, 0), OOO_FULL);
 	tseg_free(NULL, t);
 	/* one covering both of a's is held in their place: room enough */
-	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 8, 20, tseg_new(8, 20)), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &a, ISN, ISN + 8, 20, tseg_new(8, 20), 0), OOO_HELD);
 	assert_int_equal(ooo_count(&p, a), 1);
 	assert_int_equal(p.used, 2);
 	assert_int_equal(ooo_release_all(&p, &a), 1);
@@ -275,13 +277,13 @@ trimmed(void **state)
 
 	(void)state;
 	assert_int_equal(ooo_init(&p, 8, 8, tseg_free, NULL), 0);
-	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 10, 10, tseg_new(10, 10)), OOO_HELD);
-	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 30, 10, tseg_new(30, 10)), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 10, 10, tseg_new(10, 10), 0), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 30, 10, tseg_new(30, 10), 0), OOO_HELD);
 	/* [15, 35): its bytes [20, 30) only */
-	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 15, 20, tseg_new(15, 20)), OOO_HELD);
+	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 15, 20, tseg_new(15, 20), 0), OOO_HELD);
 	/* [12, 38): nothing new */
 	t = tseg_new(12, 26);
-	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 12, 26, t), OOO_DUP);
+	assert_int_equal(ooo_insert(&p, &h, ISN, ISN + 12, 26, t, 0), OOO_DUP);
 	tseg_free(NULL, t);
 	assert_int_equal(ooo_pop(&p, &h, ISN + 9, &o), 0);
 	assert_int_equal(ooo_pop(&p, &h, ISN + 12, &o), 1);
@@ -310,11 +312,11 @@ sack_blocks(void **state)
 
 	(void)state;
 	assert_int_equal(ooo_init(&p, 16, 16, tseg_free, NULL), 0);
-	ooo_insert(&p, &h, ISN, ISN + 10, 5, tseg_new(10, 5));
-	ooo_insert(&p, &h, ISN, ISN + 30, 5, tseg_new(30, 5));
-	ooo_insert(&p, &h, ISN, ISN + 50, 5, tseg_new(50, 5));
-	ooo_insert(&p, &h, ISN, ISN + 15, 5, tseg_new(15, 5)); /* joins [10, 15) */
-	ooo_insert(&p, &h, ISN, ISN + 40, 5, tseg_new(40, 5));
+	ooo_insert(&p, &h, ISN, ISN + 10, 5, tseg_new(10, 5), 0);
+	ooo_insert(&p, &h, ISN, ISN + 30, 5, tseg_new(30, 5), 0);
+	ooo_insert(&p, &h, ISN, ISN + 50, 5, tseg_new(50, 5), 0);
+	ooo_insert(&p, &h, ISN, ISN + 15, 5, tseg_new(15, 5), 0); /* joins [10, 15) */
+	ooo_insert(&p, &h, ISN, ISN + 40, 5, tseg_new(40, 5), 0);
 	assert_int_equal(ooo_sack(&p, h, b, 4), 4);
 	assert_int_equal(b[0].start, ISN + 40);
 	assert_int_equal(b[1].start, ISN + 10);

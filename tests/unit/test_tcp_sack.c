@@ -115,7 +115,7 @@ write_from_queue(void **state)
 	(void)state;
 	assert_int_equal(ooo_init(&p, 16, 16, nofree, NULL), 0);
 	for (uint32_t i = 0; i < 6; i++) /* six blocks held: [1000 + 200i, +100) */
-		assert_int_equal(ooo_insert(&p, &h, 900, 1000 + 200 * i, 100, &x), OOO_HELD);
+		assert_int_equal(ooo_insert(&p, &h, 900, 1000 + 200 * i, 100, &x, 0), OOO_HELD);
 	n = ooo_sack(&p, h, b, sack_max_blocks(0));
 	assert_int_equal(n, 4);
 	assert_true(sack_opt_len(n) <= 40);
