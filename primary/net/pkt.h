@@ -30,8 +30,19 @@ int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
  * that is 9,000 segments and 4,500 ACKs. */
 #define DP_WS_SHIFT 0
 
-/* A SYN+ACK; ws: with our window scale option. */
-int pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws);
+/* A SYN's options beside MSS: pkt_tcp's bare SYN offers what the
+ * transport offers (window scale); a SYN+ACK answers what the peer's SYN
+ * offered (synopt). */
+#define PKT_SYN_WS   1 /* our window scale option (DP_WS_SHIFT) */
+#define PKT_SYN_SACK 2 /* SACK-permitted (RFC 2018 2) */
+
+/* A SYN+ACK with the options in synopt (PKT_SYN_*). */
+int pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt);
+
+/* A segment (not a SYN) carrying option bytes opt[0..optlen), a multiple
+ * of 4 and at most 40, written by the transport (an ACK's SACK blocks). */
+int pkt_tcp_opt(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+		const struct msg *msg, const uint8_t *opt, uint32_t optlen);
 
 /* Queue a UDP datagram carrying m. */
 int pkt_udp(struct worker *w, const struct tuple *t, const struct msg *m);
