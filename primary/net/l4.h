@@ -22,6 +22,9 @@ struct seg {
 	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
 	const uint8_t *data;
 	uint32_t dlen;
+	const uint8_t *opt; /* the options after the 20-byte header: optlen bytes (tcp_sack.h reads them) */
+	uint8_t optlen;
+	void *pkt;          /* the mbuf holding data (pkt_hold keeps it), NULL when there is none */
 };
 
 /* seg.ws: no window scale option */

@@ -9,6 +9,7 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "net/l4.h"
 #include "net/pkt.h"
 #include "net/pkt_hdr.h"
 #include "net/vxlan.h"
@@ -54,6 +55,34 @@ pkt_free(struct worker *w, struct rte_mbuf *m)
 		return;
 	}
 	rte_pktmbuf_free(m);
+}
+
+void *
+pkt_hold(struct worker *w, const struct seg *s, uint16_t *off)
+{
+	struct rte_mbuf *m = s->pkt;
+
+	(void)w;
+	if (m == NULL)
+		return NULL;
+	/* The receive path frees its own reference when it is done (pkt_free
+	 * sees two and only drops one): this one is ours until pkt_unhold. */
+	rte_mbuf_refcnt_update(m, 1);
+	*off = (uint16_t)(s->data - (const uint8_t *)m->buf_addr);
+	return m;
+}
+
+const uint8_t *
+pkt_held(const void *h, uint16_t off)
+{
+	return (const uint8_t *)((const struct rte_mbuf *)h)->buf_addr + off;
+}
+
+void
+pkt_unhold(struct worker *w, void *h)
+{
+	(void)w;
+	rte_pktmbuf_free(h);
 }
 
 void

@@ -73,6 +73,16 @@ void pkt_flood_forget(struct worker *w);
 /* At the end: drop the ring's references. */
 void pkt_flood_release(struct worker *w);
 
+/* The out-of-order queue (tcp/tcp_ooo.h) keeps a received segment past
+ * its burst: pkt_hold takes a reference to the mbuf holding s's data and
+ * says where that data starts in it (*off); pkt_held gives the bytes
+ * back; pkt_unhold drops the reference. The unit tests' packet layer
+ * keeps a copy instead. Returns NULL when s has no mbuf. */
+struct seg;
+void *pkt_hold(struct worker *w, const struct seg *s, uint16_t *off);
+const uint8_t *pkt_held(const void *h, uint16_t off);
+void pkt_unhold(struct worker *w, void *h);
+
 /* Free a received mbuf (to the stash when it has room). */
 void pkt_free(struct worker *w, struct rte_mbuf *m);
 /* Return the worker's unused preallocated mbufs to the pool. */

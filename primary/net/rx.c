@@ -80,8 +80,8 @@ syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
-	  int sum_ok)
+tcp_input(struct worker *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
+	  uint32_t l4len, int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
 	struct seg s;
@@ -117,6 +117,9 @@ tcp_input(struct worker *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint3
 	s.ws = unlikely(s.flags & RTE_TCP_SYN_FLAG) ? syn_wscale(th, thl) : SEG_NO_WS;
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
+	s.opt = (const uint8_t *)(th + 1);
+	s.optlen = (uint8_t)(thl - sizeof(*th));
+	s.pkt = m;
 	if (w->is_client)
 		tcp_client_input(w, &s);
 	else
@@ -181,7 +184,7 @@ ipv4_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
-		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
+		tcp_input(w, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
 			  l4_cksum_ok(w, m, ip, (const uint8_t *)ip + ihl));
 		return 0;
 	case IPPROTO_UDP: {
@@ -235,7 +238,7 @@ ipv6_input(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint
 		memcpy(&sip, ip->src_addr + 12, 4);
 		memcpy(&dip, ip->dst_addr + 12, 4);
 		if (ip->proto == IPPROTO_TCP)
-			tcp_input(w, sip, dip, l4, plen, ok);
+			tcp_input(w, m, sip, dip, l4, plen, ok);
 		else
 			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;
