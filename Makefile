@@ -85,6 +85,10 @@ $(BUILD)/obj/common/version.o: $(BUILD)/gen/dp_version.h
 # the primary's objects, its unit tests and the fuzz harnesses get that
 # path, so a tool cannot include a primary header.
 $(BUILD)/obj/primary/%.o: CFLAGS += -Iprimary
+# A unit tests' shared harness (tests/unit/*_harness.c), named in their
+# "// links:" lines like a module, sees what the tests see.
+$(BUILD)/obj/tests/unit/%.o: CFLAGS += -Iprimary
+.SECONDARY: $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/*_harness.c))
 
 $(BUILD)/obj/%.o: %.c | dpdk-check
 	@mkdir -p $(dir $@)

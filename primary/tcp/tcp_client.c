@@ -11,6 +11,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 
 #define SKF_FIRST_BYTE 0x10 /* a request sent, no byte of its answer yet (time to first byte) */
@@ -170,114 +171,87 @@ next_step(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t
 	tl_add(w, sk, idx, TL_KA);
 }
 
+/* The first byte of an answer, then the bytes of responses. Returns
+ * nonzero when a malformed (or unasked-for) response ended the
+ * connection. */
+static int
+client_read(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+{
+	if (sk->flags & SKF_FIRST_BYTE) {
+		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
+		if (w->lat)
+			dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
+	}
+	if (read_response(w, sk, s->data, s->dlen) != 0) {
+		fail(w, sk, t);
+		return 1;
+	}
+	return 0;
+}
+
+/* The client's established step: read the response, then the next. */
+static void
+client_established(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		   const struct seg *s)
+{
+	if (s->dlen > 0 && client_read(w, sk, t, s))
+		return;
+	if (s->dlen > 0 || (s->flags & TH_FIN))
+		next_step(w, sk, idx, t, s->dlen);
+}
+
+/* SYN_SENT: the SYN+ACK acknowledging our SYN opens the connection and
+ * the request goes with our ACK; anything else is dropped. */
+static void
+client_open(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	    const struct tuple *t)
+{
+	if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
+		CNT(w, TCP_DROP);
+		return;
+	}
+	sk->snd_una = s->ack;
+	sk->rcv_nxt = s->seq + 1;
+	sk->state = SK_ESTABLISHED;
+	if (w->sktx) /* our SYN offered window scaling */
+		tx_open(w, sk, sk_tx_of(w, sk), s, 1);
+	if (w->lat)
+		dp_hist_add(&w->lat->connect, w->now - sk->t_start);
+	send_request(w, sk, idx, t);
+}
+
+/* A POST body over several segments on its way. */
+static inline int
+client_sending(const struct worker *w, const struct sock *sk, struct tx_src *src, int *fin)
+{
+	if (likely(!tx_active(w, sk)))
+		return 0;
+	tx_src_msg(src, &w->req);
+	*fin = 0;
+	return 1;
+}
+
+static inline const struct msg *
+client_resent(const struct worker *w, const struct sock *sk)
+{
+	(void)sk;
+	return &w->req;
+}
+
+static const struct tcp_role client_role = {
+	.side = TCP_CLIENT,
+	.fin_wait = TL_RT,
+	.open = client_open,
+	.established = client_established,
+	.late_data = client_read, /* nobody asked for it: an error */
+	.sending = client_sending,
+	.resent = client_resent,
+};
+
 void
 tcp_client_input(struct worker *w, const struct seg *s)
 {
-	uint64_t idx = sk_index_client(w, s->dip, s->dport, s->sport);
-	struct tuple t;
-	struct sock *sk;
-	int got_data;
-
-	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->sip != w->srv_ip)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	sk = &w->sk[idx];
-	if (s->flags & TH_SYN)
-		CNT(w, SYN_RX);
-	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
-	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
-		if (sk->state == SK_CLOSED || (s->seq != sk->rcv_nxt && sk->state != SK_SYN_SENT) ||
-		    (sk->state == SK_SYN_SENT && (!(s->flags & TH_ACK) || s->ack != sk->snd_nxt))) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		if (sk->inflight > 0 || sk->state == SK_SYN_SENT)
-			CNT(w, SK_ERR);
-		sk_closed(w, sk);
-		return;
-	}
-	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	if (sk->state == SK_SYN_SENT) {
-		if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk->snd_una = s->ack;
-		sk->rcv_nxt = s->seq + 1;
-		sk->state = SK_ESTABLISHED;
-		if (w->sktx) /* our SYN offered window scaling */
-			tx_open(w, sk, sk_tx_of(w, sk), s, 1);
-		if (w->lat)
-			dp_hist_add(&w->lat->connect, w->now - sk->t_start);
-		send_request(w, sk, (uint32_t)idx, &t);
-		return;
-	}
-	if (unlikely(s->flags & TH_SYN)) { /* our ACK of its SYN+ACK was lost */
-		if (s->seq + 1 == sk->rcv_nxt)
-			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(w, TCP_DROP);
-		return;
-	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt)) {
-		CNT(w, TCP_DROP);
-		return;
-	}
-	if (unlikely(tx_active(w, sk))) { /* a POST body on its way: the sender's windows */
-		struct tx_src src;
-		uint32_t una = sk->snd_una;
-
-		tx_src_msg(&src, &w->req);
-		if (tx_ack(w, sk, &t, s, &src, 0))
-			return; /* a duplicate ACK */
-		if (sk->snd_una != una)
-			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
-	} else if (seq_gt(s->ack, sk->snd_una)) {
-		sk->snd_una = s->ack;
-		sk->retries = 0; /* the peer makes progress */
-	}
-	got_data = s->dlen > 0;
-	if (got_data || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
-			return;
-		}
-		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
-		if (got_data && (sk->flags & SKF_FIRST_BYTE)) {
-			sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-			if (w->lat)
-				dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
-		}
-		if (got_data && read_response(w, sk, s->data, s->dlen) != 0) {
-			fail(w, sk, &t);
-			return;
-		}
-		if (s->flags & TH_FIN) {
-			sk->rcv_nxt++;
-			sk->flags |= SKF_FIN_RCVD;
-		}
-	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		if (got_data || (s->flags & TH_FIN))
-			next_step(w, sk, (uint32_t)idx, &t, s->dlen);
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK: /* the client's wait for the FIN retries it (RT) */
-		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_RT);
-		break;
-	default:
-		CNT(w, TCP_DROP);
-		break;
-	}
+	tcp_input(w, s, &client_role);
 }
 
 int
@@ -331,52 +305,16 @@ tcp_client_close_idle(struct worker *w, uint32_t idx)
 void
 tcp_client_timer(struct worker *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->sk[idx];
-	struct tuple t;
-
-	sk_tuple(w, idx, &t);
 	if (which == TL_KA) {
+		struct sock *sk = &w->sk[idx];
+		struct tuple t;
+
+		sk_tuple(w, idx, &t);
 		if (w->stopping)
 			active_close(w, sk, idx, &t);
 		else
 			send_request(w, sk, idx, &t);
 		return;
 	}
-	if (tx_active(w, sk) && tx_persist(w, sk)) {
-		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
-
-		tx_src_msg(&src, &w->req);
-		tx_timer(w, sk, &t, &src, 0);
-		tl_add(w, sk, idx, TL_RT);
-		return;
-	}
-	if (++sk->retries > DP_MAX_RETRIES) {
-		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
-			sk_closed(w, sk);
-			return;
-		}
-		fail(w, sk, &t);
-		return;
-	}
-	switch (sk->state) {
-	case SK_SYN_SENT:
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
-		break;
-	case SK_FIN_WAIT_2:
-		break; /* waiting for the peer's FIN */
-	default:
-		if (tx_active(w, sk)) {
-			struct tx_src src;
-
-			tx_src_msg(&src, &w->req);
-			tx_timer(w, sk, &t, &src, 0);
-		} else if (sk->snd_una != sk->snd_nxt) {
-			sk_retransmit(w, sk, &t, &w->req);
-		}
-		break; /* else: request acknowledged, the response is slow */
-	}
-	tl_add(w, sk, idx, TL_RT);
+	tcp_timer_rt(w, idx, &client_role);
 }

@@ -10,6 +10,7 @@
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
@@ -92,7 +93,7 @@ runs_add(struct req_runs *r, uint8_t kind)
 }
 
 static void
-accept_syn(struct worker *w, struct sock *sk, uint64_t idx, const struct seg *s,
+accept_syn(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	   const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
@@ -211,168 +212,94 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
-void
-tcp_server_input(struct worker *w, const struct seg *s)
+/* The server's established step: count and answer the requests, or
+ * finish an answer in progress, or close after the client's FIN. */
+static void
+server_established(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		   const struct seg *s)
 {
-	uint64_t idx = sk_index_server(w, s->sip, s->sport, s->dport);
-	struct tuple t;
-	struct sock *sk;
 	struct req_runs r;
 
 	r.n = r.total = 0;
-	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || s->dip != w->srv_ip)) {
-		tcp_unknown(w, &t, s);
-		return;
+	if (s->dlen > 0)
+		count_requests(w, sk, s, &r);
+	if (r.total > 0 && !tx_active(w, sk)) {
+		respond(w, sk, idx, t, &r);
+	} else if (tx_active(w, sk)) { /* an answer in progress: tx_ack sent what it could */
+		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
+			sk_ctl(w, t, sk, TH_ACK);
+	} else if (sk->flags & SKF_FIN_RCVD) {
+		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk->snd_nxt++;
+		sk->state = SK_LAST_ACK;
+		sk->retries = 0;
+		tl_add(w, sk, idx, TL_RT);
+	} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
+		sk_ack_partial(w, sk, idx, t, s->dlen);
+	} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
+		tl_add(w, sk, idx, TL_IDLE); /* all answered */
 	}
-	sk = &w->sk[idx];
-	if (s->flags & TH_FIN)
-		CNT(w, FIN_RX);
-	if (unlikely(s->flags & TH_RST)) {
-		CNT(w, RST_RX);
-		if (sk->state == SK_CLOSED || s->seq != sk->rcv_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk_closed(w, sk);
-		return;
-	}
-	if (s->flags & TH_SYN) {
-		CNT(w, SYN_RX);
-		if ((s->flags & TH_ACK) || w->stopping) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		accept_syn(w, sk, idx, s, &t);
-		return;
-	}
-	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
-		return;
-	}
-	if (!(s->flags & TH_ACK) || seq_gt(s->ack, sk->snd_nxt) || seq_le(s->ack, sk->snd_una - 1)) {
+}
+
+/* A SYN: a new connection (a SYN+ACK is not for a server, nor any SYN
+ * while stopping). */
+static void
+server_open(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	    const struct tuple *t)
+{
+	if ((s->flags & TH_ACK) || w->stopping) {
 		CNT(w, TCP_DROP);
 		return;
 	}
-	if (unlikely(big_busy(w, sk))) {
-		/* an answer over several segments: the sender's windows */
-		struct tx_src src;
-		uint32_t una = sk->snd_una;
-
-		answer_src(w, sk, &src);
-		if (tx_ack(w, sk, &t, s, &src, closing(w, sk)))
-			return; /* a duplicate ACK */
-		if (sk->snd_una != una || tx_active(w, sk))
-			tl_add(w, sk, (uint32_t)idx, TL_RT); /* RFC 6298 5.3: restart */
-	} else {
-		if (seq_gt(s->ack, sk->snd_una)) {
-			sk->snd_una = s->ack;
-			sk->retries = 0; /* the peer makes progress */
-		}
-	}
-	if (sk->state == SK_SYN_RCVD) {
-		if (sk->snd_una != sk->snd_nxt) {
-			CNT(w, TCP_DROP);
-			return;
-		}
-		sk->state = SK_ESTABLISHED;
-		/* Waiting for the request now: on the idle list, so a client
-		 * that never sends it (or only part of it) does not hold the
-		 * socket forever. Found by fuzz_rx. */
-		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
-	}
-	if (s->dlen > 0 || (s->flags & TH_FIN)) {
-		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
-			return;
-		}
-		sk->rcv_nxt += s->dlen;
-		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
-		if (s->dlen > 0 && (sk->state == SK_ESTABLISHED))
-			count_requests(w, sk, s, &r);
-		if (s->flags & TH_FIN) {
-			sk->rcv_nxt++;
-			sk->flags |= SKF_FIN_RCVD;
-		}
-	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		if (r.total > 0 && !tx_active(w, sk)) {
-			respond(w, sk, (uint32_t)idx, &t, &r);
-		} else if (tx_active(w, sk)) { /* an answer in progress: tx_ack sent what it could */
-			if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
-				sk_ctl(w, &t, sk, TH_ACK);
-		} else if (sk->flags & SKF_FIN_RCVD) {
-			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
-			sk->snd_nxt++;
-			sk->state = SK_LAST_ACK;
-			sk->retries = 0;
-			tl_add(w, sk, (uint32_t)idx, TL_RT);
-		} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
-			sk_ack_partial(w, sk, (uint32_t)idx, &t, s->dlen);
-		} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
-			tl_add(w, sk, (uint32_t)idx, TL_IDLE); /* all answered */
-		}
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK: /* the server's wait for the FIN is the idle timeout */
-		sk_closing_input(w, sk, (uint32_t)idx, &t, TL_IDLE);
-		break;
-	default:
-		break;
-	}
+	accept_syn(w, sk, idx, s, t);
 }
+
+static inline int
+server_sending(const struct worker *w, const struct sock *sk, struct tx_src *src, int *fin)
+{
+	if (likely(!big_busy(w, sk)))
+		return 0;
+	answer_src(w, sk, src);
+	*fin = closing(w, sk);
+	return 1;
+}
+
+static const struct tcp_role server_role = {
+	.side = TCP_SERVER,
+	.fin_wait = TL_IDLE,
+	.open = server_open,
+	.established = server_established,
+	.sending = server_sending,
+	.resent = response,
+	/* .late_data: none, a request after our last answer is not answered */
+};
 
 void
 tcp_server_timer(struct worker *w, uint32_t idx, int which)
 {
-	struct sock *sk = &w->sk[idx];
-	struct tuple t;
-
-	sk_tuple(w, idx, &t);
 	if (which == TL_IDLE) {
-		if (sk->state == SK_ESTABLISHED) { /* idle keepalive connection */
-			CNT(w, IDLE_CLOSE);
-			sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
-			sk->snd_nxt++;
-			sk->state = SK_FIN_WAIT_1;
-			sk->retries = 0;
-			tl_add(w, sk, idx, TL_RT);
-		} else {
-			sk_closed(w, sk);
-		}
-		return;
-	}
-	if (big_busy(w, sk) && tx_persist(w, sk)) {
-		/* a zero window: probe it, no loss, no retry (tcp_send.h) */
-		struct tx_src src;
+		struct sock *sk = &w->sk[idx];
+		struct tuple t;
 
-		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
+		if (sk->state != SK_ESTABLISHED) {
+			sk_closed(w, sk);
+			return;
+		}
+		/* an idle keepalive connection */
+		sk_tuple(w, idx, &t);
+		CNT(w, IDLE_CLOSE);
+		sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+		sk->snd_nxt++;
+		sk->state = SK_FIN_WAIT_1;
+		sk->retries = 0;
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
-	if (++sk->retries > DP_MAX_RETRIES) {
-		CNT(w, SK_ERR);
-		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
-		sk_closed(w, sk);
-		return;
-	}
-	if (sk->state == SK_SYN_RCVD) {
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
-		CNT(w, SYN_RT);
-		CNT(w, SYN_TX);
-	} else if (big_busy(w, sk)) {
-		struct tx_src src;
+	tcp_timer_rt(w, idx, &server_role);
+}
 
-		answer_src(w, sk, &src);
-		tx_timer(w, sk, &t, &src, closing(w, sk));
-	} else if (sk->snd_una != sk->snd_nxt) {
-		sk_retransmit(w, sk, &t, response(w, sk));
-	} else if (sk->state == SK_ESTABLISHED) {
-		tl_add(w, sk, idx, TL_IDLE);
-		return;
-	}
-	tl_add(w, sk, idx, TL_RT);
+void
+tcp_server_input(struct worker *w, const struct seg *s)
+{
+	tcp_input(w, s, &server_role);
 }

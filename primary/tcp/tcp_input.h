@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * One TCP input path and one retransmission-timer path for both roles.
+ *
+ * tcp_input() and tcp_timer_rt() are written once and inlined into two
+ * thin wrappers each (tcp_client.c, tcp_server.c) with the role a
+ * `static const struct tcp_role`: the compiler folds its side and calls
+ * its steps directly, so the per-packet path has no branch on the role.
+ * The role's own steps are what differ: how a connection opens (the
+ * client's SYN_SENT, the server's SYN), what an established connection
+ * does with data (read a response, answer a request), and which message
+ * the sender resends.
+ *
+ * Shared, in this order (RFC 9293 3.10.7): lookup, RST, the opening
+ * step, a segment on a closed socket, a SYN on a synchronized one, the
+ * ACK, the sender's windows, SYN_RCVD's end, in-order data and FIN, then
+ * the state's step.
+ */
+#ifndef DPERF_TCP_INPUT_H
+#define DPERF_TCP_INPUT_H
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_send.h"
+
+enum tcp_side { TCP_CLIENT, TCP_SERVER };
+
+/* RFC 5961 5.2's MAX.SND.WND: an ACK this far below snd_una is too old
+ * to be a reordered duplicate. We do not keep the largest window each
+ * peer offered (a socket is 64 bytes); the unscaled window field's
+ * largest value stands for it. */
+#define TCP_MAX_SND_WND 65535u
+
+struct tcp_role {
+	enum tcp_side side;
+	/* The wait for the peer's FIN in FIN_WAIT_2 (client: the
+	 * retransmission timer, which retries it; server: the idle timeout). */
+	enum sk_list fin_wait;
+	/* A segment that may open the connection (server: any SYN; client:
+	 * anything in SYN_SENT): the role takes it whole. */
+	void (*open)(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+		     const struct tuple *t);
+	/* ESTABLISHED, an acceptable segment whose data and FIN (if any)
+	 * rcv_nxt and SKF_FIN_RCVD already count. */
+	void (*established)(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+			    const struct seg *s);
+	/* Data that arrives after our FIN. Returns nonzero when it ended the
+	 * connection. NULL: acknowledged, not read. */
+	int (*late_data)(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s);
+	/* Whether a message over several segments is in progress (tcp_send.h);
+	 * if so, its source and whether our FIN goes with its last byte. */
+	int (*sending)(const struct worker *w, const struct sock *sk, struct tx_src *src, int *fin);
+	/* The message a retransmission sends again from snd_una. */
+	const struct msg *(*resent)(const struct worker *w, const struct sock *sk);
+};
+
+/* An RST (RFC 9293 3.10.7.4 first, RFC 5961 3.2: only the exact next
+ * sequence number is acceptable; in SYN_SENT, the one acknowledging our
+ * SYN). A reset with a request unanswered, or before the connection
+ * opened, is a client's error; a server's client may reset when done
+ * (fast_close). */
+static __rte_always_inline void
+tcp_rst_input(struct worker *w, struct sock *sk, const struct seg *s, const struct tcp_role *role)
+{
+	int ok;
+
+	CNT(w, RST_RX);
+	if (role->side == TCP_CLIENT && sk->state == SK_SYN_SENT)
+		ok = (s->flags & TH_ACK) && s->ack == sk->snd_nxt;
+	else
+		ok = sk->state != SK_CLOSED && s->seq == sk->rcv_nxt;
+	if (!ok) {
+		CNT(w, TCP_DROP);
+		return;
+	}
+	if (role->side == TCP_CLIENT && (sk->inflight > 0 || sk->state == SK_SYN_SENT))
+		CNT(w, SK_ERR);
+	sk_closed(w, sk);
+}
+
+/* The ACK field (RFC 9293 3.10.7.4 fifth, RFC 5961 5.2), the same for
+ * both roles:
+ *   no ACK bit: dropped;
+ *   above snd_nxt (acknowledges what we never sent): our ACK, dropped;
+ *   below snd_una - MAX.SND.WND (too old to be a reordered duplicate):
+ *     our ACK, dropped;
+ *   below snd_una: a duplicate, ignored; its data still counts;
+ *   snd_una to snd_nxt: acceptable, moves snd_una (and the sender).
+ * Returns nonzero when the segment is done with. */
+static __rte_always_inline int
+tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	      const struct tuple *t, const struct tcp_role *role)
+{
+	struct tx_src src;
+	int fin = 0;
+
+	if (unlikely(!(s->flags & TH_ACK))) {
+		CNT(w, TCP_DROP);
+		return 1;
+	}
+	if (unlikely(seq_gt(s->ack, sk->snd_nxt) || seq_lt(s->ack, sk->snd_una - TCP_MAX_SND_WND))) {
+		sk_ctl(w, t, sk, TH_ACK);
+		CNT(w, TCP_DROP);
+		return 1;
+	}
+	if (unlikely(seq_lt(s->ack, sk->snd_una)))
+		return 0; /* an old duplicate: ignored */
+	if (unlikely(role->sending(w, sk, &src, &fin))) {
+		uint32_t una = sk->snd_una;
+
+		if (tx_ack(w, sk, t, s, &src, fin))
+			return 1; /* a duplicate ACK (RFC 5681 2: it carries no data) */
+		if (sk->snd_una != una || tx_active(w, sk))
+			tl_add(w, sk, idx, TL_RT); /* RFC 6298 5.3: restart */
+	} else if (seq_gt(s->ack, sk->snd_una)) {
+		sk->snd_una = s->ack;
+		sk->retries = 0; /* the peer makes progress */
+	}
+	return 0;
+}
+
+static __rte_always_inline void
+tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
+{
+	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(w, s->dip, s->dport, s->sport)
+						: sk_index_server(w, s->sip, s->sport, s->dport);
+	uint32_t srv_ip = role->side == TCP_CLIENT ? s->sip : s->dip;
+	uint8_t flags = s->flags;
+	struct tuple t;
+	struct sock *sk;
+
+	seg_tuple(s, &t);
+	if (unlikely(idx == SK_NONE || srv_ip != w->srv_ip)) {
+		tcp_unknown(w, &t, s);
+		return;
+	}
+	sk = &w->sk[idx];
+	if (flags & TH_SYN)
+		CNT(w, SYN_RX);
+	if (flags & TH_FIN)
+		CNT(w, FIN_RX);
+	if (unlikely(flags & TH_RST)) {
+		tcp_rst_input(w, sk, s, role);
+		return;
+	}
+	if (role->side == TCP_SERVER ? (flags & TH_SYN) != 0 : sk->state == SK_SYN_SENT) {
+		role->open(w, sk, (uint32_t)idx, s, &t);
+		return;
+	}
+	if (unlikely(sk->state == SK_CLOSED)) {
+		tcp_unknown(w, &t, s);
+		return;
+	}
+	if (unlikely(flags & TH_SYN)) {
+		/* A SYN on a synchronized connection: the same one again means
+		 * our ACK of it was lost. */
+		if (s->seq + 1 == sk->rcv_nxt)
+			sk_ctl(w, &t, sk, TH_ACK);
+		CNT(w, TCP_DROP);
+		return;
+	}
+	if (tcp_ack_input(w, sk, (uint32_t)idx, s, &t, role))
+		return;
+	if (role->side == TCP_SERVER && sk->state == SK_SYN_RCVD) {
+		if (sk->snd_una != sk->snd_nxt) { /* not the ACK of our SYN */
+			CNT(w, TCP_DROP);
+			return;
+		}
+		sk->state = SK_ESTABLISHED;
+		/* Waiting for the request now: on the idle list, so a client
+		 * that never sends it (or only part of it) does not hold the
+		 * socket forever. Found by fuzz_rx. */
+		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
+	}
+	if (s->dlen > 0 || (flags & TH_FIN)) {
+		if (s->seq != sk->rcv_nxt) {
+			sk_rcv_not_next(w, sk, &t, s->seq);
+			return;
+		}
+		sk->rcv_nxt += s->dlen;
+		CNT_ADD(w, GOOD_RX, (uint64_t)s->dlen * 8);
+		if (flags & TH_FIN) {
+			sk->rcv_nxt++;
+			sk->flags |= SKF_FIN_RCVD;
+		}
+	}
+	switch (sk->state) {
+	case SK_ESTABLISHED:
+		role->established(w, sk, (uint32_t)idx, &t, s);
+		break;
+	case SK_FIN_WAIT_1:
+	case SK_FIN_WAIT_2:
+	case SK_LAST_ACK:
+		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, &t, s))
+			break;
+		sk_closing_input(w, sk, (uint32_t)idx, &t, role->fin_wait);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The retransmission timer (list TL_RT) of socket idx: a zero-window
+ * probe (not a loss, not a retry: tcp_send.h), else a retry, up to
+ * DP_MAX_RETRIES, of what is unacknowledged (the SYN, the SYN+ACK, the
+ * message or the FIN). A server whose answer is all acknowledged waits
+ * for the next request on the idle list. */
+static __rte_always_inline void
+tcp_timer_rt(struct worker *w, uint32_t idx, const struct tcp_role *role)
+{
+	struct sock *sk = &w->sk[idx];
+	struct tx_src src;
+	struct tuple t;
+	int fin = 0, sending = role->sending(w, sk, &src, &fin);
+
+	sk_tuple(w, idx, &t);
+	if (sending && tx_persist(w, sk)) {
+		tx_timer(w, sk, &t, &src, fin);
+		tl_add(w, sk, idx, TL_RT);
+		return;
+	}
+	if (++sk->retries > DP_MAX_RETRIES) {
+		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
+			sk_closed(w, sk);
+			return;
+		}
+		CNT(w, SK_ERR);
+		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
+		sk_closed(w, sk);
+		return;
+	}
+	switch (sk->state) {
+	case SK_SYN_SENT:
+		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+		CNT(w, SYN_RT);
+		CNT(w, SYN_TX);
+		break;
+	case SK_SYN_RCVD:
+		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+		CNT(w, SYN_RT);
+		CNT(w, SYN_TX);
+		break;
+	case SK_FIN_WAIT_2:
+		break; /* waiting for the peer's FIN */
+	default:
+		if (sending) {
+			tx_timer(w, sk, &t, &src, fin);
+		} else if (sk->snd_una != sk->snd_nxt) {
+			sk_retransmit(w, sk, &t, role->resent(w, sk));
+		} else if (role->side == TCP_SERVER && sk->state == SK_ESTABLISHED) {
+			tl_add(w, sk, idx, TL_IDLE);
+			return;
+		}
+		break; /* else (client): request acknowledged, the response is slow */
+	}
+	tl_add(w, sk, idx, TL_RT);
+}
+
+#endif

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The harness of the TCP unit tests (tests/unit/test_tcp_*.c): two in-memory
+ * workers, one client and one server, exchange the segments that the packet
+ * layer (pkt_tcp), replaced here at link time, records.
+ */
+#include "tcp_harness.h"
+
+static struct node *nodes[MAX_NODES];
+
+/* ------------------------------------------------------------------ */
+/* The packet layer, substituted                                       */
+
+uint32_t
+pkt_sum(const void *buf, uint32_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t s = 0;
+
+	for (uint32_t i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		s += (uint32_t)p[len - 1] << 8;
+	return s;
+}
+
+int
+pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	const struct msg *m)
+{
+	struct node *n = (struct node *)w;
+	struct rec *r;
+
+	if (n->n_out == n->cap_out) {
+		n->cap_out = n->cap_out ? n->cap_out * 2 : 64;
+		n->out = realloc(n->out, n->cap_out * sizeof(*n->out));
+		assert_non_null(n->out);
+	}
+	r = &n->out[n->n_out++];
+	r->t = *t;
+	r->seq = seq;
+	r->ack = ack;
+	r->flags = flags;
+	r->len = m ? m->len : 0;
+	r->data = NULL;
+	if (r->len && m->sum != pkt_sum(m->data, m->len))
+		n->bad_sums++; /* a precomputed sum that is not the bytes' */
+	if (r->len) {
+		r->data = malloc(r->len);
+		assert_non_null(r->data);
+		memcpy(r->data, m->data, r->len);
+	}
+	if (n->sent < HIST_MAX) {
+		n->hist[n->sent] = flags;
+		n->hlen[n->sent] = r->len;
+	}
+	n->sent++;
+	return 0;
+}
+
+/* A SYN+ACK: recorded as any other segment, with whether it offered
+ * window scaling. */
+int
+pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+{
+	struct node *n = (struct node *)w;
+
+	n->synack_ws = ws;
+	return pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, NULL);
+}
+
+/* A flooding client's SYN: recorded as any other segment. */
+int
+pkt_flood_syn(struct worker *w, const struct tuple *t, uint32_t seq)
+{
+	return pkt_tcp(w, t, seq, 0, TH_SYN, NULL);
+}
+
+uint16_t
+tx_flush(struct worker *w)
+{
+	uint16_t n = w->n_tx;
+
+	w->n_tx = 0;
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building workers (with primary/boot/worker_setup.c's worker_fields)    */
+
+void
+base_cfg(struct dp_config *c, enum dp_mode mode)
+{
+	dp_config_defaults(c);
+	c->mode = mode;
+	c->protocol = DP_PROTO_HTTP;
+	c->clients[0].start.family = 4;
+	c->clients[0].start.v4 = rte_cpu_to_be_32(CLI_IP);
+	c->clients[0].num = N_CLI;
+	c->n_clients = 1;
+	c->servers[0].start.family = 4;
+	c->servers[0].start.v4 = rte_cpu_to_be_32(SRV_IP);
+	c->servers[0].num = 1;
+	c->n_servers = 1;
+	c->lport_min = LPORT_MIN;
+	c->lport_max = LPORT_MIN + N_LPORT - 1;
+	c->cps = 1000;
+	/* Every ACK at once unless a test turns delayed ACKs on: the tests
+	 * before section 9 count segments as they were without them. */
+	c->delayed_ack_us = 0;
+}
+
+struct node *
+node_new(const struct dp_config *cfg)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	struct worker *w;
+	char err[DP_ERR_LEN];
+	struct msg_layout layout;
+	int slot;
+
+	assert_non_null(n);
+	for (slot = 0; slot < MAX_NODES && nodes[slot]; slot++)
+		;
+	assert_true(slot < MAX_NODES);
+	nodes[slot] = n;
+	n->cfg = *cfg;
+	n->peer_ws = SEG_NO_WS;
+	cfg = &n->cfg;
+	w = &n->w;
+	n->st = aligned_alloc(64, sizeof(*n->st));
+	assert_non_null(n->st);
+	memset(n->st, 0, sizeof(*n->st));
+
+	n->np.n_workers = 1;
+	n->np.gw_ok = 1;
+	n->np.srv_ip_h = rte_be_to_cpu_32(cfg->servers[0].start.v4);
+	n->np.n_srv = 1;
+	n->np.cli_ip_h = rte_be_to_cpu_32(cfg->clients[0].start.v4);
+	n->np.n_cli = cfg->clients[0].num;
+
+	/* The engine's own setup of the worker's fields (primary/boot/
+	 * worker_setup.c); memory and messages below, as worker_setup does
+	 * them but out of plain heap memory. */
+	w->st = n->st;
+	w->np = &n->np;
+	worker_fields(w, cfg, 0, 0, 0, HZ);
+	/* The test's clock. */
+	w->start_tsc = 1000000;
+	w->now = w->start_tsc;
+	w->now_ms = 0;
+	w->now_t = 0;
+	/* alloc_dack, with a small ring so that a test can fill it */
+	if (cfg->delayed_ack_us) {
+		w->dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
+		assert_non_null(w->dack);
+		w->dack->mask = TEST_DACK_RING - 1;
+	}
+
+	/* The engine's own message composition (primary/boot/worker_msgs.c). */
+	msg_layout(cfg, &layout);
+	n->msgbuf = calloc(1, layout.len);
+	assert_non_null(n->msgbuf);
+	if (worker_msgs(w, cfg, &cfg->servers[0].start, n->msgbuf, err, sizeof(err)) != 0)
+		fail_msg("worker_msgs: %s", err);
+
+	/* alloc_sockets */
+	w->n_sk = sk_table_init(w);
+	assert_true(w->n_sk > 0 && w->n_sk < UINT32_MAX);
+	w->sk = aligned_alloc(64, w->n_sk * sizeof(struct sock));
+	assert_non_null(w->sk);
+	memset(w->sk, 0, w->n_sk * sizeof(struct sock));
+	/* alloc_tx: the sender's state, when messages span segments */
+	if (worker_tx_bytes(w)) {
+		w->sktx = calloc(1, worker_tx_bytes(w));
+		assert_non_null(w->sktx);
+	}
+	return n;
+}
+
+void
+box_clear(struct node *n)
+{
+	for (size_t i = 0; i < n->n_out; i++)
+		free(n->out[i].data);
+	n->n_out = 0;
+}
+
+int
+free_nodes(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MAX_NODES; i++) {
+		struct node *n = nodes[i];
+		if (n == NULL)
+			continue;
+		box_clear(n);
+		free(n->out);
+		free(n->w.sk);
+		free(n->w.sktx);
+		free(n->w.dack);
+		free(n->st);
+		free(n->msgbuf);
+		free(n);
+		nodes[i] = NULL;
+	}
+	return 0;
+}
+
+struct node *
+new_client(void (*tweak)(struct dp_config *))
+{
+	struct dp_config c;
+
+	base_cfg(&c, DP_MODE_CLIENT);
+	if (tweak)
+		tweak(&c);
+	return node_new(&c);
+}
+
+struct node *
+new_server(void (*tweak)(struct dp_config *))
+{
+	struct dp_config c;
+
+	base_cfg(&c, DP_MODE_SERVER);
+	if (tweak)
+		tweak(&c);
+	return node_new(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Moving segments                                                     */
+
+void
+input(struct node *to, const struct seg *s)
+{
+	if (to->w.is_client)
+		tcp_client_input(&to->w, s);
+	else
+		tcp_server_input(&to->w, s);
+}
+
+/* Deliver a segment sent on tuple t (sender's view) to `to`. */
+void
+inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+       const uint8_t *data, uint32_t len)
+{
+	struct seg s;
+	uint8_t *copy = NULL;
+
+	if (len) {
+		copy = malloc(len);
+		assert_non_null(copy);
+		memcpy(copy, data, len);
+	}
+	s.sip = t->lip;
+	s.dip = t->rip;
+	s.sport = t->lport;
+	s.dport = t->rport;
+	s.seq = seq;
+	s.ack = ack;
+	s.flags = flags;
+	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertises */
+	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
+	s.data = copy;
+	s.dlen = len;
+	input(to, &s);
+	free(copy);
+}
+
+/* Deliver everything `from` has queued to `to`. Returns the count. */
+size_t
+deliver(struct node *from, struct node *to)
+{
+	struct rec *batch = from->out;
+	size_t n = from->n_out;
+
+	from->out = NULL;
+	from->n_out = from->cap_out = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rec *r = &batch[i];
+		inject(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len);
+		free(r->data);
+	}
+	free(batch);
+	return n;
+}
+
+void
+pump(struct node *a, struct node *b)
+{
+	for (int i = 0; i < 1000 && (a->n_out || b->n_out); i++) {
+		deliver(a, b);
+		deliver(b, a);
+	}
+	assert_int_equal(a->n_out, 0);
+	assert_int_equal(b->n_out, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Time                                                                */
+
+/* A client's connection opened and its first request delivered: SYN,
+ * SYN+ACK, then the ACK with the request. What the server sends back is
+ * left in its box. */
+void
+open_and_ask(struct node *c, struct node *s)
+{
+	assert_int_equal(tcp_client_launch(&c->w), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK */
+	deliver(c, s); /* ACK + request */
+}
+
+void
+advance(struct node *n, uint32_t ms)
+{
+	n->w.now_ms += ms;
+	n->w.now_t += ms * TL_PER_MS;
+	n->w.now += (uint64_t)ms * n->w.tsc_per_ms;
+}
+
+/* Microseconds on the timer clock alone (the millisecond clock as the
+ * worker keeps it: whole milliseconds since start). */
+void
+advance_us(struct node *n, uint32_t us)
+{
+	n->w.now += (uint64_t)us * n->w.tsc_per_ms / 1000;
+	n->w.now_t = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_t);
+	n->w.now_ms = (uint32_t)((n->w.now - n->w.start_tsc) / n->w.tsc_per_ms);
+}
+
+/* The worker's own timer code (primary/engine/timers.c). */
+void
+run_timers(struct node *n)
+{
+	(void)timers_run(&n->w);
+}
+
+/* Let the RT timeout pass on n and run its timers. */
+void
+rt_expire(struct node *n)
+{
+	advance(n, n->w.tl[TL_RT].timeout / TL_PER_MS);
+	run_timers(n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+
+uint64_t
+open_sockets(const struct node *n)
+{
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < n->w.n_sk; i++)
+		k += n->w.sk[i].state != SK_CLOSED;
+	return k;
+}
+
+/* Nothing open, nothing on a timer list, sk_cur agrees. */
+void
+assert_idle(const struct node *n)
+{
+	assert_int_equal(n->w.st->sk_cur, 0);
+	assert_int_equal(open_sockets(n), 0);
+	for (int l = 0; l < TL__COUNT; l++) {
+		assert_int_equal(n->w.tl[l].count, 0);
+		assert_int_equal(n->w.tl[l].head, 0);
+		assert_int_equal(n->w.tl[l].tail, 0);
+	}
+	assert_int_equal(C(n, SK_OPEN), C(n, SK_CLOSE));
+}
+
+void
+assert_clean(const struct node *n)
+{
+	assert_int_equal(C(n, TCP_DROP), 0);
+	assert_int_equal(C(n, SK_ERR), 0);
+	assert_int_equal(C(n, RST_TX), 0);
+	assert_int_equal(C(n, RST_RX), 0);
+	assert_int_equal(C(n, HTTP_ERR), 0);
+	assert_int_equal(C(n, DROP_TX), 0);
+}
+
+void
+client_tuple(const struct node *c, uint64_t idx, struct tuple *t)
+{
+	sk_tuple(&c->w, idx, t);
+}
+
+/* The server's socket for a client tuple. */
+struct sock *
+server_sock(struct node *s, const struct tuple *ct)
+{
+	uint64_t idx = sk_index_server(&s->w, ct->lip, ct->lport, ct->rport);
+
+	assert_true(idx != SK_NONE);
+	return &s->w.sk[idx];
+}
+
+struct sock *
+client_sock(struct node *c, const struct tuple *ct)
+{
+	uint64_t idx = sk_index_client(&c->w, ct->lip, ct->lport, ct->rport);
+
+	assert_true(idx != SK_NONE);
+	return &c->w.sk[idx];
+}
+
+/* The tuple as the server sees it (its lip is the server). */
+void
+reverse(const struct tuple *t, struct tuple *r)
+{
+	r->lip = t->rip;
+	r->rip = t->lip;
+	r->lport = t->rport;
+	r->rport = t->lport;
+}
+
+/* Configuration tweaks that several test files share. */
+void
+ka3_now(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_num = 3;
+	c->keepalive_request_interval_us = 0;
+}
+
+void
+ka_server(struct dp_config *c)
+{
+	c->keepalive = 1;
+}
+
+void
+big_server(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->payload_size = 64000; /* 44 segments of 1460 */
+}
+
+void
+big_client(struct dp_config *c)
+{
+	c->keepalive = 1;
+	c->keepalive_request_interval_us = 0;
+	c->keepalive_request_num = 2;
+	c->payload_size = 64000;
+}
