@@ -20,6 +20,7 @@ struct seg {
 	uint8_t flags;
 	uint16_t win;      /* the sender's receive window field, host order (not scaled) */
 	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
+	uint8_t sack_ok;   /* a SYN's SACK-permitted option (RFC 2018 2) */
 	const uint8_t *data;
 	uint32_t dlen;
 	const uint8_t *opt; /* the options after the 20-byte header: optlen bytes (tcp_sack.h reads them) */

@@ -169,7 +169,7 @@ void
 pkt_tcp_fill(struct worker *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
-	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_WS : 0, NULL, 0);
+	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
 }
 
 /* One TCP segment built and queued (tcp_fill's options). */
@@ -190,8 +190,8 @@ int
 pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	const struct msg *msg)
 {
-	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
-	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_WS : 0, NULL, 0);
+	/* a bare SYN always offers window scaling (RFC 7323 2.2) and SACK */
+	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
 }
 
 int

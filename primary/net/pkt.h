@@ -30,11 +30,12 @@ int pkt_tcp(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack,
  * that is 9,000 segments and 4,500 ACKs. */
 #define DP_WS_SHIFT 0
 
-/* A SYN's options beside MSS: pkt_tcp's bare SYN offers what the
- * transport offers (window scale); a SYN+ACK answers what the peer's SYN
- * offered (synopt). */
+/* A SYN's options beside MSS: pkt_tcp's bare SYN offers both (window
+ * scale and SACK); a SYN+ACK answers what the peer's SYN offered
+ * (synopt). */
 #define PKT_SYN_WS   1 /* our window scale option (DP_WS_SHIFT) */
 #define PKT_SYN_SACK 2 /* SACK-permitted (RFC 2018 2) */
+#define PKT_SYN_OURS (PKT_SYN_WS | PKT_SYN_SACK) /* what our bare SYN offers */
 
 /* A SYN+ACK with the options in synopt (PKT_SYN_*). */
 int pkt_tcp_synack(struct worker *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt);

@@ -52,14 +52,16 @@ l4_cksum_ok(const struct worker *w, const struct rte_mbuf *m, const struct rte_i
 	return ipv4_l4_sum_ok(ip, l4);
 }
 
-/* A SYN's window scale option (RFC 7323 2.2): its shift, at most 14, or
- * SEG_NO_WS. Options are walked within the header's length (thl was
- * checked against the segment). */
-static uint8_t
-syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
+/* A SYN's options: window scale (RFC 7323 2.2: its shift, at most 14, or
+ * SEG_NO_WS) and SACK-permitted (RFC 2018 2). Options are walked within
+ * the header's length (thl was checked against the segment). */
+static void
+syn_opts(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
 {
 	const uint8_t *o = (const uint8_t *)(th + 1), *end = (const uint8_t *)th + thl;
 
+	s->ws = SEG_NO_WS;
+	s->sack_ok = 0;
 	while (o < end) {
 		if (o[0] == 0) /* end of options */
 			break;
@@ -70,10 +72,11 @@ syn_wscale(const struct rte_tcp_hdr *th, uint32_t thl)
 		if (end - o < 2 || o[1] < 2 || o[1] > end - o)
 			break;
 		if (o[0] == 3 && o[1] == 3)
-			return o[2] > 14 ? 14 : o[2];
+			s->ws = o[2] > 14 ? 14 : o[2];
+		else if (o[0] == 4 && o[1] == 2)
+			s->sack_ok = 1;
 		o += o[1];
 	}
-	return SEG_NO_WS;
 }
 
 /* TCP and UDP after the IP layer (v4 or v6): sip/dip are the addresses'
@@ -103,7 +106,7 @@ tcp_input(struct worker *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, cons
 	/* test_rx_drop: a lossy link, for the tests of recovery */
 	if (unlikely(w->rx_drop_every) && l4len > thl && ++w->rx_drop_n >= w->rx_drop_every) {
 		w->rx_drop_n = 0;
-		CNT(w, TCP_DROP);
+		CNT(w, TEST_DROP);
 		return;
 	}
 	s.sip = sip;
@@ -114,7 +117,12 @@ tcp_input(struct worker *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, cons
 	s.ack = rte_be_to_cpu_32(th->recv_ack);
 	s.flags = th->tcp_flags;
 	s.win = rte_be_to_cpu_16(th->rx_win);
-	s.ws = unlikely(s.flags & RTE_TCP_SYN_FLAG) ? syn_wscale(th, thl) : SEG_NO_WS;
+	if (unlikely(s.flags & RTE_TCP_SYN_FLAG)) {
+		syn_opts(th, thl, &s);
+	} else {
+		s.ws = SEG_NO_WS;
+		s.sack_ok = 0;
+	}
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
 	s.opt = (const uint8_t *)(th + 1);

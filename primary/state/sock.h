@@ -28,6 +28,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
+#define SKF_SACK       0x08 /* SACK negotiated: the peer's SYN offered it (ours always does; tcp_sack.h) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
 
@@ -56,7 +57,7 @@ struct sock {
 		struct dp_rsp_scan rs; /* client */
 	};
 	uint16_t ack_bytes; /* data bytes received and not yet acknowledged */
-	uint16_t spare2;    /* free (the peer's window is tcp_send.h's, scaled) */
+	uint16_t ooo;       /* its held out-of-order segments (tcp/tcp_ooo.h handle); 0: none */
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct sock) == 64, "a socket must stay one cache line");

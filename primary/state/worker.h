@@ -45,6 +45,7 @@
 #define TL_PER_MS 64
 struct dack_ring;
 struct sk_tx;
+struct ooo_pool;
 struct vxlan;
 
 struct tlist {
@@ -86,6 +87,7 @@ struct worker {
 	/* hot */
 	struct sock *sk;
 	struct sk_tx *sktx; /* tcp/tcp_send.h, parallel to sk; NULL: no message over several segments */
+	struct ooo_pool *ooo; /* tcp/tcp_ooo.h: held out-of-order segments; NULL: none kept (UDP) */
 	struct dp_worker_stats *st;
 	struct dp_worker_lat *lat; /* NULL: latency not recorded */
 	struct netport *np;

@@ -213,6 +213,8 @@ client_open(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s
 	sk->snd_una = s->ack;
 	sk->rcv_nxt = s->seq + 1;
 	sk->state = SK_ESTABLISHED;
+	if (s->sack_ok) /* ours offered it */
+		sk->flags |= SKF_SACK;
 	if (w->sktx) /* our SYN offered window scaling */
 		tx_open(w, sk, sk_tx_of(w, sk), s, 1);
 	if (w->lat)

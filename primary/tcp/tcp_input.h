@@ -120,6 +120,63 @@ tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg 
 	return 0;
 }
 
+/* What the state does with an acceptable segment whose data and FIN (if
+ * any) rcv_nxt and SKF_FIN_RCVD already count. */
+static __rte_always_inline void
+tcp_state_input(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		const struct seg *s, const struct tcp_role *role)
+{
+	switch (sk->state) {
+	case SK_ESTABLISHED:
+		role->established(w, sk, idx, t, s);
+		break;
+	case SK_FIN_WAIT_1:
+	case SK_FIN_WAIT_2:
+	case SK_LAST_ACK:
+		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, t, s))
+			break;
+		sk_closing_input(w, sk, idx, t, role->fin_wait);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The connection holds segments out of order (tcp_ooo.h): those that now
+ * continue the stream go through the state as if they arrived in order,
+ * then our ACK goes at once (RFC 5681 4.2: a segment that fills a gap),
+ * with SACK blocks if segments are still held. After the peer's FIN
+ * nothing held can continue the stream: all of it goes back. */
+static __rte_noinline void
+tcp_held_input(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	       const struct seg *s, const struct tcp_role *role)
+{
+	struct seg h = *s;
+	struct ooo_out o;
+	int filled = 0;
+
+	if (sk->flags & SKF_FIN_RCVD) {
+		sk_release_held(w, sk);
+		return;
+	}
+	h.flags = TH_ACK;
+	h.opt = NULL;
+	h.optlen = 0;
+	h.pkt = NULL;
+	while (sk->ooo != 0 && ooo_pop(w->ooo, &sk->ooo, sk->rcv_nxt, &o)) {
+		h.seq = o.seq;
+		h.data = pkt_held(o.seg, o.off);
+		h.dlen = o.len;
+		sk->rcv_nxt += o.len;
+		CNT_ADD(w, GOOD_RX, (uint64_t)o.len * 8);
+		tcp_state_input(w, sk, idx, t, &h, role); /* may end the connection (and the queue) */
+		pkt_unhold(w, o.seg);
+		filled = 1;
+	}
+	if ((filled || sk->ooo != 0) && (sk->flags & SKF_ACK_OWED) && sk->state != SK_CLOSED)
+		sk_ctl(w, t, sk, TH_ACK);
+}
+
 static __rte_always_inline void
 tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 {
@@ -175,7 +232,7 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 	}
 	if (s->dlen > 0 || (flags & TH_FIN)) {
 		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
+			sk_rcv_not_next(w, sk, &t, s);
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
@@ -185,20 +242,9 @@ tcp_input(struct worker *w, const struct seg *s, const struct tcp_role *role)
 			sk->flags |= SKF_FIN_RCVD;
 		}
 	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		role->established(w, sk, (uint32_t)idx, &t, s);
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK:
-		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, &t, s))
-			break;
-		sk_closing_input(w, sk, (uint32_t)idx, &t, role->fin_wait);
-		break;
-	default:
-		break;
-	}
+	tcp_state_input(w, sk, (uint32_t)idx, &t, s, role);
+	if (unlikely(sk->ooo != 0) && s->dlen > 0)
+		tcp_held_input(w, sk, (uint32_t)idx, &t, s, role);
 }
 
 /* The retransmission timer (list TL_RT) of socket idx: a zero-window
@@ -237,7 +283,7 @@ tcp_timer_rt(struct worker *w, uint32_t idx, const struct tcp_role *role)
 		CNT(w, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(w, SYN_RT);
 		CNT(w, SYN_TX);
 		break;

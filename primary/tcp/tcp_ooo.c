@@ -179,6 +179,21 @@ ooo_release_all(struct ooo_pool *p, uint16_t *head)
 }
 
 uint32_t
+ooo_drain(struct ooo_pool *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->cap && p->used; i++) {
+		if (p->e[i].seg == NULL)
+			continue;
+		p->release(p->ctx, p->e[i].seg);
+		ent_free(p, (uint16_t)(i + 1));
+		n++;
+	}
+	return n;
+}
+
+uint32_t
 ooo_sack(const struct ooo_pool *p, uint16_t head, struct sack_block *b, uint32_t max)
 {
 	uint32_t stamp[8], n = 0;

@@ -34,6 +34,12 @@
 #include "tcp/tcp_seq.h"
 
 #define OOO_CAP_MAX 65535 /* handles are 16 bits */
+/* The engine's pool: segments held per worker (each an mbuf the port's
+ * pool has beside its rings: dev/port.c, boot/eal_args.c), and per
+ * connection: 64 covers the 45 full segments of the 64 KiB window we
+ * advertise (net/pkt.h), so one hole never costs what followed it. */
+#define DP_OOO_SEGS 4096
+#define DP_OOO_PER_CONN 64
 
 struct ooo_ent {
 	uint32_t seq;   /* first byte held */
@@ -99,6 +105,11 @@ uint32_t ooo_release_all(struct ooo_pool *p, uint16_t *head);
  * are one block; the block holding the most recent arrival first, then
  * the others by their latest arrival. At most max; returns how many. */
 uint32_t ooo_sack(const struct ooo_pool *p, uint16_t head, struct sack_block *b, uint32_t max);
+
+/* Every segment the pool holds, whoever holds it, is released (the end of
+ * the test, or a reset of the socket table: the handles in the sockets
+ * are stale after it). Returns how many. */
+uint32_t ooo_drain(struct ooo_pool *p);
 
 /* Segments the connection holds. */
 uint32_t ooo_count(const struct ooo_pool *p, uint16_t head);

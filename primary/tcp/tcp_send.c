@@ -7,6 +7,7 @@
 /* sk_tx.recovery */
 #define TX_NEWRENO 1 /* fast recovery, one hole per partial ACK */
 #define TX_GO_BACK 2 /* ...and the peer keeps nothing out of order: went back once */
+#define TX_SACK    3 /* RFC 6675 recovery: the scoreboard says what goes */
 
 /* cwnd never grows past this (a 1 GiB message is the largest). */
 #define TX_CWND_MAX (1u << 30)
@@ -77,9 +78,10 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 			f |= TH_FIN;
 	}
 	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
-	if (__builtin_expect(w->tx_drop_every != 0, 0) && ++w->tx_drop_n >= w->tx_drop_every)
+	if (__builtin_expect(w->tx_drop_every != 0, 0) && ++w->tx_drop_n >= w->tx_drop_every) {
 		w->tx_drop_n = 0;
-	else
+		CNT(w, TEST_DROP);
+	} else
 		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
@@ -122,6 +124,13 @@ tx_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct
 		uint32_t end = tx->base + min_u32((k + 1) * w->mss, src->len);
 		uint32_t flight = end - sk->snd_una;
 
+		/* After a timeout: what the peer holds is not sent again */
+		if (unlikely(tx->sb.n != 0) && seq_lt(tx->nxt, sk->snd_nxt) &&
+		    sb_sacked(&tx->sb, tx->base + k * w->mss, end)) {
+			tx->nxt = end;
+			continue;
+		}
+
 		/* Whole segments only (their sums are precomputed); with
 		 * nothing in flight, one goes into a window smaller than a
 		 * segment rather than wait forever (the peer keeps what fits).
@@ -147,6 +156,7 @@ tx_begin(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 	tx->base = tx->nxt = sk->snd_nxt;
 	tx->dupacks = 0;
 	tx->active = 1;
+	sb_reset(&tx->sb, sk->snd_nxt);
 	return tx_output(w, sk, t, src, fin);
 }
 
@@ -160,12 +170,63 @@ resend_hole(struct worker *w, struct sock *sk, const struct tuple *t, const stru
 		send_seg(w, sk, tx, t, src, seg_of(w, tx, sk->snd_una), 0);
 }
 
+/* RFC 6675 5 (steps 4 and C): while cwnd leaves a segment's room above
+ * what is in the network (pipe), send the next lost hole, else new data
+ * the peer's window takes, else a hole not yet known lost (NextSeg's
+ * rules 1, 2, 3). Each pass adds what it sent to pipe, so it ends. */
+static void
+sack_output(struct worker *w, struct sock *sk, const struct tuple *t, const struct tx_src *src, int fin)
+{
+	struct sk_tx *tx = sk_tx_of(w, sk);
+	struct sb_msg m = { tx->base, w->mss, src->len };
+	uint32_t wnd = min_u32(tx->wnd, w->send_wnd), seq;
+
+	while (sb_pipe(&tx->sb, &m, sk->snd_una, sk->snd_nxt) + w->mss <= tx->cwnd && !tx_congested(w)) {
+		uint32_t k;
+
+		if (sb_next_seg(&tx->sb, &m, sk->snd_una, 1, &seq)) {
+			k = seg_of(w, tx, seq);
+		} else if (tx->nxt - tx->base < src->len && seq_ge(tx->nxt, sk->snd_nxt) &&
+			   tx->base + min_u32((seg_of(w, tx, tx->nxt) + 1) * w->mss, src->len) - sk->snd_una <= wnd) {
+			send_seg(w, sk, tx, t, src, seg_of(w, tx, tx->nxt), fin);
+			continue;
+		} else if (sb_next_seg(&tx->sb, &m, sk->snd_una, 0, &seq)) {
+			k = seg_of(w, tx, seq);
+		} else {
+			break;
+		}
+		send_seg(w, sk, tx, t, src, k, fin);
+		sb_resent(&tx->sb, tx->base + min_u32((k + 1) * w->mss, src->len));
+	}
+}
+
+/* An ACK's SACK blocks into the scoreboard; a first block below the ACK
+ * (or inside the second) says the peer got something twice (RFC 2883):
+ * a retransmission that was not needed. */
+static void
+sack_input(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct seg *s)
+{
+	struct sack_opts o;
+
+	sack_parse(s->opt, s->optlen, &o);
+	if (o.n == 0)
+		return;
+	CNT_ADD(w, SACK_RX, o.n);
+	if (sack_is_dsack(&o, s->ack))
+		CNT(w, SPUR_RT);
+	sb_update(&tx->sb, s->ack, sk->snd_nxt, o.b, o.n);
+}
+
 int
 tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
        const struct tx_src *src, int fin)
 {
 	struct sk_tx *tx = sk_tx_of(w, sk);
 	uint32_t wnd = (uint32_t)s->win << tx->shift, flight = sk->snd_nxt - sk->snd_una;
+	int sack = (sk->flags & SKF_SACK) != 0;
+
+	if (sack && s->optlen != 0)
+		sack_input(w, sk, tx, s);
 
 	if (s->ack == sk->snd_una) {
 		/* RFC 5681 2: a duplicate ACK acknowledges nothing new with
@@ -175,7 +236,19 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 		    wnd != 0) { /* a closed window is no sign of loss */
 			if (tx->dupacks < UINT8_MAX)
 				tx->dupacks++;
-			if (tx->recovery) {
+			if (tx->recovery == TX_SACK) {
+				sack_output(w, sk, t, src, fin);
+			} else if (!tx->recovery && sack && seq_gt(s->ack, tx->recover) &&
+				   (tx->dupacks >= 3 || sb_is_lost(&tx->sb, sk->snd_una, w->mss))) {
+				/* RFC 6675 5 step 4: cwnd = ssthresh, then what
+				 * the scoreboard says, the first hole first */
+				tx->recover = sk->snd_nxt;
+				tx->ssthresh = max_u32(flight / 2, 2u * w->mss);
+				tx->cwnd = tx->ssthresh;
+				tx->sb.high_rxt = sk->snd_una;
+				tx->recovery = TX_SACK;
+				sack_output(w, sk, t, src, fin);
+			} else if (tx->recovery) {
 				/* RFC 6582 3.2 step 4: each further one
 				 * inflates cwnd by what left the network */
 				tx->cwnd = min_u32(tx->cwnd + w->mss, TX_CWND_MAX);
@@ -208,9 +281,15 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 		flight = sk->snd_nxt - sk->snd_una;
 		if (tx->recovery) {
 			if (seq_le(tx->recover, s->ack)) {
-				/* step 3 (full ACK), option 1: deflate */
+				/* step 3 (full ACK), option 1: deflate (after a
+				 * SACK recovery cwnd is ssthresh already) */
 				tx->cwnd = min_u32(tx->ssthresh, max_u32(flight, w->mss) + w->mss);
 				tx->recovery = 0;
+			} else if (tx->recovery == TX_SACK) {
+				/* RFC 6675 5 step C: a partial ACK is one more
+				 * chance to send what the scoreboard says */
+				sack_output(w, sk, t, src, fin);
+				return 0;
 			} else {
 				/* partial ACK: the next hole at once; deflate by
 				 * what was acknowledged, add back one mss when
@@ -272,5 +351,10 @@ tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 	tx->dupacks = 0;
 	tx->recover = sk->snd_nxt; /* RFC 6582 3.2 step 1 after a timeout */
 	tx->nxt = sk->snd_una;
+	/* what the peer SACKed is not sent again, unless this is the second
+	 * timeout in a row: a peer may drop what it SACKed (RFC 2018 8) */
+	if (sk->retries > 1)
+		sb_reset(&tx->sb, sk->snd_una);
+	tx->sb.high_rxt = sk->snd_una;
 	tx_output(w, sk, t, src, fin);
 }

@@ -98,7 +98,7 @@ accept_syn(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(w, SYN_RT);
 		CNT(w, SYN_TX);
 		return;
@@ -112,9 +112,11 @@ accept_syn(struct worker *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	sk->state = SK_SYN_RCVD;
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
+	if (s->sack_ok)
+		sk->flags |= SKF_SACK;
 	if (w->sktx)
 		tx_open(w, sk, &w->sktx[idx], s, 1);
-	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 	CNT(w, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }

@@ -97,6 +97,7 @@ unserve
 serve 1000000 $'test_tx_drop 100\ntest_rx_drop 100\nretransmit_timeout 200ms'
 lossy_mbps=$(fetch 1000000 "1 MB with 1% loss")
 [ "$(st pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
+[ "$(st testDrop)" -gt 0 ] || fail "test_tx_drop and test_rx_drop dropped nothing"
 note "1 MB with 1 segment in 100 lost: exact content, $lossy_mbps Mbit/s (without loss: $clean_mbps), pushRt $(st pushRt)"
 unserve
 pass "curl 100 KB / 1 MB / 100 MB exact, wrk -c 50 64 KB ($done_, no error), ab 1000 exact, 1 MB through 1% loss"

@@ -21,7 +21,9 @@
  *                 sent (and lost: the server never answers it), then seq
  *                 and ack are the socket's rcv_nxt and snd_nxt. Records in
  *                 this mode feed the client's response scanner in order,
- *                 a response cut anywhere across them.
+ *                 a response cut anywhere across them; with sel & 0x40 too,
+ *                 seq is ahead of rcv_nxt by 1 + (sel & 0x3f) x 61 (held
+ *                 out of order, and its ACK carries SACK blocks).
  *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
  *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers
  *   flags >> 5    pair (mod 4): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN
@@ -30,7 +32,8 @@
  * After each record, the two workers exchange what they sent.
  *
  * Checked after every input, abort on failure: every mbuf is back in its
- * pool, and on each worker every open socket is on exactly one timer list
+ * pool or held out of order by an open socket (and the sockets' held
+ * segments are the queue's), and on each worker every open socket is on exactly one timer list
  * (so none can outlive a vanished peer) and the lists are well formed.
  */
 #include <stdio.h>
@@ -51,6 +54,7 @@
 #include "net/pkt.h"
 #include "net/rx.h"
 #include "tcp/tcp.h"
+#include "tcp/tcp_ooo.h"
 #include "udp/udp.h"
 #include "engine/worker.h"
 #include "state/sock_table.h"
@@ -185,6 +189,8 @@ reset_side(struct side *s)
 	size_t bytes = s->w0.n_sk * sizeof(struct sock);
 
 	drain(s);
+	if (s->w0.ooo != NULL) /* what sockets held out of order: they are zeroed below */
+		ooo_drain(s->w0.ooo);
 	if (s->w0.sk != NULL)
 		madvise(s->w0.sk, bytes, MADV_DONTNEED); /* back to zero pages */
 	if (s->w0.sktx != NULL) /* the sender's state beside them (tcp_send.h) */
@@ -262,6 +268,22 @@ check_side(const struct side *s, const char *what)
 					(unsigned long)i, w->sk[i].state, w->sk[i].flags, w->sk[i].inflight);
 		abort();
 	}
+	/* what the out-of-order queue holds belongs to open sockets, all of it */
+	if (w->ooo != NULL) {
+		uint32_t held = 0;
+
+		for (uint64_t i = 0; i < w->n_sk; i++) {
+			if (w->sk[i].ooo != 0 && w->sk[i].state == SK_CLOSED) {
+				fprintf(stderr, "%s: closed socket %lu holds segments\n", what, (unsigned long)i);
+				abort();
+			}
+			held += ooo_count(w->ooo, w->sk[i].ooo);
+		}
+		if (held != w->ooo->used) {
+			fprintf(stderr, "%s: sockets hold %u segments, the queue %u\n", what, held, w->ooo->used);
+			abort();
+		}
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -302,7 +324,7 @@ fixup(uint8_t *p, uint32_t len, const uint8_t *t, uint32_t tlen)
 /* sel & 0x80 on the client (see the header): the frame continues the
  * response stream of the connection its (fixed-up) IPv4 addresses name. */
 static void
-in_order(struct side *c, uint8_t *p, uint32_t len)
+in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 {
 	uint32_t lo = l3_offset(p, len), l4, lip, seq, ack;
 	uint16_t lport, rport;
@@ -327,7 +349,9 @@ in_order(struct side *c, uint8_t *p, uint32_t len)
 		tcp_client_timer(&c->w, (uint32_t)idx, TL_KA); /* the next request */
 		drain(c);                                       /* ...lost */
 	}
-	seq = rte_cpu_to_be_32(sk->rcv_nxt);
+	/* sel & 0x40: ahead of rcv_nxt, a gap before it (the out-of-order
+	 * queue holds it until records at rcv_nxt fill the gap) */
+	seq = rte_cpu_to_be_32(sk->rcv_nxt + ((sel & 0x40) ? 1 + (sel & 0x3fu) * 61 : 0));
 	ack = rte_cpu_to_be_32(sk->snd_nxt);
 	memcpy(p + l4 + 4, &seq, 4);
 	memcpy(p + l4 + 8, &ack, 4);
@@ -519,6 +543,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t pairs_used = 0;
+	uint32_t held;
 
 	for (int p = 0; p < N_PAIRS; p++) {
 		reset_side(&sides[p][0]);
@@ -548,7 +573,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((flags & 0x04) && to->n_tpl) {
 			fixup(p, len, to->tpl[sel % to->n_tpl], to->tpl_len[sel % to->n_tpl]);
 			if ((sel & 0x80) && (flags & 0x01) && (flags >> 5) % N_PAIRS == 0)
-				in_order(to, p, len);
+				in_order(to, p, len, sel);
 		}
 		if (flags & 0x08)
 			fix_checksums(p, len);
@@ -573,9 +598,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	if (getenv("FUZZ_RX_TRACE"))
 		trace();
-	if (rte_mempool_avail_count(mp) != pool_size) {
-		fprintf(stderr, "mbuf leak: %u of %u in the pool (pairs used 0x%x)\n",
-			rte_mempool_avail_count(mp), pool_size, pairs_used);
+	/* every mbuf is in the pool or held out of order by a connection */
+	held = 0;
+	for (int p = 0; p < N_PAIRS; p++)
+		for (int k = 0; k < 2; k++)
+			held += sides[p][k].w0.ooo ? sides[p][k].w0.ooo->used : 0;
+	if (rte_mempool_avail_count(mp) + held != pool_size) {
+		fprintf(stderr, "mbuf leak: %u of %u in the pool, %u held (pairs used 0x%x)\n",
+			rte_mempool_avail_count(mp), pool_size, held, pairs_used);
 		abort();
 	}
 	return 0;
