@@ -14,8 +14,10 @@
  *   flags & 0x01  deliver to the client (else the server)
  *   flags & 0x02  mark checksums verified by the device (ol_flags GOOD)
  *   flags & 0x04  overwrite addresses, ports, seq and ack from one of the
- *                 frames the target received while connecting (sel picks)
- *                 With sel & 0x80, on the IPv4 HTTP pair's client, the frame
+ *                 frames the target received while connecting (sel picks;
+ *                 with sel & 0x80, its low six bits)
+ *                 With sel & 0x80, on the IPv4 HTTP pair's client (or pair
+ *                 4's, whose POST bodies span segments), the frame
  *                 continues that connection's response stream instead: if
  *                 the connection waits for nothing, its next request is
  *                 sent (and lost: the server never answers it), then seq
@@ -23,7 +25,9 @@
  *                 this mode feed the client's response scanner in order,
  *                 a response cut anywhere across them; with sel & 0x40 too,
  *                 seq is ahead of rcv_nxt by 1 + (sel & 0x3f) x 61 (held
- *                 out of order, and its ACK carries SACK blocks).
+ *                 out of order, and our ACK carries SACK blocks) and ack
+ *                 is snd_una (a duplicate ACK; its SACK option, if any,
+ *                 goes to the scoreboard of a POST body in flight).
  *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
  *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers
  *   flags >> 5    pair (mod 4): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN
@@ -352,7 +356,10 @@ in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 	/* sel & 0x40: ahead of rcv_nxt, a gap before it (the out-of-order
 	 * queue holds it until records at rcv_nxt fill the gap) */
 	seq = rte_cpu_to_be_32(sk->rcv_nxt + ((sel & 0x40) ? 1 + (sel & 0x3fu) * 61 : 0));
-	ack = rte_cpu_to_be_32(sk->snd_nxt);
+	/* ...and its ACK a duplicate (snd_una): with a POST body in flight
+	 * (pair 4), three make the sender recover, by its SACK scoreboard
+	 * when the frame carries SACK blocks */
+	ack = rte_cpu_to_be_32((sel & 0x40) ? sk->snd_una : sk->snd_nxt);
 	memcpy(p + l4 + 4, &seq, 4);
 	memcpy(p + l4 + 8, &ack, 4);
 }
@@ -571,8 +578,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += len;
 		size -= len;
 		if ((flags & 0x04) && to->n_tpl) {
-			fixup(p, len, to->tpl[sel % to->n_tpl], to->tpl_len[sel % to->n_tpl]);
-			if ((sel & 0x80) && (flags & 0x01) && (flags >> 5) % N_PAIRS == 0)
+			/* in the stream-continuing mode, the low six bits pick the
+			 * frame (the connection), whatever 0x40 says of the seq */
+			uint8_t k = (uint8_t)(((sel & 0x80) ? sel & 0x3f : sel) % to->n_tpl);
+
+			fixup(p, len, to->tpl[k], to->tpl_len[k]);
+			if ((sel & 0x80) && (flags & 0x01) && ((flags >> 5) % N_PAIRS == 0 || (flags >> 5) % N_PAIRS == 4))
 				in_order(to, p, len, sel);
 		}
 		if (flags & 0x08)
