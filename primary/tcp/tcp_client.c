@@ -42,7 +42,7 @@ send_request(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple
 		CNT_ADD(w, HTTP_GET, n);
 	else
 		CNT_ADD(w, TCP_REQ, n);
-	tl_add(w, sk, idx, TL_RT);
+	tx_arm_rt(w, sk, idx);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */

@@ -112,7 +112,7 @@ tcp_ack_input(struct worker *w, struct sock *sk, uint32_t idx, const struct seg 
 		if (tx_ack(w, sk, t, s, &src, fin))
 			return 1; /* a duplicate ACK (RFC 5681 2: it carries no data) */
 		if (sk->snd_una != una || tx_active(w, sk))
-			tl_add(w, sk, idx, TL_RT); /* RFC 6298 5.3: restart */
+			tx_arm_rt(w, sk, idx); /* RFC 6298 5.3: restart */
 	} else if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
@@ -300,7 +300,7 @@ tcp_timer_rt(struct worker *w, uint32_t idx, const struct tcp_role *role)
 		}
 		break; /* else (client): request acknowledged, the response is slow */
 	}
-	tl_add(w, sk, idx, TL_RT);
+	tx_arm_rt(w, sk, idx);
 }
 
 #endif

@@ -12,6 +12,21 @@
 /* cwnd never grows past this (a 1 GiB message is the largest). */
 #define TX_CWND_MAX (1u << 30)
 
+/* RFC 6298's bounds, in timer ticks: 2.4's minimum is 1 s, Linux's 200
+ * ms (what we take, or retransmit_timeout when that is shorter: a test
+ * that asks for a short timeout gets it); 2.5's maximum, 60 s. */
+#define TX_RTO_MIN (200u * TL_PER_MS)
+#define TX_RTO_MAX (60000u * TL_PER_MS)
+
+static inline void
+rtt_cfg_of(const struct worker *w, struct rtt_cfg *c)
+{
+	c->rto_init = w->tl[TL_RT].timeout;
+	c->rto_min = c->rto_init < TX_RTO_MIN ? c->rto_init : TX_RTO_MIN;
+	c->rto_max = TX_RTO_MAX;
+	c->g = 1; /* a tick */
+}
+
 static void
 src_msg_seg(const struct tx_src *src, uint32_t k, uint32_t mss, struct msg *out)
 {
@@ -52,6 +67,12 @@ tx_open(const struct worker *w, const struct sock *sk, struct sk_tx *tx, const s
 	tx->recover = sk->snd_una;
 	tx->nxt = sk->snd_nxt;
 	tx->base = sk->snd_nxt;
+	{
+		struct rtt_cfg c;
+
+		rtt_cfg_of(w, &c);
+		rtt_init(&tx->rtt, &c);
+	}
 }
 
 static inline uint32_t
@@ -86,10 +107,12 @@ send_seg(struct worker *w, struct sock *sk, struct sk_tx *tx, const struct tuple
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
 		CNT(w, PUSH_RT);
+		rtt_resent(&tx->rtt); /* Karn: no sample from what went twice */
 	}
 	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
 		CNT_ADD(w, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
 		sk->snd_nxt = end;
+		rtt_sent(&tx->rtt, end, w->now_t);
 	}
 	if (seq_gt(end, tx->nxt))
 		tx->nxt = end;
@@ -270,6 +293,10 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 	/* new data acknowledged */
 	{
 		uint32_t acked = s->ack - sk->snd_una;
+		struct rtt_cfg c;
+
+		rtt_cfg_of(w, &c);
+		rtt_ack(&tx->rtt, s->ack, w->now_t, &c);
 		uint32_t hole_end = tx->base + min_u32((seg_of(w, tx, sk->snd_una) + 1) * w->mss, src->len);
 
 		sk->snd_una = s->ack;
@@ -324,6 +351,19 @@ tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct se
 	return 0;
 }
 
+void
+tx_arm_rt(struct worker *w, struct sock *sk, uint32_t idx)
+{
+	struct rtt_cfg c;
+
+	if (!tx_active(w, sk)) {
+		tl_add(w, sk, idx, TL_RT);
+		return;
+	}
+	rtt_cfg_of(w, &c);
+	tl_add_at(w, sk, idx, TL_RT, w->now_t + rtt_rto(&sk_tx_of(w, sk)->rtt, &c));
+}
+
 int
 tx_persist(const struct worker *w, const struct sock *sk)
 {
@@ -344,6 +384,12 @@ tx_timer(struct worker *w, struct sock *sk, const struct tuple *t, const struct 
 		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, NULL);
 		sk_ack_sent(sk);
 		return;
+	}
+	{
+		struct rtt_cfg c;
+
+		rtt_cfg_of(w, &c);
+		rtt_backoff(&tx->rtt, &c); /* RFC 6298 5.5 */
 	}
 	tx->ssthresh = max_u32(flight / 2, 2u * w->mss);
 	tx->cwnd = w->mss;

@@ -32,6 +32,7 @@
 
 #include "net/l4.h"
 #include "state/sock.h"
+#include "tcp/tcp_rtt.h"
 #include "tcp/tcp_sack.h"
 #include "state/worker.h"
 
@@ -50,9 +51,10 @@ struct sk_tx {
 	uint8_t recovery;  /* in fast recovery (tcp_send.c: TX_NEWRENO, TX_GO_BACK, TX_SACK), else 0 */
 	uint8_t active;    /* a message is in progress: not all of it acknowledged */
 	struct sack_board sb; /* what the peer holds above snd_una (SKF_SACK) */
+	struct rtt_est rtt;   /* RFC 6298: the retransmission timeout (tcp_rtt.h) */
 };
 
-_Static_assert(sizeof(struct sk_tx) == 84, "docs/performance.md states 64 + 84 bytes per connection");
+_Static_assert(sizeof(struct sk_tx) == 108, "docs/performance.md states 64 + 108 bytes per connection");
 
 /* Where segment k of a message comes from. */
 struct tx_src {
@@ -98,6 +100,13 @@ tx_active(const struct worker *w, const struct sock *sk)
  * ACK and nothing else is to be done with it. */
 int tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struct seg *s,
 	   const struct tx_src *src, int fin);
+
+/* The retransmission timer of a connection sending a message over
+ * several segments: its own RTO (RFC 6298, in timer ticks: SRTT +
+ * 4 x RTTVAR, at least min(200 ms, retransmit_timeout), at most 60 s,
+ * doubled per timeout in a row; retransmit_timeout before the first
+ * sample). Other connections keep the list's fixed timeout. */
+void tx_arm_rt(struct worker *w, struct sock *sk, uint32_t idx);
 
 /* Whether the retransmission timer would only probe a zero window (the
  * persist timer, RFC 9293 3.8.6.1): not a loss, not a retry. */

@@ -181,7 +181,7 @@ respond(struct worker *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		CNT(w, HTTP_2XX);
 		tx_begin(w, sk, t, &src, close);
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		tx_arm_rt(w, sk, idx);
 		if (w->lat)
 			dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 		return;

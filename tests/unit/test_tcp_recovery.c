@@ -5,7 +5,7 @@
  * only the holes (RFC 6675), and what a connection held given back when it
  * ends.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
 #include "tcp_harness.h"
 
 /* Drop segment i of from's box. */
@@ -148,6 +148,40 @@ test_held_released_at_close(void **state)
 	assert_int_equal(c->w.ooo->used, 0);
 }
 
+/* The retransmission timeout from the connection's RTT (RFC 6298): after
+ * a 5 ms round trip it is 200 ms (the minimum), not retransmit_timeout's
+ * 2 s; a timeout doubles it (5.5); an ACK of new data after it samples
+ * nothing from what went twice (Karn) and keeps the doubled value. */
+static void
+test_rto_from_rtt(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint64_t rt;
+
+	(void)state;
+	assert_int_equal(s->w.tl[TL_RT].timeout, 2000 * TL_PER_MS);
+	open_and_ask(c, s);
+	advance(s, 5);
+	deliver(s, c); /* the first flight */
+	deliver(c, s); /* its ACKs, 5 ms after: a sample; the next flight goes */
+	box_clear(s);  /* ...and is lost */
+	rt = C(s, PUSH_RT);
+	advance(s, 199);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt);
+	advance(s, 2);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt + 1); /* at 200 ms */
+	box_clear(s);
+	advance(s, 399);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt + 1);
+	advance(s, 2);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt + 2); /* 400 ms later: backed off */
+	box_clear(s);
+}
+
 int
 main(void)
 {
@@ -157,6 +191,7 @@ main(void)
 		cmocka_unit_test_teardown(test_sack_resends_holes_only, free_nodes),
 		cmocka_unit_test_teardown(test_held_without_sack, free_nodes),
 		cmocka_unit_test_teardown(test_held_released_at_close, free_nodes),
+		cmocka_unit_test_teardown(test_rto_from_rtt, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
