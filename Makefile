@@ -1,5 +1,5 @@
 # dperf-live: build, test, bench.
-#   make            build/dperf, build/dperf-ctl, build/dperf-top
+#   make            build/dperf, build/dperf-ctl, build/dperf-top, build/dperf-report
 #   make asan       the same under ASan+UBSan in build/asan/
 #   make test       unit tests (plain and sanitized), end-to-end tests, then a check
 #                   that no hugepage file or runtime dir of a dead process is left
@@ -42,11 +42,15 @@ CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP $(INCLUDES) -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/port_dev.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+COMMON_SRC  := common/version.c common/numbers.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+# The config parser: the primary's, its unit tests' and the fuzzers'. The
+# tools read the effective configuration as text (config_text) and parse
+# only numbers and times (numbers.c), so they do not link it.
+CONFIG_SRC  := $(wildcard common/config_*.c) common/port_dev.c
 # lib/: the figures every reader shows (the primary's report, -o summary
 # and telemetry read them too), and what only the tools need: attaching
 # as a secondary and sending control requests.
-READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c
+READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c lib/run_log.c
 ATTACH_SRC  := lib/attach.c lib/ctl_client.c
 PRIMARY_SRC := $(wildcard primary/*/*.c)
 CTL_SRC     := $(wildcard secondary/*.c)
@@ -57,6 +61,7 @@ UNIT_PY     := $(wildcard tests/unit/test_*.py)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+CONFIG_OBJ  := $(call obj,$(CONFIG_SRC))
 READER_OBJ  := $(call obj,$(READER_SRC))
 PRIMARY_OBJ := $(call obj,$(PRIMARY_SRC))
 ATTACH_OBJ  := $(call obj,$(ATTACH_SRC))
@@ -66,7 +71,7 @@ UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz soak \
         dpdk-check man docs docs-check install uninstall FORCE
-all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
+all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report
 
 # Without DPDK's development files every compile would fail on its first
 # rte_*.h; say once what to do instead.
@@ -95,7 +100,7 @@ $(BUILD)/obj/%.o: %.c | dpdk-check
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -c $< -o $@
 
-$(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
+$(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
 
@@ -109,15 +114,22 @@ $(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lncursesw -lbsd -lm
 
+# dperf-report is Python (matplotlib draws its plots): the script with
+# the version filled in.
+$(BUILD)/dperf-report: scripts/dperf_report.py $(BUILD)/gen/dp_version.h
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sed 's|@DP_VERSION@|$(DP_VERSION)|' $< >$@.tmp && chmod 0755 $@.tmp && mv $@.tmp $@
+
 # Unit tests: pure code only, no EAL. Each test links the common and
 # reader objects plus the modules it names in its "// links:" line, and
 # finds their headers by -I.
 links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 .SECONDEXPANSION:
-$(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
+$(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(COMMON_OBJ) $(call links,$<) \
+	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
 
 unit: $(UNIT_BIN)
@@ -148,7 +160,7 @@ test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
-FUZZ_CFG     := common/config.c common/config_values.c common/port_dev.c common/escape.c
+FUZZ_CFG     := $(CONFIG_SRC) common/numbers.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
@@ -156,7 +168,7 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_
 # not the device (the harness stands in for tx_flush) nor the control path.
 FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
-                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(READER_SRC)
+                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
@@ -223,13 +235,14 @@ MANDIR         ?= $(PREFIX)/share/man
 DATADIR        ?= $(PREFIX)/share/dperf-live
 SYSCONFDIR     ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-BINS := dperf dperf-ctl dperf-top
+BINS := dperf dperf-ctl dperf-top dperf-report
 CONFS := $(wildcard conf/*.conf)
 
 install: all man
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 	  $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(SYSCONFDIR)/dperf $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 $(addprefix $(BUILD)/,$(BINS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 $(CONFS) $(DESTDIR)$(DATADIR)/examples/
@@ -240,6 +253,7 @@ install: all man
 # Configurations in SYSCONFDIR/dperf are the user's: they stay.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(filter %.8,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/examples/,$(notdir $(CONFS)))
