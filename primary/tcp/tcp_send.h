@@ -103,7 +103,7 @@ int tx_ack(struct worker *w, struct sock *sk, const struct tuple *t, const struc
 
 /* The retransmission timer of a connection sending a message over
  * several segments: its own RTO (RFC 6298, in timer ticks: SRTT +
- * 4 x RTTVAR, at least min(200 ms, retransmit_timeout), at most 60 s,
+ * 4 x RTTVAR, at least min(1 s, retransmit_timeout), at most 60 s,
  * doubled per timeout in a row; retransmit_timeout before the first
  * sample). Other connections keep the list's fixed timeout. */
 void tx_arm_rt(struct worker *w, struct sock *sk, uint32_t idx);
