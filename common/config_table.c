@@ -334,7 +334,8 @@ const struct keyword dp_keywords[] = {
 	     "device without it (memif) is refused at start"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, "2s", D_ALWAYS,
-	     "the first retransmission's timeout", NULL),
+	     "the initial retransmission timeout (RFC 6298's RTO before a round trip is measured)",
+	     NULL),
 	/* 40 ms, Linux's shortest delayed-ACK time: below the 200 ms minimum
 	 * RTO of a kernel peer, so a held ACK never causes a retransmission,
 	 * and long enough for a keepalive request every few ms to carry it.

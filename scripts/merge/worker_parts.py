@@ -42,6 +42,7 @@ NETW = {
     'disable_ack': 'tcp->disable_ack', 'dack_t': 'tcp->dack_t', 'dack': 'tcp->dack',
     'sktx': 'tcp->snd', 'send_wnd': 'tcp->send_wnd', 'ka_num': 'tcp->ka_num',
     'tx_drop_every': 'tcp->snd_drop.every', 'tx_drop_n': 'tcp->snd_drop.n', 'rsp_head': 'tcp->rsp_head',
+    'ooo': 'tcp->ooo',
 }
 # old member -> its path from struct worker, for the loop's own parts
 WORKER = {
