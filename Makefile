@@ -93,7 +93,7 @@ $(BUILD)/obj/%.o: %.c | dpdk-check
 
 $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lssl -lcrypto -lnuma -lbsd -lm
 
 # The Prometheus exporter's HTTP server: Debian's libmicrohttpd
 # (secondary/ctl_export.c says why).
@@ -114,9 +114,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(COMMON_OBJ) $$(call links,tests
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(COMMON_OBJ) $(call links,$<) \
-	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lbsd -lm
+	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm
 
-unit: $(UNIT_BIN)
+# The TLS server's test certificate and key (test_tls, the TLS e2e tests,
+# tls_cert/tls_key in a test's configuration): made when missing, never
+# committed; one pair for every build (build/asan too).
+TLS_TEST_KEY := build/tls/test-key.pem
+$(TLS_TEST_KEY):
+	@scripts/tls-cert.sh $(dir $@)
+
+unit: $(UNIT_BIN) $(TLS_TEST_KEY)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
-      libncurses-dev libcmocka-dev libmicrohttpd-dev tmux curl wrk apache2-utils nginx-light iproute2
+      libncurses-dev libcmocka-dev libmicrohttpd-dev libssl-dev openssl tmux curl wrk apache2-utils nginx-light iproute2
       iputils-ping procps python3 python3-scapy prometheus kmod clang mandoc man-db systemd)
 
 missing=()
