@@ -164,13 +164,18 @@ build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) $(ARCH) $(DPDK_CFLAGS) -o $@ $(filter %.c,$^) $(DPDK_LIBS) -lbsd -lm -lpthread
+# TLS records as our TCP delivers them (primary/tls/), against the test certificate.
+build/fuzz/fuzz_tls: tests/fuzz/fuzz_tls.c $(wildcard primary/tls/*.c) | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_FLAGS) $(ARCH) $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lssl -lcrypto -lpthread
 build/fuzz/%:
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
 
-fuzz: build/fuzz/fuzz_config build/fuzz/fuzz_http build/fuzz/fuzz_ctl build/fuzz/fuzz_rx
-	@set -e; for h in config http ctl rx; do \
+fuzz: build/fuzz/fuzz_config build/fuzz/fuzz_http build/fuzz/fuzz_ctl build/fuzz/fuzz_rx build/fuzz/fuzz_tls
+	@set -e; for h in config http ctl rx tls; do \
 	  rm -rf build/fuzz/corpus-$$h; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
 	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
 	  build/fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- \
