@@ -230,6 +230,7 @@ tls_side_init(struct tls_side *s, const struct tls_opts *o, char *err, size_t er
 		goto bad;
 	}
 	s->verify = o->verify;
+	s->server = o->server;
 	return 0;
 bad:
 	tls_side_free(s);

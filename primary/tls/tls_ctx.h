@@ -50,6 +50,7 @@ struct tls_side {
 	uint32_t alpn_len;
 	const char *sni;
 	int verify;
+	int server;
 	uint8_t *plain;         /* TLS_PLAIN_MAX bytes: where records are decrypted */
 };
 

@@ -16,6 +16,7 @@
 #include "tls/tls_mem.h"
 
 static __thread int64_t live;
+static int counted; /* set once, before any worker starts */
 
 static void *
 mem_malloc(size_t n, const char *file, int line)
@@ -57,7 +58,14 @@ mem_free(void *p, const char *file, int line)
 int
 tls_mem_init(void)
 {
-	return CRYPTO_set_mem_functions(mem_malloc, mem_realloc, mem_free) ? 0 : -1;
+	counted = CRYPTO_set_mem_functions(mem_malloc, mem_realloc, mem_free);
+	return counted ? 0 : -1;
+}
+
+int
+tls_mem_counted(void)
+{
+	return counted;
 }
 
 int64_t

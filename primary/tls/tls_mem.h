@@ -13,6 +13,9 @@
  * returns -1 when it came too late (nothing is counted then). */
 int tls_mem_init(void);
 
+/* Whether tls_mem_init came in time: tls_mem_live counts everything. */
+int tls_mem_counted(void);
+
 /* Bytes OpenSSL (and tls_conn's buffer) holds, allocated minus freed by
  * the calling thread: malloc_usable_size, what the heap really gave. */
 int64_t tls_mem_live(void);

@@ -6,7 +6,7 @@
  * one byte at a time, TLS 1.2 and 1.3, resumption, hostile input. Every
  * test ends with OpenSSL's heap where it began (tls_mem.c counts it).
  */
-// links: primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c
+// links: primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +21,7 @@
 #include "net/cksum.h"
 #include "tls/tls_conn.h"
 #include "tls/tls_ctx.h"
+#include "tls/tls_measure.h"
 #include "tls/tls_mem.h"
 #include "tls/tls_src.h"
 
@@ -574,6 +575,42 @@ test_bytes_per_connection(void **state)
 	}
 }
 
+/* What the engine measures at start (tls_conn_bytes) agrees with the
+ * figure above: server sides against OpenSSL's default client, client
+ * sides against a throwaway server; a saved session is left as it was. */
+static void
+test_measure_at_start(void **state)
+{
+	(void)state;
+	for (int v = 12; v <= 13; v++) {
+		struct end cli, srv;
+		int64_t c_idle, s_idle = idle_bytes(v, 1, &c_idle), c_at, s_at;
+		SSL_SESSION *kept;
+		char err[256] = "";
+
+		side(&cli, (struct tls_opts){.version = v, .resume = TLS_RESUME_TICKETS, .verify = 1,
+					     .ca = CERT, .sni = "dperf.test"});
+		side(&srv, (struct tls_opts){.server = 1, .version = v, .resume = TLS_RESUME_TICKETS});
+		handshake(&cli, &srv, MSS);
+		exchange(&cli, &srv, MSS);
+		close_both(&cli, &srv);
+		kept = cli.side.sess;
+		assert_non_null(kept);
+		s_at = tls_conn_bytes(&srv.side, err, sizeof(err));
+		c_at = tls_conn_bytes(&cli.side, err, sizeof(err));
+		print_message("TLS 1.%d bytes per connection measured at start: server %lld, client %lld%s%s\n",
+			      v % 10, (long long)s_at, (long long)c_at, *err ? ": " : "", err);
+		/* within a tenth of the figure above (the client's peer has a
+		 * shorter certificate, the request is longer) */
+		assert_true(s_at > s_idle * 9 / 10 && s_at < s_idle * 11 / 10);
+		assert_true(c_at > c_idle * 8 / 10 && c_at < c_idle * 11 / 10);
+		assert_ptr_equal(cli.side.sess, kept);
+		handshake(&cli, &srv, MSS); /* still resumes the real server's session */
+		assert_true(cli.c.resumed);
+		free_both(&cli, &srv);
+	}
+}
+
 static void
 test_conn_size(void **state)
 {
@@ -595,6 +632,7 @@ main(void)
 		FIRST_USE(test_malformed),
 		FIRST_USE(test_verify_and_alpn),
 		FIRST_USE(test_side_errors),
+		FIRST_USE(test_measure_at_start),
 		cmocka_unit_test_setup_teardown(test_handshake_and_data, mark, returned),
 		cmocka_unit_test_setup_teardown(test_every_split, mark, returned),
 		cmocka_unit_test_setup_teardown(test_one_byte_segments, mark, returned),
@@ -604,6 +642,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_verify_and_alpn, mark, returned),
 		cmocka_unit_test_setup_teardown(test_side_errors, mark, returned),
 		cmocka_unit_test_setup_teardown(test_bytes_per_connection, mark, returned),
+		cmocka_unit_test_setup_teardown(test_measure_at_start, mark, returned),
 		cmocka_unit_test(test_conn_size),
 	};
 
