@@ -200,8 +200,7 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 	}
 	/* Until the BIO is empty: every record of the segment, and the
 	 * post-handshake messages (tickets) that SSL_read handles itself. */
-	for (;;) {
-		struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));
+	for (const struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));;) {
 		int n = SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX);
 
 		if (n > 0) {
