@@ -42,7 +42,11 @@ CFLAGS  := -std=gnu11 -g $(OPT) $(ARCH) -Wall -Wextra -Werror -Wno-missing-field
            -Wshadow -Wpointer-arith -Wstrict-prototypes -MMD -MP $(INCLUDES) -I$(BUILD)/gen $(SAN)
 LDFLAGS := $(SAN)
 
-COMMON_SRC  := common/version.c common/config.c common/config_values.c common/port_dev.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+COMMON_SRC  := common/version.c common/numbers.c common/counters.c common/ctl_msg.c common/hist.c common/runtime_dir.c common/meminfo.c common/escape.c
+# The config parser: the primary's, its unit tests' and the fuzzers'. The
+# tools read the effective configuration as text (config_text) and parse
+# only numbers and times (numbers.c), so they do not link it.
+CONFIG_SRC  := $(wildcard common/config_*.c) common/port_dev.c
 # lib/: the figures every reader shows (the primary's report, -o summary
 # and telemetry read them too), and what only the tools need: attaching
 # as a secondary and sending control requests.
@@ -57,6 +61,7 @@ UNIT_PY     := $(wildcard tests/unit/test_*.py)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+CONFIG_OBJ  := $(call obj,$(CONFIG_SRC))
 READER_OBJ  := $(call obj,$(READER_SRC))
 PRIMARY_OBJ := $(call obj,$(PRIMARY_SRC))
 ATTACH_OBJ  := $(call obj,$(ATTACH_SRC))
@@ -91,7 +96,7 @@ $(BUILD)/obj/%.o: %.c | dpdk-check
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(DPDK_CFLAGS) -c $< -o $@
 
-$(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(COMMON_OBJ)
+$(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lssl -lcrypto -lnuma -lbsd -lm
 
@@ -110,10 +115,10 @@ $(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 # finds their headers by -I.
 links = $(patsubst %.c,$(BUILD)/obj/%.o,$(shell sed -n 's|^// links: ||p' $(1)))
 .SECONDEXPANSION:
-$(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
+$(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $$(call links,tests/unit/$$*.c)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(COMMON_OBJ) $(call links,$<) \
+	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $(call links,$<) \
 	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm
 
 # The TLS server's test certificate and key (test_tls, the TLS e2e tests,
@@ -151,7 +156,7 @@ test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
-FUZZ_CFG     := common/config.c common/config_values.c common/port_dev.c common/escape.c
+FUZZ_CFG     := $(CONFIG_SRC) common/numbers.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
@@ -159,7 +164,7 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_
 # not the device (the harness stands in for tx_flush) nor the control path.
 FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
-                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(READER_SRC)
+                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c $(FUZZ_RX_SRC) $(BUILD)/gen/dp_version.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The effective configuration: dperf's keywords and meanings.
  *
- * struct dp_config is plain data (no pointers) so the primary can copy it
- * into the shared memzone and every secondary can read it.
- * The parser is pure C: no EAL, testable on its own.
+ * struct dp_config stays in the primary (the secondaries read its dump,
+ * the memzone's config_text). The parser (common/config_*.c, one table
+ * row per keyword: config_int.h) is pure C: no EAL, testable on its own.
  */
 #ifndef DPERF_CONFIG_H
 #define DPERF_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "numbers.h"
 
 #define DP_MAX_PORTS 4
 #define DP_MAX_CPUS 16
@@ -30,6 +32,13 @@
 #define DP_BOND_MAX_MEMBERS 8
 #define DP_BOND_MODE_MAX 4
 #define DP_BOND_POLICY_MAX 2
+
+/* The longest duration: the workers' clock is 32-bit milliseconds
+ * (primary/engine: now_ms wraps after 49.7 days), and a run lasts the lead
+ * (wait + slow start, at most 660 s) plus the duration. 45 days keeps the
+ * whole run inside one turn of that clock; every sum of durations (the
+ * parse's, "set duration +T") is checked against it. */
+#define DP_DURATION_MAX_US (45ULL * 86400 * 1000000)
 
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
@@ -90,13 +99,13 @@ struct dp_vxlan {
 	uint32_t line;
 };
 
-/* Keywords a configuration may hold (the parser's table). */
 /* The largest payload_size: an HTTP response over several segments (its
  * first DP_RSP_STORED bytes in memory once per worker, messages.h). */
 #define DP_PAYLOAD_MAX (1u << 30)
 /* What of a message is kept in memory (the rest follows messages.h's
  * content rule): a payload_file must fit in it. */
 #define DP_PAYLOAD_STORED (64u << 20)
+/* Keywords a configuration may hold (the parser's table). */
 #define DP_CFG_MAX_KEYWORDS 64
 
 struct dp_config {
@@ -203,14 +212,6 @@ size_t dp_config_dump(const struct dp_config *cfg, char *buf, size_t len);
  * keywords this version refuses and why: one entry per keyword, for
  * "dperf -k". Returns the length written (truncated at len-1). */
 size_t dp_config_keywords(char *buf, size_t len);
-
-/* dperf's number syntax: "100", "2k", "1.5m", "1g" (decimal multipliers
- * 1e3, 1e6, 1e9; case-insensitive). Returns 0 or -1. */
-int dp_parse_number(const char *s, uint64_t *out);
-
-/* dperf's time syntax: "100" (seconds), "100s", "3.5m", "2h", "1.5d",
- * "10ms", "100us". Result in microseconds. Returns 0 or -1. */
-int dp_parse_duration_us(const char *s, uint64_t *out);
 
 /* "198.18.0.1" or an IPv6 address. Returns 0 or -1. */
 int dp_parse_ip(const char *s, struct dp_ip *ip);

@@ -4,7 +4,10 @@
  * on is asserted below.
  *
  * Writers:
- *   header, config, config_text, ports, history: the primary's main lcore.
+ *   header, config_text, ports, history: the primary's main lcore.
+ * The configuration itself (struct dp_config) stays in the primary: a
+ * secondary reads the effective configuration as text (config_text, the
+ * parser's dump), so a new keyword does not change this contract.
  *   control: the main lcore (on an accepted IPC request); workers only read.
  *   workers[i]: worker i only, plain stores of 64-bit values (atomic on x86-64).
  * Readers (secondaries) never write anything here.
@@ -20,7 +23,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 13
+#define DP_SHM_ABI 14 /* 14: struct dp_config left the memzone */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -159,7 +162,6 @@ struct dp_history_entry {
 struct dp_shm {
 	struct dp_shm_header hdr;
 	struct dp_control ctl;
-	struct dp_config cfg;
 	char config_text[8192];
 	struct dp_port_stats ports[DP_MAX_PORTS];
 	struct dp_worker_stats workers[DP_MAX_WORKERS];

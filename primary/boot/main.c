@@ -98,7 +98,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 
 	for (uint32_t i = 0; i < a->cfg.n_cpus; i++) {
 		struct worker_params wp = {
-			.cfg = &a->shm->cfg, .shm = a->shm, .np = &a->ports.np[i / per_port],
+			.cfg = &a->cfg, .shm = a->shm, .np = &a->ports.np[i / per_port],
 			.mp = a->ports.mp[i / per_port], .id = i, .port_idx = i / per_port,
 			.queue = (uint16_t)(i % per_port),
 		};
@@ -372,7 +372,7 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = ports_init(&a.ports, &a.cfg, a.cfg.n_cpus / a.cfg.n_ports, err, sizeof(err));
 	if (rc == 0) {
-		control_init(&a.ctl, a.shm);
+		control_init(&a.ctl, a.shm, &a.cfg);
 		rc = ctl_server_start(&a.ctl, err, sizeof(err));
 	}
 	if (rc == 0)

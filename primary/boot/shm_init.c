@@ -36,7 +36,6 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 	s->hdr.n_workers = cfg->n_cpus;
 	s->hdr.n_ports = cfg->n_ports;
 	snprintf(s->hdr.name, sizeof(s->hdr.name), "%s", name);
-	s->cfg = *cfg;
 	dp_config_dump(cfg, s->config_text, sizeof(s->config_text));
 	s->ctl.target_cps = cfg->cps;
 	s->ctl.target_cc = cfg->cc;

@@ -74,8 +74,8 @@ record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc
 	} while (0)
 
 static void
-apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct dp_ctl_req *req,
-	     struct dp_ctl_rep *rep, uint64_t now)
+apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct control_limits *lim,
+	     const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
 {
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
@@ -102,7 +102,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 	case DP_OP_SET_CPS:
 		if (!client)
 			REFUSE("set cps: this primary is a server; only a client launches connections");
-		if (shm->cfg.protocol == DP_PROTO_UDP && shm->cfg.cc != 0)
+		if (cfg->protocol == DP_PROTO_UDP && cfg->cc != 0)
 			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
@@ -118,7 +118,7 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 			REFUSE("set cc: this primary is a server; only a client opens connections");
 		if (v <= 0)
 			REFUSE("set cc %ld: must be at least 1", (long)v);
-		if (shm->cfg.cc == 0)
+		if (cfg->cc == 0)
 			REFUSE("set cc: the test was started without cc (connections are not kept open)");
 		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
 			REFUSE("set cc %s", why);
@@ -133,9 +133,18 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 		 * end of the lead (a client's wait + slow start). +T / -T move the
 		 * end of the test by T. */
 		lead_us = (int64_t)c->lead_s * 1000000;
-		if (v > INT64_MAX - lead_us - (int64_t)c->duration_us)
-			REFUSE("set duration: %ld us is too long", (long)v);
+		/* The sum is checked before it is made: duration_us is unsigned
+		 * and a sum past DP_DURATION_MAX_US would wrap (the run's end,
+		 * or the workers' millisecond clock). */
+		if (req->op == DP_OP_ADD_DURATION && v > 0
+		    && (c->duration_us > DP_DURATION_MAX_US
+			|| (uint64_t)v > DP_DURATION_MAX_US - c->duration_us))
+			REFUSE("set duration +%.1f s: the sum is beyond the longest duration, %.0f days",
+			       (double)v / 1e6, (double)DP_DURATION_MAX_US / 86400e6);
 		target = req->op == DP_OP_SET_DURATION ? v : (int64_t)c->duration_us + v;
+		if (target > (int64_t)DP_DURATION_MAX_US)
+			REFUSE("set duration: %.1f s is beyond the longest duration, %.0f days",
+			       (double)target / 1e6, (double)DP_DURATION_MAX_US / 86400e6);
 		if (lead_us + target <= (int64_t)elapsed_us)
 			REFUSE("set duration: %.1f s after the %u s of wait and slow start ends in the past (%.1f s have run)",
 			       (double)target / 1e6, c->lead_s, (double)elapsed_us / 1e6);
@@ -177,10 +186,11 @@ apply_locked(struct dp_shm *shm, const struct control_limits *lim, const struct 
 }
 
 void
-control_init(struct control *c, struct dp_shm *shm)
+control_init(struct control *c, struct dp_shm *shm, const struct dp_config *cfg)
 {
 	c->shm = shm;
-	control_limits_init(&c->lim, &shm->cfg);
+	c->cfg = cfg;
+	control_limits_init(&c->lim, cfg);
 	pthread_mutex_init(&c->lock, NULL);
 }
 
@@ -192,7 +202,7 @@ control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ctl_rep
 	rep->version = DP_CTL_VERSION;
 	rep->status = DP_CTL_OK;
 	pthread_mutex_lock(&c->lock);
-	apply_locked(c->shm, &c->lim, req, rep, now_tsc);
+	apply_locked(c->shm, c->cfg, &c->lim, req, rep, now_tsc);
 	rep->generation = c->shm->ctl.generation;
 	pthread_mutex_unlock(&c->lock);
 }

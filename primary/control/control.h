@@ -35,11 +35,12 @@ int control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t 
  * own (signals, the end of the duration). */
 struct control {
 	struct dp_shm *shm;
+	const struct dp_config *cfg; /* the primary's, not in the memzone */
 	struct control_limits lim;
 	pthread_mutex_t lock;
 };
 
-void control_init(struct control *c, struct dp_shm *shm);
+void control_init(struct control *c, struct dp_shm *shm, const struct dp_config *cfg);
 /* The one place a change is published: validate req, store the values,
  * then the generation (release), record it. Fills rep (status, message,
  * generation). */

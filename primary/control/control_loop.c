@@ -101,9 +101,9 @@ gateways_ok(const struct port_set *ps)
 }
 
 static uint32_t
-state_now(const struct dp_shm *shm, const struct port_set *ps, uint64_t elapsed_us)
+state_now(const struct dp_shm *shm, const struct dp_config *cfg, const struct port_set *ps,
+	  uint64_t elapsed_us)
 {
-	const struct dp_config *cfg = &shm->cfg;
 	uint64_t wait_us = (uint64_t)cfg->wait * 1000000;
 
 	if (shm->ctl.stop)
@@ -144,21 +144,20 @@ history_push(struct dp_shm *shm, const struct dp_snapshot *prev, const struct dp
 #define UDP_DRAIN_US 500000
 
 static int
-is_udp_client(const struct dp_shm *shm)
+is_udp_client(const struct dp_shm *shm, const struct dp_config *cfg)
 {
-	return shm->hdr.mode == DP_MODE_CLIENT && shm->cfg.protocol == DP_PROTO_UDP &&
-	       !shm->cfg.flood;
+	return shm->hdr.mode == DP_MODE_CLIENT && cfg->protocol == DP_PROTO_UDP && !cfg->flood;
 }
 
 /* How long a stop may take before connections are abandoned. */
 static uint64_t
-grace_us(const struct dp_shm *shm)
+grace_us(const struct dp_shm *shm, const struct dp_config *cfg)
 {
-	uint64_t g = 2 * shm->cfg.retransmit_timeout_us + 1000000;
+	uint64_t g = 2 * cfg->retransmit_timeout_us + 1000000;
 
 	if (shm->hdr.mode != DP_MODE_CLIENT)
 		g = 1000000;
-	if (is_udp_client(shm))
+	if (is_udp_client(shm, cfg))
 		g = UDP_DRAIN_US;
 	return g > 10000000 ? 10000000 : g;
 }
@@ -166,9 +165,9 @@ grace_us(const struct dp_shm *shm)
 /* What a stop waits for: open connections, or for a UDP client the
  * datagrams sent and not answered yet. */
 static uint64_t
-outstanding(const struct dp_shm *shm)
+outstanding(const struct dp_shm *shm, const struct dp_config *cfg)
 {
-	if (is_udp_client(shm))
+	if (is_udp_client(shm, cfg))
 		return dp_delta(dp_shm_sum(shm, DP_C_UDP_RX), dp_shm_sum(shm, DP_C_UDP_TX));
 	return dp_open_sockets(shm, NULL);
 }
@@ -179,9 +178,9 @@ outstanding(const struct dp_shm *shm)
 #define LINK_WAIT_S 5
 
 static const char *
-port_dev(const struct dp_shm *shm, uint32_t p)
+port_dev(const struct dp_config *cfg, uint32_t p)
 {
-	return shm->cfg.ports[p].dev;
+	return cfg->ports[p].dev;
 }
 
 /* Link changes after the first up: counted per port and logged. */
@@ -210,6 +209,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 {
 	const struct port_set *ps = l->ps;
 	struct dp_shm *shm = l->shm;
+	const struct dp_config *cfg = l->ctl->cfg;
 	char *why = l->not_ready;
 
 	if (l->ready || shm->hdr.mode != DP_MODE_CLIENT || shm->ctl.stop)
@@ -218,25 +218,25 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 		l->ready = 1;
 		return;
 	}
-	if (elapsed_us < ((uint64_t)shm->cfg.wait + LINK_WAIT_S) * 1000000)
+	if (elapsed_us < ((uint64_t)cfg->wait + LINK_WAIT_S) * 1000000)
 		return;
 	for (uint32_t p = 0; p < ps->n; p++) {
 		char gw[64];
 
 		if (!(ps->link_up & (1u << p))) {
 			snprintf(why, sizeof(l->not_ready), "port %u (%s): the link never came up in %u s%s", p,
-				 port_dev(shm, p), shm->cfg.wait + LINK_WAIT_S,
+				 port_dev(cfg, p), cfg->wait + LINK_WAIT_S,
 				 (ps->memif_client & (1u << p))
 					 ? " (a memif client: does its server already have a client?)"
-					 : shm->cfg.ports[p].is_bond && shm->cfg.ports[p].bond_mode == 4
+					 : cfg->ports[p].is_bond && cfg->ports[p].bond_mode == 4
 					 ? " (an 802.3ad bond: its link is up once its peer answers LACP)"
 					 : "");
 			break;
 		}
 		if (!ps->np[p].gw_ok) {
 			snprintf(why, sizeof(l->not_ready), "port %u (%s): the gateway %s never answered in %u s (expected the device under test at that address, or its MAC on the port line)",
-				 p, port_dev(shm, p), dp_ip_str(&shm->cfg.ports[p].gw, gw, sizeof(gw)),
-				 shm->cfg.wait + LINK_WAIT_S);
+				 p, port_dev(cfg, p), dp_ip_str(&cfg->ports[p].gw, gw, sizeof(gw)),
+				 cfg->wait + LINK_WAIT_S);
 			break;
 		}
 	}
@@ -259,9 +259,10 @@ void
 control_loop_run(struct control_loop *l)
 {
 	struct dp_shm *shm = l->shm;
+	const struct dp_config *cfg = l->ctl->cfg;
 	uint64_t hz = shm->hdr.tsc_hz, start = shm->hdr.start_tsc, stop_at = 0, sec = 0;
 	uint32_t changes_printed = 0;
-	int print = !shm->cfg.quiet;
+	int print = !cfg->quiet;
 
 	l->prev = l->first;
 	for (;;) {
@@ -276,13 +277,13 @@ control_loop_run(struct control_loop *l)
 			control_local(l->ctl, DP_OP_STOP, 0, now);
 		note_links(l, ports_watch_links(l->ps, elapsed_us), now);
 		check_ready(l, elapsed_us, now);
-		shm->hdr.state = state_now(shm, l->ps, elapsed_us);
+		shm->hdr.state = state_now(shm, cfg, l->ps, elapsed_us);
 		if (shm->ctl.stop) {
 			uint64_t sk = 0;
 			if (stop_at == 0)
 				stop_at = now;
-			sk = outstanding(shm);
-			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm))
+			sk = outstanding(shm, cfg);
+			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm, cfg))
 				break;
 		}
 		if (print) {
@@ -295,7 +296,7 @@ control_loop_run(struct control_loop *l)
 			dp_snapshot_take(shm, now, &l->cur);
 			history_push(shm, &l->prev, &l->cur, sec);
 			if (print) {
-				report_second(l->out, shm, &l->prev, &l->cur, sec);
+				report_second(l->out, shm, cfg, &l->prev, &l->cur, sec);
 				print = output_ok(l->out);
 			}
 			l->prev = l->cur;

@@ -70,14 +70,14 @@ server_line(FILE *f, const struct dp_lat *l)
 }
 
 void
-report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
-	      const struct dp_snapshot *cur, uint64_t sec)
+report_second(FILE *f, const struct dp_shm *shm, const struct dp_config *cfg,
+	      const struct dp_snapshot *prev, const struct dp_snapshot *cur, uint64_t sec)
 {
 	double busy = 0;
 
 	for (uint32_t w = 0; w < cur->n_workers; w++)
 		busy += dp_worker_busy(prev, cur, w);
-	if (shm->cfg.clear_screen) /* dperf's clear_screen: each second on a clean terminal */
+	if (cfg->clear_screen) /* dperf's clear_screen: each second on a clean terminal */
 		fputs("\033[H\033[2J", f);
 	fprintf(f, "\nseconds  %-14" PRIu64 " state    %-14s cpuUsage %-14.0f skCon    %-14" PRIu64
 		" targetCps %" PRIu64 "\n",

@@ -11,8 +11,8 @@
 #include "shm.h"
 
 /* One second: the change of every counter between prev and cur. */
-void report_second(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *prev,
-		   const struct dp_snapshot *cur, uint64_t sec);
+void report_second(FILE *f, const struct dp_shm *shm, const struct dp_config *cfg,
+		   const struct dp_snapshot *prev, const struct dp_snapshot *cur, uint64_t sec);
 /* Print changes applied since *printed (updated). */
 void report_changes(FILE *f, const struct dp_shm *shm, uint32_t *printed);
 /* Totals over the whole test. */

@@ -36,11 +36,14 @@ blame(const struct dp_config *cfg)
 	return "mss";
 }
 
-/* payload_file: its n bytes (the size the parse saw) into dst. */
+/* payload_file: its n bytes (the size the parse saw) into dst. The file
+ * may have been replaced since the parse: opened without blocking (a FIFO
+ * without a writer would hold start-up in open(), deaf to dperf-ctl) and
+ * checked on the opened descriptor, so what is read is what was checked. */
 static int
 read_payload_file(const struct dp_config *cfg, uint8_t *dst, uint32_t n, char *err, size_t errlen)
 {
-	int fd = open(cfg->payload_file, O_RDONLY | O_CLOEXEC);
+	int fd = open(cfg->payload_file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
 	uint32_t got = 0;
 
@@ -49,7 +52,13 @@ read_payload_file(const struct dp_config *cfg, uint8_t *dst, uint32_t n, char *e
 			 cfg->payload_file, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != n) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file since the configuration was read "
+			 "(expected a file whose bytes are the payload)", cfg->payload_file);
+		return -1;
+	}
+	if ((uint64_t)st.st_size != n) {
 		close(fd);
 		snprintf(err, errlen, "%s: changed size since the configuration was read (%u bytes "
 			 "then; expected a file that stays as it is)", cfg->payload_file, n);

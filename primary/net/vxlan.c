@@ -182,7 +182,7 @@ vxlan_is_local(const struct vxlan *vx, int family, const uint8_t *addr)
 		return 0;
 	if (memcmp(addr, vx->port_ip, n) == 0)
 		return 1;
-	/* the range varies in its last byte only (config.c) */
+	/* the range varies in its last byte only (config_net.c) */
 	if (memcmp(addr, vx->locals.start.family == 6 ? vx->locals.start.v6 :
 		   (const uint8_t *)&vx->locals.start.v4, n - 1) != 0)
 		return 0;

@@ -95,7 +95,7 @@ for bin in dperf dperf-top; do
 	done
 done
 
-# 4. Keywords: the parser's table (common/config.c, as dperf -k prints it) against dperf.conf(5).
+# 4. Keywords: the parser's table (common/config_table.c, as dperf -k prints it) against dperf.conf(5).
 # (dperf -k prints the table: a keyword per unindented line, its help
 # indented below; the refused ones say so and are not the parser's.)
 "$BUILD/dperf" -k | awk '/^[a-z]/ { k = $1; next } /^    refused:/ { k = ""; next } k != "" { print k; k = "" }' |
@@ -133,6 +133,28 @@ code=$( { echo 0; sed -n 's/^#define EXIT_[A-Z_]* \([0-9][0-9]*\)$/\1/p' primary
 code=$(sed -n 's/^[[:space:]]*DP_EXIT_[A-Z_]* = \([0-9][0-9]*\),.*/\1/p' lib/attach.h | sort -nu | tr '\n' ' ')
 [ -n "$code" ] || bad "no DP_EXIT_* values in lib/attach.h (did its shape change?)"
 [ "$(exit_codes dperf-ctl)" = "$code" ] || bad "dperf-ctl(8)'s exit codes ($(exit_codes dperf-ctl)) are not lib/attach.h's DP_EXIT_* ($code)"
+
+# 4d. Each keyword's dperf.conf(5) line states its row's range and default,
+# as dperf -k prints them from the table (common/config_table.c): a number's
+# "LO..HI", and the default in parentheses, "(60s)" (or "default 60s").
+"$BUILD/dperf" -k >"$T/kw.k"
+$PY - "$T/kw.k" docs/man/dperf.conf.5.md >"$T/kw.rows" <<'PYEOF'
+import re, sys
+k, man = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+rows = {m.group(1): m.group(2) for m in re.finditer(r'^\| `([a-z_0-9]+)[^|]*?` \| (.*) \|$', man, re.M)}
+for m in re.finditer(r'^([a-z_0-9]+)[^\n]*\n    (.*)$', k, re.M):
+    name, text = m.groups()
+    line = rows.get(name)
+    if line is None or text.startswith('refused:'):
+        continue  # 4 reports a keyword without a line
+    r = re.match(r'(\S+\.\.[^;, ]+)[^;]*; default ', text)
+    if r and r.group(1) not in line:
+        print(f"{name}: range {r.group(1)} (dperf -k) missing from its line")
+    d = re.search(r'(?:^|; )default (.*?)(?:; |$)', text)
+    if d and not re.search(r'(\(|default )`?' + re.escape(d.group(1)) + r'`?([);,: ]|$)', line):
+        print(f"{name}: default \"{d.group(1)}\" (dperf -k) missing from its line, as \"({d.group(1)})\"")
+PYEOF
+[ -s "$T/kw.rows" ] && bad "dperf.conf(5)'s keyword lines and the table disagree:$(printf '\n'; cat "$T/kw.rows")"
 
 # 5. The layout block against the tree.
 sed -n '/^<!-- layout -->/,/^<!-- \/layout -->/p' docs/architecture.md | grep -oE '^[a-z0-9]+(/[a-z0-9]+)?/' | sort -u >"$T/layout.doc"

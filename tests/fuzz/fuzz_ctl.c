@@ -13,17 +13,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct dp_shm *
-make_shm(enum dp_mode mode)
+make_shm(enum dp_mode mode, struct dp_config *cfg)
 {
 	struct dp_shm *s = aligned_alloc(64, sizeof(*s));
 
 	memset(s, 0, sizeof(*s));
-	dp_config_defaults(&s->cfg);
-	s->cfg.mode = mode;
-	s->cfg.n_cpus = 1;
-	s->cfg.cps = 1000;
-	s->cfg.n_clients = 1;
-	s->cfg.clients[0].num = 4;
+	dp_config_defaults(cfg);
+	cfg->mode = mode;
+	cfg->n_cpus = 1;
+	cfg->cps = 1000;
+	cfg->n_clients = 1;
+	cfg->clients[0].num = 4;
 	s->hdr.mode = mode;
 	s->hdr.tsc_hz = 2000000000ULL;
 	s->hdr.start_tsc = 1000;
@@ -37,15 +37,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct dp_shm *cli, *srv;
 	static struct control lc, ls;
+	static struct dp_config ccfg, scfg; /* the primary's, beside the memzone */
 	struct dp_ctl_req req;
 	struct dp_ctl_rep rep;
 	const char *why;
 
 	if (cli == NULL) {
-		cli = make_shm(DP_MODE_CLIENT);
-		srv = make_shm(DP_MODE_SERVER);
-		control_init(&lc, cli);
-		control_init(&ls, srv);
+		cli = make_shm(DP_MODE_CLIENT, &ccfg);
+		srv = make_shm(DP_MODE_SERVER, &scfg);
+		control_init(&lc, cli, &ccfg);
+		control_init(&ls, srv, &scfg);
 	}
 	if (dp_ctl_decode(data, size, &req, &why) != 0)
 		return 0;

@@ -186,6 +186,12 @@ static const struct tcase table[] = {
 	C("duration 1.5d\n", NULL),
 	C("duration 0\n", "t.conf:7: duration: 0 out of range"),
 	C("duration 5x\n", "t.conf:7: duration: bad time \"5x\" (expected a time like"),
+	/* issue 31 item 5: the longest duration the workers' clock can run,
+	 * not one that wraps with the lead (wait + slow start) */
+	C("duration 45d\n", NULL),
+	C("duration 45.1d\n", "t.conf:7: duration: 45.1d out of range (expected 1us..45d)"),
+	C("duration 18446744073709551615us\n", "t.conf:7: duration: 18446744073709551615us out of "
+	  "range (expected 1us..45d)"),
 	/* cps */
 	CD("cps", "cps 12x\n", "t.conf:7: cps: bad number \"12x\" (expected a number like 100, 2k, 1.5m)"),
 	CD("cps", "cps 0\n", "t.conf:7: cps: 0 out of range"),
@@ -300,6 +306,11 @@ static const struct tcase table[] = {
 	C("wait 0\n", NULL),
 	C("wait 60\n", NULL),
 	C("wait 61\n", "t.conf:7: wait: 61 out of range (expected 0..60 seconds)"),
+	/* the rounding to whole seconds must not wrap to 0 (issue 31 item 5) */
+	C("wait 18446744073709551615us\n", "t.conf:7: wait: 18446744073709551615us out of range "
+	  "(expected 0..60 seconds)"),
+	C("slow_start 18446744073709551615us\n", "t.conf:7: slow_start: 18446744073709551615us out "
+	  "of range (expected 10..600 seconds, or 0 to disable)"),
 	/* vxlan: dperf's rules (one per port, a local VTEP per core, remote 1 or
 	 * one per core, not with vlan), ours (VTEPs of the port's family, mss fits) */
 #define VX "vxlan 1 02:00:00:00:00:01 02:00:00:00:00:02 "

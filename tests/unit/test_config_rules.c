@@ -68,20 +68,21 @@ static void
 test_cps_one_rule(void **state)
 {
 	struct dp_shm *shm = aligned_alloc(DP_CACHE_LINE, sizeof(*shm));
+	struct dp_config cfg;
 	struct control ctl;
 
 	(void)state;
 	assert_non_null(shm);
 	memset(shm, 0, sizeof(*shm));
-	assert_int_equal(rules("200k", "", &shm->cfg), -1);
+	assert_int_equal(rules("200k", "", &cfg), -1);
 	assert_err("f.conf:4: cps: 200000: beyond what 1 cores and 262140 client tuples sustain (expected at most 131070");
-	assert_int_equal(rules("131071", "", &shm->cfg), -1);
-	assert_int_equal(rules("131070", "", &shm->cfg), 0);
+	assert_int_equal(rules("131071", "", &cfg), -1);
+	assert_int_equal(rules("131070", "", &cfg), 0);
 
 	shm->hdr.mode = DP_MODE_CLIENT;
 	shm->hdr.state = DP_ST_RUNNING;
 	shm->hdr.tsc_hz = 1000000000ULL;
-	control_init(&ctl, shm);
+	control_init(&ctl, shm, &cfg);
 	assert_int_equal(set(&ctl, DP_OP_SET_CPS, 131071).status, DP_CTL_REFUSED);
 	assert_int_equal(set(&ctl, DP_OP_SET_CPS, 131070).status, DP_CTL_OK);
 	free(shm);

@@ -29,29 +29,38 @@ struct fixture {
 	struct control ctl;
 };
 
+/* The primary keeps its configuration beside the memzone, not in it: a
+ * test's memzone and configuration are allocated together, CFG(s) the
+ * configuration of memzone s. */
+struct shm_cfg {
+	struct dp_shm shm;
+	struct dp_config cfg;
+};
+#define CFG(s) (((struct shm_cfg *)(s))->cfg)
+
 static struct dp_shm *
 new_shm(enum dp_mode mode)
 {
-	struct dp_shm *s = aligned_alloc(DP_CACHE_LINE, sizeof(*s));
+	struct dp_shm *s = aligned_alloc(DP_CACHE_LINE, sizeof(struct shm_cfg));
 
 	assert_non_null(s);
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, sizeof(struct shm_cfg));
 	s->hdr.mode = mode;
 	s->hdr.tsc_hz = HZ;
 	s->hdr.start_tsc = START;
 	s->hdr.state = DP_ST_RUNNING;
-	dp_config_defaults(&s->cfg);
-	s->cfg.mode = mode;
-	s->cfg.n_cpus = 1;
-	s->cfg.cpus[0] = 1;
-	s->cfg.cps = 1000;
-	s->cfg.n_clients = 1;
-	s->cfg.clients[0].num = 10;
-	s->cfg.n_servers = 1;
-	s->cfg.servers[0].num = 1;
-	s->ctl.target_cps = s->cfg.cps;
-	s->cfg.duration_us = 100000000; /* not the default: the tests below count from 100 s */
-	s->ctl.duration_us = s->cfg.duration_us;
+	dp_config_defaults(&CFG(s));
+	CFG(s).mode = mode;
+	CFG(s).n_cpus = 1;
+	CFG(s).cpus[0] = 1;
+	CFG(s).cps = 1000;
+	CFG(s).n_clients = 1;
+	CFG(s).clients[0].num = 10;
+	CFG(s).n_servers = 1;
+	CFG(s).servers[0].num = 1;
+	s->ctl.target_cps = CFG(s).cps;
+	CFG(s).duration_us = 100000000; /* not the default: the tests below count from 100 s */
+	s->ctl.duration_us = CFG(s).duration_us;
 	return s;
 }
 
@@ -63,7 +72,7 @@ setup_client(void **state)
 	if (f == NULL)
 		return -1;
 	f->shm = new_shm(DP_MODE_CLIENT);
-	control_init(&f->ctl, f->shm);
+	control_init(&f->ctl, f->shm, &CFG(f->shm));
 	*state = f;
 	return 0;
 }
@@ -76,10 +85,10 @@ setup_client_cc(void **state)
 	if (f == NULL)
 		return -1;
 	f->shm = new_shm(DP_MODE_CLIENT);
-	f->shm->cfg.cc = 1000;
-	f->shm->cfg.keepalive = 1;
+	CFG(f->shm).cc = 1000;
+	CFG(f->shm).keepalive = 1;
 	f->shm->ctl.target_cc = 1000;
-	control_init(&f->ctl, f->shm);
+	control_init(&f->ctl, f->shm, &CFG(f->shm));
 	*state = f;
 	return 0;
 }
@@ -92,7 +101,7 @@ setup_server(void **state)
 	if (f == NULL)
 		return -1;
 	f->shm = new_shm(DP_MODE_SERVER);
-	control_init(&f->ctl, f->shm);
+	control_init(&f->ctl, f->shm, &CFG(f->shm));
 	*state = f;
 	return 0;
 }
@@ -141,7 +150,7 @@ test_limits(void **state)
 {
 	struct fixture *f = *state;
 	struct control_limits lim;
-	struct dp_config c = f->shm->cfg;
+	struct dp_config c = CFG(f->shm);
 
 	(void)state;
 	/* 10 clients x 65535 ports x 1 listen port x 1 worker. */
@@ -388,6 +397,34 @@ test_duration_after_lead(void **state)
 	assert_int_equal(dp_run_end_us(&s->ctl), US(15));
 }
 
+/* Issue 31 item 5: a duration and a sum of durations stay within
+ * duration's range (DP_DURATION_MAX_US): refused beyond it, never wrapped
+ * (duration 2^64-1 us, then "+10s", used to answer "duration 10.0 s"). */
+static void
+test_duration_bounds(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	assert_refused(req(f, DP_OP_SET_DURATION, (int64_t)DP_DURATION_MAX_US + 1, START + SEC(30)),
+		       "beyond");
+	assert_refused(req(f, DP_OP_ADD_DURATION, (int64_t)DP_DURATION_MAX_US, START + SEC(30)),
+		       "beyond");
+	assert_refused(req(f, DP_OP_ADD_DURATION, INT64_MAX, START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, US(100));
+	rep = req(f, DP_OP_SET_DURATION, (int64_t)DP_DURATION_MAX_US, START + SEC(30));
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(10), START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, DP_DURATION_MAX_US);
+	assert_int_equal(dp_run_end_us(&s->ctl), DP_DURATION_MAX_US);
+	/* a duration the parse used to accept: the sum is refused, not wrapped */
+	s->ctl.lead_s = 12;
+	s->ctl.duration_us = UINT64_MAX;
+	assert_refused(req(f, DP_OP_ADD_DURATION, US(10), START + SEC(30)), "beyond");
+	assert_int_equal(s->ctl.duration_us, UINT64_MAX);
+}
+
 /* UDP with cc: dperf's packets-per-second mode, where the rate is cc /
  * interval: set cps would change nothing, so it is refused; set cc works. */
 static void
@@ -396,7 +433,7 @@ test_pps_mode(void **state)
 	struct fixture *f = *state;
 	struct dp_shm *s = f->shm;
 
-	s->cfg.protocol = DP_PROTO_UDP;
+	CFG(s).protocol = DP_PROTO_UDP;
 	assert_refused(req(f, DP_OP_SET_CPS, 2000, START + SEC(1)), "packets-per-second mode");
 	assert_unchanged(s, 0, 0);
 	assert_int_equal(req(f, DP_OP_SET_CC, 2000, START + SEC(1)).status, DP_CTL_OK);
@@ -603,10 +640,10 @@ test_publication_race(void **state)
 
 	(void)state;
 	r.shm = new_shm(DP_MODE_CLIENT);
-	r.shm->cfg.cc = 1;
+	CFG(r.shm).cc = 1;
 	r.shm->ctl.target_cps = 0;
 	r.shm->ctl.target_cc = 0;
-	control_init(&r.ctl, r.shm);
+	control_init(&r.ctl, r.shm, &CFG(r.shm));
 	r.ctl.lim.max_cps = r.ctl.lim.max_cc = UINT64_MAX;
 	r.ctl.lim.n_workers = 1;
 	assert_int_equal(pthread_create(&t, NULL, race_worker, &r), 0);
@@ -648,6 +685,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_duration_bounds, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * payload_file (dperf's keyword): the parse's rules (common/config.c) and
+ * payload_file (dperf's keyword): the parse's rules (common/config_check.c) and
  * the messages composed from the file (primary/http/messages.c, the real
  * code): an HTTP response whose body is the file's bytes, Content-Length
  * its size, over one segment or many; a UDP datagram that is the file; a
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -250,6 +252,53 @@ test_rules(void **state)
 	free(buf);
 }
 
+/* Issue 31 item 7: the file swapped for a FIFO between the parse and the
+ * composition (no writer): refused in one line at once, never a start-up
+ * blocked in open(). The composition runs in a child killed after 5 s, so
+ * the test itself cannot hang. */
+static void
+test_fifo_swapped(void **state)
+{
+	struct dp_config cfg;
+	char err[DP_ERR_LEN];
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	(void)state;
+	free(make_file(500));
+	if (parse("mode server\n", &cfg, err, sizeof(err)) != 0)
+		fail_msg("parse: %s", err);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uint8_t *buf = NULL;
+		struct msg_lens ml;
+
+		close(fds[0]);
+		alarm(5);
+		err[0] = '\0';
+		compose(&cfg, &buf, &ml, err, sizeof(err));
+		n = write(fds[1], err, strlen(err) + 1);
+		_exit(n > 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	n = read(fds[0], err, sizeof(err) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status))
+		fail_msg("the composition blocked on the FIFO (killed by signal %d)",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	assert_true(n > 0);
+	err[n] = '\0';
+	if (strstr(err, ": not a regular file") == NULL || strchr(err, '\n') != NULL)
+		fail_msg("expected one line \"...: not a regular file\", got \"%s\"", err);
+	unlink(path);
+}
+
 static int
 setup(void **state)
 {
@@ -277,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_udp),
 		cmocka_unit_test(test_post),
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_fifo_swapped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
