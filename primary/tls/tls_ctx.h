@@ -12,6 +12,8 @@
 
 #include <openssl/ssl.h>
 
+#include "config.h"
+
 enum tls_resume {
 	TLS_RESUME_NONE = 0, /* every handshake a full one */
 	TLS_RESUME_TICKETS,  /* RFC 5077 / RFC 8446 tickets, the server keeps nothing */
@@ -37,7 +39,7 @@ struct tls_opts {
  * is listed too because in TLS 1.2 the groups also say which curves an
  * ECDSA certificate may be on (RFC 8422 5.1.1): without it a P-256
  * certificate has no cipher in common. */
-#define TLS_GROUPS_DEFAULT "X25519:P-256"
+#define TLS_GROUPS_DEFAULT DP_TLS_GROUPS_DEFAULT
 
 /* The largest plaintext record (RFC 8446 5.1). */
 #define TLS_PLAIN_MAX 16384
