@@ -140,11 +140,11 @@ set_resume(struct tls_side *s, const struct tls_opts *o)
 		static const unsigned char sid_ctx[] = "dperf";
 
 		SSL_CTX_set_session_id_context(ctx, sid_ctx, sizeof(sid_ctx) - 1);
-		if (o->resume == TLS_RESUME_NONE) {
+		if (o->resume == DP_TLS_RESUME_NONE) {
 			SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
 			SSL_CTX_set_num_tickets(ctx, 0);
 			SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
-		} else if (o->resume == TLS_RESUME_IDS) {
+		} else if (o->resume == DP_TLS_RESUME_IDS) {
 			SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET); /* TLS 1.3: stateful tickets */
 			SSL_CTX_set_num_tickets(ctx, TLS_TICKETS);
 			SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
@@ -154,12 +154,12 @@ set_resume(struct tls_side *s, const struct tls_opts *o)
 		}
 		return 0;
 	}
-	if (o->resume == TLS_RESUME_NONE) {
+	if (o->resume == DP_TLS_RESUME_NONE) {
 		SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 		SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
 		return 0;
 	}
-	if (o->resume == TLS_RESUME_IDS)
+	if (o->resume == DP_TLS_RESUME_IDS)
 		SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET); /* TLS 1.2: ask for none */
 	/* Sessions go to new_session only: no internal cache to grow. */
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
@@ -193,6 +193,30 @@ load_keys(struct tls_side *s, const struct tls_opts *o, char *err, size_t errlen
 		SSL_CTX_set_verify(s->ctx, SSL_VERIFY_PEER, NULL);
 	}
 	return 0;
+}
+
+static const char *
+given(const char *s)
+{
+	return s[0] != '\0' ? s : NULL;
+}
+
+void
+tls_opts_of(const struct dp_config *cfg, struct tls_opts *o)
+{
+	*o = (struct tls_opts){
+		.server = cfg->mode == DP_MODE_SERVER,
+		.cert = given(cfg->tls_cert),
+		.key = given(cfg->tls_key),
+		.version = cfg->tls_version,
+		.ciphers = given(cfg->tls_ciphers),
+		.groups = given(cfg->tls_groups),
+		.resume = (enum dp_tls_resume)cfg->tls_resume,
+		.sni = given(cfg->tls_sni),
+		.alpn = given(cfg->tls_alpn),
+		.verify = cfg->tls_verify,
+		.ca = given(cfg->tls_ca),
+	};
 }
 
 int

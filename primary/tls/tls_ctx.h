@@ -14,12 +14,6 @@
 
 #include "config.h"
 
-enum tls_resume {
-	TLS_RESUME_NONE = 0, /* every handshake a full one */
-	TLS_RESUME_TICKETS,  /* RFC 5077 / RFC 8446 tickets, the server keeps nothing */
-	TLS_RESUME_IDS,      /* session IDs: the server keeps the sessions (TLS 1.3: stateful tickets) */
-};
-
 /* What the configuration says (tls_* keywords); strings NULL when unset. */
 struct tls_opts {
 	int server;
@@ -27,7 +21,7 @@ struct tls_opts {
 	int version;            /* 0: TLS 1.2 and 1.3; 12 or 13: that one only */
 	const char *ciphers;    /* ':'-separated; TLS_* names are TLS 1.3 suites, the rest TLS 1.2 */
 	const char *groups;     /* key exchange, e.g. "X25519" or "P-256" (NULL: TLS_GROUPS_DEFAULT) */
-	enum tls_resume resume;
+	enum dp_tls_resume resume; /* none, tickets (the server keeps nothing), ids (it keeps the sessions) */
 	const char *sni;        /* client: server name sent (and checked with verify) */
 	const char *alpn;       /* ','-separated protocols, e.g. "http/1.1" */
 	int verify;             /* client: check the server's certificate against ca */
@@ -55,6 +49,10 @@ struct tls_side {
 	int server;
 	uint8_t *plain;         /* TLS_PLAIN_MAX bytes: where records are decrypted */
 };
+
+/* o from the configuration's tls_* keywords (its strings point into cfg,
+ * which must outlive the side's making; NULL when not given). */
+void tls_opts_of(const struct dp_config *cfg, struct tls_opts *o);
 
 /* Makes the side from o. Returns 0, or -1 with one line in err naming
  * what is wrong (a file that cannot be read, a cipher or group OpenSSL

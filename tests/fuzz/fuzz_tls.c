@@ -47,7 +47,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (int role = 0; role < 2; role++)
 		for (int v = 0; v < 3; v++) {
 			struct tls_opts o = {.server = role == 0, .version = v == 0 ? 0 : 11 + v,
-					     .resume = TLS_RESUME_TICKETS};
+					     .resume = DP_TLS_RESUME_TICKETS};
 			char err[256];
 
 			if (o.server) {

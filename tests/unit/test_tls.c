@@ -18,6 +18,7 @@
 
 #include <openssl/err.h>
 
+#include "config.h"
 #include "net/cksum.h"
 #include "tls/tls_conn.h"
 #include "tls/tls_ctx.h"
@@ -284,8 +285,8 @@ test_one_byte_segments(void **state)
 	for (unsigned v = 0; v < 2; v++) {
 		struct end cli, srv;
 
-		side(&cli, (struct tls_opts){.version = vers[v], .resume = TLS_RESUME_TICKETS});
-		side(&srv, (struct tls_opts){.server = 1, .version = vers[v], .resume = TLS_RESUME_TICKETS});
+		side(&cli, (struct tls_opts){.version = vers[v], .resume = DP_TLS_RESUME_TICKETS});
+		side(&srv, (struct tls_opts){.server = 1, .version = vers[v], .resume = DP_TLS_RESUME_TICKETS});
 		handshake(&cli, &srv, 1);
 		exchange(&cli, &srv, 1);
 		close_both(&cli, &srv);
@@ -301,16 +302,16 @@ test_resumption(void **state)
 {
 	static const struct {
 		int version;
-		enum tls_resume resume;
+		enum dp_tls_resume resume;
 	} cases[] = {
-		{12, TLS_RESUME_TICKETS}, {13, TLS_RESUME_TICKETS}, {12, TLS_RESUME_IDS},
-		{13, TLS_RESUME_IDS},     {12, TLS_RESUME_NONE},    {13, TLS_RESUME_NONE},
+		{12, DP_TLS_RESUME_TICKETS}, {13, DP_TLS_RESUME_TICKETS}, {12, DP_TLS_RESUME_IDS},
+		{13, DP_TLS_RESUME_IDS},     {12, DP_TLS_RESUME_NONE},    {13, DP_TLS_RESUME_NONE},
 	};
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct end cli, srv;
-		int want = cases[i].resume != TLS_RESUME_NONE;
+		int want = cases[i].resume != DP_TLS_RESUME_NONE;
 
 		side(&cli, (struct tls_opts){.version = cases[i].version, .resume = cases[i].resume});
 		side(&srv, (struct tls_opts){.server = 1, .version = cases[i].version, .resume = cases[i].resume});
@@ -588,9 +589,9 @@ test_measure_at_start(void **state)
 		SSL_SESSION *kept;
 		char err[256] = "";
 
-		side(&cli, (struct tls_opts){.version = v, .resume = TLS_RESUME_TICKETS, .verify = 1,
+		side(&cli, (struct tls_opts){.version = v, .resume = DP_TLS_RESUME_TICKETS, .verify = 1,
 					     .ca = CERT, .sni = "dperf.test"});
-		side(&srv, (struct tls_opts){.server = 1, .version = v, .resume = TLS_RESUME_TICKETS});
+		side(&srv, (struct tls_opts){.server = 1, .version = v, .resume = DP_TLS_RESUME_TICKETS});
 		handshake(&cli, &srv, MSS);
 		exchange(&cli, &srv, MSS);
 		close_both(&cli, &srv);
@@ -609,6 +610,51 @@ test_measure_at_start(void **state)
 		assert_true(cli.c.resumed);
 		free_both(&cli, &srv);
 	}
+}
+
+/* The tls_* keywords as the parser stores them make the sides they say:
+ * a TLS 1.2 pair with the pinned group and cipher, resumed by session ID,
+ * the client verifying the server by name. */
+static void
+test_sides_from_config(void **state)
+{
+	static const char head[] = "cpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\nclient 198.18.1.2 4\n"
+				   "server 198.18.2.1 1\nprotocol https\ntls_version 1.2\n"
+				   "tls_groups P-256\ntls_ciphers ECDHE-ECDSA-AES256-GCM-SHA384\n"
+				   "tls_resume ids\ntls_alpn http/1.1\n";
+	char text[1024], err[DP_ERR_LEN];
+	struct dp_config ccfg, scfg;
+	struct tls_opts co, so;
+	struct end cli, srv;
+
+	(void)state;
+	snprintf(text, sizeof(text), "mode client\ncps 1k\n%stls_sni dperf.test\ntls_verify 1\n"
+		 "tls_ca %s\n", head, CERT);
+	if (dp_config_parse("c.conf", text, &ccfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	snprintf(text, sizeof(text), "mode server\n%stls_cert %s\ntls_key %s\n", head, CERT, KEY);
+	if (dp_config_parse("s.conf", text, &scfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	tls_opts_of(&ccfg, &co);
+	tls_opts_of(&scfg, &so);
+	assert_true(so.server && !co.server);
+	assert_null(co.cert);
+	memset(&cli, 0, sizeof(cli));
+	memset(&srv, 0, sizeof(srv));
+	assert_int_equal(tls_side_init(&cli.side, &co, err, sizeof(err)), 0);
+	assert_int_equal(tls_side_init(&srv.side, &so, err, sizeof(err)), 0);
+	for (int n = 0; n < 2; n++) {
+		handshake(&cli, &srv, MSS);
+		assert_int_equal(SSL_version(cli.c.ssl), TLS1_2_VERSION);
+		assert_int_equal(SSL_get_negotiated_group(cli.c.ssl), NID_X9_62_prime256v1);
+		assert_string_equal(SSL_get_cipher_name(srv.c.ssl), "ECDHE-ECDSA-AES256-GCM-SHA384");
+		assert_int_equal(SSL_get_verify_result(cli.c.ssl), X509_V_OK);
+		assert_int_equal(cli.c.resumed, n == 1);
+		exchange(&cli, &srv, MSS);
+		close_both(&cli, &srv);
+	}
+	tls_side_free(&cli.side);
+	tls_side_free(&srv.side);
 }
 
 static void
@@ -643,6 +689,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_side_errors, mark, returned),
 		cmocka_unit_test_setup_teardown(test_bytes_per_connection, mark, returned),
 		cmocka_unit_test_setup_teardown(test_measure_at_start, mark, returned),
+		cmocka_unit_test_setup_teardown(test_sides_from_config, mark, returned),
 		cmocka_unit_test(test_conn_size),
 	};
 
