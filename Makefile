@@ -1,5 +1,5 @@
 # dperf-live: build, test, bench.
-#   make            build/dperf, build/dperf-ctl, build/dperf-top
+#   make            build/dperf, build/dperf-ctl, build/dperf-top, build/dperf-report
 #   make asan       the same under ASan+UBSan in build/asan/
 #   make test       unit tests (plain and sanitized), end-to-end tests, then a check
 #                   that no hugepage file or runtime dir of a dead process is left
@@ -50,7 +50,7 @@ CONFIG_SRC  := $(wildcard common/config_*.c) common/port_dev.c
 # lib/: the figures every reader shows (the primary's report, -o summary
 # and telemetry read them too), and what only the tools need: attaching
 # as a secondary and sending control requests.
-READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c
+READER_SRC  := lib/figures.c lib/rates.c lib/stats_out.c lib/run_log.c
 ATTACH_SRC  := lib/attach.c lib/ctl_client.c
 PRIMARY_SRC := $(wildcard primary/*/*.c)
 CTL_SRC     := $(wildcard secondary/*.c)
@@ -71,7 +71,7 @@ UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz soak \
         dpdk-check man docs docs-check install uninstall FORCE
-all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top
+all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report
 
 # Without DPDK's development files every compile would fail on its first
 # rte_*.h; say once what to do instead.
@@ -109,6 +109,13 @@ $(BUILD)/dperf-ctl: $(CTL_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 $(BUILD)/dperf-top: $(TUI_OBJ) $(ATTACH_OBJ) $(READER_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lncursesw -lbsd -lm
+
+# dperf-report is Python (matplotlib draws its plots): the script with
+# the version filled in.
+$(BUILD)/dperf-report: scripts/dperf_report.py $(BUILD)/gen/dp_version.h
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sed 's|@DP_VERSION@|$(DP_VERSION)|' $< >$@.tmp && chmod 0755 $@.tmp && mv $@.tmp $@
 
 # Unit tests: pure code only, no EAL. Each test links the common and
 # reader objects plus the modules it names in its "// links:" line, and
@@ -236,13 +243,14 @@ MANDIR         ?= $(PREFIX)/share/man
 DATADIR        ?= $(PREFIX)/share/dperf-live
 SYSCONFDIR     ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-BINS := dperf dperf-ctl dperf-top
+BINS := dperf dperf-ctl dperf-top dperf-report
 CONFS := $(wildcard conf/*.conf)
 
 install: all man
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 	  $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(SYSCONFDIR)/dperf $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 $(addprefix $(BUILD)/,$(BINS)) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 $(CONFS) $(DESTDIR)$(DATADIR)/examples/
@@ -253,6 +261,7 @@ install: all man
 # Configurations in SYSCONFDIR/dperf are the user's: they stay.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(filter %.8,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/examples/,$(notdir $(CONFS)))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The figures every reader shows (figures.h has their definitions).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "figures.h"
@@ -107,14 +108,30 @@ dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r)
 	r->good_bps_tx = dp_interval_rate(iv, DP_C_GOOD_TX);
 }
 
+const char *
+dp_fmt_us(double us, char *buf, int len)
+{
+	if (us >= 1e6)
+		snprintf(buf, len, "%.2fs", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, len, "%.2fms", us / 1e3);
+	else if (us < 9.95) /* what %.1f prints as below 10.0 */
+		snprintf(buf, len, "%.1fus", us);
+	else
+		snprintf(buf, len, "%.0fus", us);
+	return buf;
+}
+
 static double
 series_value(const struct dp_interval *iv, uint32_t mode, enum dp_series which)
 {
 	struct dp_rates r;
 
 	dp_rates(iv, mode, &r);
-	if (which == DP_SERIES_GBPS)
-		return (r.bps_rx + r.bps_tx) / 1e9;
+	if (which == DP_SERIES_GBPS_RX)
+		return r.bps_rx / 1e9;
+	if (which == DP_SERIES_GBPS_TX)
+		return r.bps_tx / 1e9;
 	return which == DP_SERIES_RPS ? r.rps : r.cps;
 }
 

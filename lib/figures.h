@@ -65,10 +65,18 @@ struct dp_rates {
 double dp_rps(const struct dp_interval *iv, uint32_t mode);
 void dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r);
 
+/* Latency for people, every reader's: one decimal below 10 us (a p50 of
+ * 0.3 us is not "0us"), whole microseconds below 1 ms, then ms and s with
+ * two decimals: "0.3us", "15us", "1.25ms", "2.00s". (dperf-report's
+ * fmt_us is this, in Python.) Returns buf. */
+const char *dp_fmt_us(double us, char *buf, int len);
+
 /* Per-second series from the primary's history ring, oldest first, at
  * most max values (the last max seconds); returns how many. A reader
  * that attaches late still has the last minutes. */
-enum dp_series { DP_SERIES_CPS = 0, DP_SERIES_RPS, DP_SERIES_GBPS };
+/* Gbit/s each way, apart: a sum of the two hid which way the traffic went
+ * (dperf-top's "Gbit/s" graph drew rx + tx and did not say so). */
+enum dp_series { DP_SERIES_CPS = 0, DP_SERIES_RPS, DP_SERIES_GBPS_RX, DP_SERIES_GBPS_TX };
 int dp_history_series(const struct dp_shm *s, enum dp_series which, double *out, int max);
 
 #endif

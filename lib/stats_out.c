@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "run_log.h"
 #include "stats_out.h"
+#include "version.h"
 
-static void
-lat_json(FILE *f, const char *key, const struct dp_lat *l)
+void
+dp_lat_json(FILE *f, const char *key, const struct dp_lat *l)
 {
 	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
 		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
@@ -24,28 +26,28 @@ latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 
 	fprintf(f, ",\"latency_us\":{");
 	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
+	dp_lat_json(f, "connect", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
+	dp_lat_json(f, "response", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, 2, s->hdr.tsc_hz, &l);
-	lat_json(f, "server", &l);
+	dp_lat_json(f, "server", &l);
 	fputc(',', f);
 	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &l);
-	lat_json(f, "first_byte", &l);
+	dp_lat_json(f, "first_byte", &l);
 	fprintf(f, "},\"latency_total_us\":{");
 	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
-	lat_json(f, "connect", &l);
+	dp_lat_json(f, "connect", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
-	lat_json(f, "response", &l);
+	dp_lat_json(f, "response", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_server, s->hdr.tsc_hz, &l);
-	lat_json(f, "server", &l);
+	dp_lat_json(f, "server", &l);
 	fputc(',', f);
 	dp_lat_from_hist(&b->lat_first_byte, s->hdr.tsc_hz, &l);
-	lat_json(f, "first_byte", &l);
+	dp_lat_json(f, "first_byte", &l);
 	fputc('}', f);
 }
 
@@ -85,8 +87,9 @@ members_json(FILE *f, const struct dp_shm *s)
 		fputc(']', f);
 }
 
+/* The object's fields, without its closing brace. */
 static void
-stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+stats_fields(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	struct dp_rates h;
 	uint64_t hz = s->hdr.tsc_hz;
@@ -116,24 +119,75 @@ stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const s
 	for (int c = 0; c < DP_C__COUNT; c++)
 		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c],
 			dp_rate(a, b, (enum dp_counter)c, hz));
-	fprintf(f, "}}\n");
+	fputc('}', f);
+}
+
+/* A string as JSON: quotes, backslashes and control characters escaped
+ * (the configuration's text, as its file had it). */
+static void
+json_string(FILE *f, const char *str, size_t max)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < max && str[i]; i++) {
+		unsigned char ch = (unsigned char)str[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* The -o summary: the totals of `stats --json` over the whole run, the
+ * format and version that wrote it, the configuration, and the run log. */
+static void
+summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	     const struct dp_run_log *r)
+{
+	stats_fields(f, s, a, b);
+	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
+	json_string(f, dp_version(), 256);
+	fprintf(f, ",\"start_unix_us\":%" PRIu64 ",\"workers\":%u,\"ports\":%u,\"config_text\":",
+		s->hdr.start_unix_us, s->hdr.n_workers, s->hdr.n_ports);
+	json_string(f, s->config_text, sizeof(s->config_text));
+	if (r != NULL)
+		dp_run_log_json(f, s, r);
+	fputs("}\n", f);
+}
+
+static void
+stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	stats_fields(f, s, a, b);
+	fputs("}\n", f);
 }
 
 /* One object per line, written with one write: the line is longer than
  * stdio's 4 KiB buffer, and a reader of `stats --json --watch` output
  * (tail -1 of a file) saw half a line when it went out in two. */
-void
-dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
-		     const struct dp_snapshot *b)
+static void
+one_write(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+	  const struct dp_run_log *r, int summary)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (m == NULL) {
-		stats_json(f, s, a, b);
+		if (summary)
+			summary_json(f, s, a, b, r);
+		else
+			stats_json(f, s, a, b);
 	} else {
-		stats_json(m, s, a, b);
+		if (summary)
+			summary_json(m, s, a, b, r);
+		else
+			stats_json(m, s, a, b);
 		fclose(m);
 		fflush(f);
 		/* not fwrite: glibc writes whole 4 KiB blocks of a long one
@@ -153,6 +207,19 @@ dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		free(buf);
 	}
 	fflush(f);
+}
+
+void
+dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	one_write(f, s, a, b, NULL, 0);
+}
+
+void
+dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
+		const struct dp_run_log *r)
+{
+	one_write(f, s, a, b, r, 1);
 }
 
 

@@ -10,6 +10,14 @@
 /* Totals at b, rates and latency between a and b: one JSON object, one line. */
 void dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		   const struct dp_snapshot *b);
+struct dp_run_log;
+/* The -o summary: dp_stats_json's object over the whole run (a at the
+ * start, b at the end), plus the format, version, configuration and the
+ * run log r (its per-second history and changes; NULL: none). */
+void dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+		     const struct dp_snapshot *b, const struct dp_run_log *r);
+/* One latency's percentiles as "key":{...}. */
+void dp_lat_json(FILE *f, const char *key, const struct dp_lat *l);
 /* One CSV row (with the header line first when header is non-zero). */
 void dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		  const struct dp_snapshot *b, int header);

@@ -55,18 +55,6 @@ top_figures(const struct top *t, struct top_figs *f)
 }
 
 const char *
-top_fmt_us(double us, char *buf, int len)
-{
-	if (us >= 1e6)
-		snprintf(buf, len, "%.2fs", us / 1e6);
-	else if (us >= 1e3)
-		snprintf(buf, len, "%.2fms", us / 1e3);
-	else
-		snprintf(buf, len, "%.0fus", us);
-	return buf;
-}
-
-const char *
 top_fmt_hms(double s, char *buf, int len)
 {
 	unsigned long v = s > 0 ? (unsigned long)s : 0;

@@ -14,7 +14,7 @@ spark(FILE *out, const char *label, const struct top *t, enum dp_series which)
 	double mx = top_spark_scale(v, n, 1, e);
 	char m[16];
 
-	if (which == DP_SERIES_GBPS)
+	if (which != DP_SERIES_CPS)
 		snprintf(m, sizeof(m), "%.3f", mx);
 	else
 		top_si(mx, m, sizeof(m));
@@ -84,10 +84,11 @@ plain_frame(const struct top *t, FILE *out)
 	if (s->hdr.mode == DP_MODE_CLIENT) {
 		char d[16], e[16];
 		fprintf(out, "LATENCY    connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s\n",
-			top_fmt_us(f.lat_connect.p50, a, sizeof(a)), top_fmt_us(f.lat_connect.p99, b, sizeof(b)),
-			top_fmt_us(f.lat_first_byte.p50, e, sizeof(e)),
-			top_fmt_us(f.lat_response.p50, c, sizeof(c)), top_fmt_us(f.lat_response.p99, d, sizeof(d)));
+			dp_fmt_us(f.lat_connect.p50, a, sizeof(a)), dp_fmt_us(f.lat_connect.p99, b, sizeof(b)),
+			dp_fmt_us(f.lat_first_byte.p50, e, sizeof(e)),
+			dp_fmt_us(f.lat_response.p50, c, sizeof(c)), dp_fmt_us(f.lat_response.p99, d, sizeof(d)));
 	}
 	spark(out, "CPS", t, DP_SERIES_CPS);
-	spark(out, "Gbit/s", t, DP_SERIES_GBPS);
+	spark(out, "Gbit/s rx", t, DP_SERIES_GBPS_RX);
+	spark(out, "Gbit/s tx", t, DP_SERIES_GBPS_TX);
 }

@@ -68,7 +68,6 @@ extern const int top_n_tester_c;
 void top_figures(const struct top *t, struct top_figs *f);
 const char *top_fmt_hms(double s, char *buf, int len);
 const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
-const char *top_fmt_us(double us, char *buf, int len); /* 850us, 1.25ms, 2.00s */
 
 /* clock.c: the only file including DPDK headers */
 uint64_t top_tsc(void);

@@ -4,6 +4,7 @@
  * Sections that do not fit are left out whole.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "curses.h"
 #include "top.h"
@@ -107,14 +108,14 @@ latency(const struct top *t, const struct top_figs *f, int y)
 	ui_put(y, 0, AT_TITLE, " LATENCY");
 	if (t->shm->hdr.mode != DP_MODE_CLIENT) {
 		ui_put(y, GUTTER - 2, AT_NONE, "server p50 %s p99 %s p99.9 %s",
-		       top_fmt_us(f->lat_server.p50, a, sizeof(a)), top_fmt_us(f->lat_server.p99, b, sizeof(b)),
-		       top_fmt_us(f->lat_server.p999, c, sizeof(c)));
+		       dp_fmt_us(f->lat_server.p50, a, sizeof(a)), dp_fmt_us(f->lat_server.p99, b, sizeof(b)),
+		       dp_fmt_us(f->lat_server.p999, c, sizeof(c)));
 		return y + 1;
 	}
 	ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s",
-	       top_fmt_us(f->lat_connect.p50, a, sizeof(a)), top_fmt_us(f->lat_connect.p99, b, sizeof(b)),
-	       top_fmt_us(f->lat_first_byte.p50, e, sizeof(e)),
-	       top_fmt_us(f->lat_response.p50, c, sizeof(c)), top_fmt_us(f->lat_response.p99, d, sizeof(d)));
+	       dp_fmt_us(f->lat_connect.p50, a, sizeof(a)), dp_fmt_us(f->lat_connect.p99, b, sizeof(b)),
+	       dp_fmt_us(f->lat_first_byte.p50, e, sizeof(e)),
+	       dp_fmt_us(f->lat_response.p50, c, sizeof(c)), dp_fmt_us(f->lat_response.p99, d, sizeof(d)));
 	return y + 1;
 }
 
@@ -149,21 +150,26 @@ graph(const struct top *t, enum dp_series which, int y, int rows)
 	static double v[DP_HISTORY_LEN];
 	int width = COLS - GUTTER - 1, n;
 	char mx[16], now[16];
+	const char *title;
 	double m = 0;
 
 	n = dp_history_series(t->shm, which, v, width < DP_HISTORY_LEN ? width : DP_HISTORY_LEN);
 	for (int i = 0; i < n; i++)
 		m = v[i] > m ? v[i] : m;
-	if (which == DP_SERIES_GBPS) {
+	if (which != DP_SERIES_CPS) {
 		snprintf(mx, sizeof(mx), "%.3f", m);
 		snprintf(now, sizeof(now), "%.3f", n ? v[n - 1] : 0.0);
 	} else {
 		top_si(m, mx, sizeof(mx));
 		top_si(n ? v[n - 1] : 0.0, now, sizeof(now));
 	}
-	ui_put(y, 0, AT_TITLE, " %s", which == DP_SERIES_GBPS ? "Gbit/s" : "CPS");
+	title = which == DP_SERIES_CPS ? "CPS" : which == DP_SERIES_GBPS_RX ? "Gbit/s rx" : "Gbit/s tx";
+	ui_put(y, 0, AT_TITLE, " %s", title);
 	if (rows == 1) {
-		ui_put(y, 8, AT_DIM, "^%s", mx);
+		int x = (int)strlen(title) + 2;
+
+		if (x + 1 + (int)strlen(mx) < GUTTER) /* the max, where it fits */
+			ui_put(y, x, AT_DIM, "^%s", mx);
 	} else {
 		ui_put(y + 1, 1, AT_DIM, "max %s", mx);
 		if (rows >= 3)
@@ -197,13 +203,15 @@ view_overview(const struct top *t, int y0, int y1)
 		counter_row(y++, " TESTER", f.tot, top_tester_c, top_n_tester_c, AT_WARN);
 	if (y + 1 <= y1)
 		y = latency(t, &f, y);
-	/* Graphs get the rest: a blank line, then two graphs of equal height. */
-	rows = (y1 - y - 2) / 2;
-	if (rows > 12)
-		rows = 12;
+	/* Graphs get the rest: a blank line, then three graphs of equal
+	 * height, CPS and each way's Gbit/s. */
+	rows = (y1 - y - 3) / 3;
+	if (rows > 8)
+		rows = 8;
 	if (rows >= 1) {
 		graph(t, DP_SERIES_CPS, y + 1, rows);
-		graph(t, DP_SERIES_GBPS, y + 2 + rows, rows);
+		graph(t, DP_SERIES_GBPS_RX, y + 2 + rows, rows);
+		graph(t, DP_SERIES_GBPS_TX, y + 3 + 2 * rows, rows);
 	} else if (y1 - y >= 2) {
 		graph(t, DP_SERIES_CPS, y + 1, 1);
 	}

@@ -265,6 +265,8 @@ control_loop_run(struct control_loop *l)
 	int print = !cfg->quiet;
 
 	l->prev = l->first;
+	if (l->summary != NULL)
+		dp_run_log_begin(&l->log, shm, &l->first, 0);
 	for (;;) {
 		uint64_t now, elapsed_us;
 
@@ -290,11 +292,15 @@ control_loop_run(struct control_loop *l)
 			report_changes(l->out, shm, &changes_printed);
 			print = output_ok(l->out);
 		}
+		if (l->summary != NULL)
+			dp_run_log_changes(&l->log, shm);
 		if (elapsed_us / 1000000 > sec) {
 			sec = elapsed_us / 1000000;
 			ports_read_stats(l->ps, shm);
 			dp_snapshot_take(shm, now, &l->cur);
 			history_push(shm, &l->prev, &l->cur, sec);
+			if (l->summary != NULL)
+				dp_run_log_second(&l->log, shm, &l->prev, &l->cur);
 			if (print) {
 				report_second(l->out, shm, cfg, &l->prev, &l->cur, sec);
 				print = output_ok(l->out);
@@ -325,7 +331,9 @@ control_loop_finish(struct control_loop *l)
 		rc = -1;
 	}
 	if (l->summary != NULL) {
-		dp_stats_json(l->summary, shm, &l->first, &l->last);
+		dp_run_log_changes(&l->log, shm);
+		dp_summary_json(l->summary, shm, &l->first, &l->last, &l->log);
+		dp_run_log_free(&l->log);
 		/* A full disk shows only here: the results are lost, say so. */
 		if (ferror(l->summary) | fclose(l->summary)) {
 			fprintf(stderr, "dperf: -o %s: writing the summary failed: %s\n", l->summary_path,

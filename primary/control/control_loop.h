@@ -10,6 +10,7 @@
 #include "control/control.h"
 #include "dev/port.h"
 #include "rates.h"
+#include "run_log.h"
 #include "shm.h"
 
 /* The main lcore's loop over one test: its state from begin to finish.
@@ -22,6 +23,7 @@ struct control_loop {
 	FILE *out;                /* the per-second output and summary: stdout */
 	FILE *summary;            /* -o: the summary as JSON, or NULL */
 	const char *summary_path;
+	struct dp_run_log log;    /* -o: every second and change, for the summary */
 	struct dp_snapshot first; /* at start, for the summary */
 	struct dp_snapshot prev, cur, last;
 	uint32_t seen_up;         /* ports whose link has been up */

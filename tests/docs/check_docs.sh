@@ -79,11 +79,12 @@ done
 
 # 3. --help against the man page's usage block; --version.
 version="dperf-live $(cat VERSION)"
-for bin in dperf dperf-ctl dperf-top; do
-	$PY scripts/mandoc.py block "docs/man/$bin.8.md" usage | sed '1d;$d' >"$T/usage.doc"
+for page in dperf.8 dperf-ctl.8 dperf-top.8 dperf-report.1; do
+	bin=${page%.*}
+	$PY scripts/mandoc.py block "docs/man/$page.md" usage | sed '1d;$d' >"$T/usage.doc"
 	"$BUILD/$bin" --help >"$T/usage.bin" 2>&1 || bad "$bin --help exited non-zero"
 	diff -u "$T/usage.doc" "$T/usage.bin" >"$T/usage.diff" ||
-		bad "$bin --help differs from docs/man/$bin.8.md's usage block:$(printf '\n'; cat "$T/usage.diff")"
+		bad "$bin --help differs from docs/man/$page.md's usage block:$(printf '\n'; cat "$T/usage.diff")"
 	v=$("$BUILD/$bin" --version 2>&1) || bad "$bin --version exited non-zero"
 	case "$v" in "$version"*) ;; *) bad "$bin --version: '$v' (expected '$version ...')" ;; esac
 done
@@ -197,8 +198,8 @@ done
 
 # 7. install / uninstall.
 make -s install DESTDIR="$T/root" >"$T/install.log" 2>&1 || bad "make install DESTDIR failed: $(tail -5 "$T/install.log")"
-for f in usr/local/bin/dperf usr/local/bin/dperf-ctl usr/local/bin/dperf-top \
-	 usr/local/share/man/man8/dperf.8 usr/local/share/man/man8/dperf-ctl.8 \
+for f in usr/local/bin/dperf usr/local/bin/dperf-ctl usr/local/bin/dperf-top usr/local/bin/dperf-report \
+	 usr/local/share/man/man1/dperf-report.1 usr/local/share/man/man8/dperf.8 usr/local/share/man/man8/dperf-ctl.8 \
 	 usr/local/share/man/man8/dperf-top.8 usr/local/share/man/man5/dperf.conf.5 \
 	 usr/local/share/dperf-live/examples/memif-client.conf usr/local/lib/systemd/system/dperf@.service; do
 	[ -f "$T/root/$f" ] || bad "make install DESTDIR: $f missing"

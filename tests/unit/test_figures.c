@@ -194,11 +194,31 @@ test_history_series(void **state)
 	s->hdr.mode = DP_MODE_SERVER;
 	assert_int_equal(dp_history_series(s, DP_SERIES_RPS, v, 8), 2);
 	assert_true(v[0] == 300.0 && v[1] == 200.0);
-	assert_int_equal(dp_history_series(s, DP_SERIES_GBPS, v, 8), 2);
-	assert_true(v[0] == 4.0 && v[1] == 8.0);
+	/* each way apart, never summed */
+	assert_int_equal(dp_history_series(s, DP_SERIES_GBPS_RX, v, 8), 2);
+	assert_true(v[0] == 1.0 && v[1] == 2.0);
+	assert_int_equal(dp_history_series(s, DP_SERIES_GBPS_TX, v, 8), 2);
+	assert_true(v[0] == 3.0 && v[1] == 6.0);
 	/* At most max values: the newest. */
-	assert_int_equal(dp_history_series(s, DP_SERIES_GBPS, v, 1), 1);
-	assert_true(v[0] == 8.0);
+	assert_int_equal(dp_history_series(s, DP_SERIES_GBPS_TX, v, 1), 1);
+	assert_true(v[0] == 6.0);
+}
+
+/* Latency below 10 us keeps a decimal: dperf-top printed a p50 of 0.3 us
+ * as "0us" where stats printed 0.3. (dperf-report's fmt_us: the same
+ * values in tests/unit/test_report_input.py.) */
+static void
+test_fmt_us(void **state)
+{
+	static const struct { double us; const char *s; } cases[] = {
+		{ 0.34, "0.3us" }, { 9.94, "9.9us" }, { 9.96, "10us" }, { 15.4, "15us" },
+		{ 999.4, "999us" }, { 1234.5, "1.23ms" }, { 2.5e6, "2.50s" },
+	};
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(dp_fmt_us(cases[i].us, buf, sizeof(buf)), cases[i].s);
 }
 
 /* The one-shot interval from the history gives the same rps as the
@@ -238,6 +258,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test_setup_teardown(test_clock, shm_setup, shm_teardown),
 		cmocka_unit_test_setup_teardown(test_history_series, shm_setup, shm_teardown),
+		cmocka_unit_test(test_fmt_us),
 		cmocka_unit_test_setup_teardown(test_last_second_figures, shm_setup, shm_teardown),
 	};
 

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_msg.h"
+#include "run_log.h"
+#include "stats_out.h"
+
+/* The counters a report plots as errors (per second): every drop
+ * (counters.h lists them), retransmissions, failed connections and
+ * requests, the engine's own faults, and the ports' error counters. The
+ * JSON names them, so dperf-report holds no list of its own. */
+static const char *const error_counters[] = {
+	"dropTx", "badRx", "otherRx", "tcpDrop", "tcpOoo", "udpDrop", "arpDrop",
+	"rstRx", "synRt", "finRt", "ackRt", "pushRt", "skErr", "httpErr", "launchSkip",
+	"stall", "devFault", "ierrors", "oerrors", "imissed", "rxNombuf",
+};
+
+static void
+second_from(struct dp_second *d, const struct dp_shm *s, const struct dp_snapshot *prev,
+	    const struct dp_snapshot *cur)
+{
+	memset(d, 0, sizeof(*d));
+	d->tsc = cur->tsc;
+	d->state = s->hdr.state;
+	memcpy(d->c, cur->c, sizeof(d->c));
+	for (uint32_t p = 0; p < cur->n_ports && p < DP_MAX_PORTS; p++)
+		for (int k = 0; k < DP_PC__COUNT; k++)
+			d->pc[k] += cur->pc[p][k];
+	d->sk_cur = cur->sk_cur;
+	d->target_cps = s->ctl.target_cps;
+	if (prev != NULL)
+		for (int k = 0; k < DP_LAT__COUNT; k++)
+			dp_lat_between(prev, cur, k, s->hdr.tsc_hz, &d->lat[k]);
+}
+
+void
+dp_run_log_begin(struct dp_run_log *r, const struct dp_shm *s, const struct dp_snapshot *first,
+		 size_t max)
+{
+	memset(r, 0, sizeof(*r));
+	r->max = max ? max : DP_RUN_LOG_MAX_SECONDS;
+	second_from(&r->base, s, NULL, first);
+	r->ch_seen = __atomic_load_n(&s->ctl.n_changes, __ATOMIC_ACQUIRE);
+}
+
+void
+dp_run_log_second(struct dp_run_log *r, const struct dp_shm *s, const struct dp_snapshot *prev,
+		  const struct dp_snapshot *cur)
+{
+	struct dp_second *d;
+
+	if (r->no_memory)
+		return;
+	if (r->n == r->cap && r->cap < r->max) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		void *v;
+
+		if (cap > r->max)
+			cap = r->max;
+		if ((v = realloc(r->sec, cap * sizeof(*r->sec))) == NULL) {
+			r->no_memory = 1;
+			return;
+		}
+		r->sec = v;
+		r->cap = cap;
+	}
+	if (r->n < r->cap) {
+		d = &r->sec[r->n++];
+	} else { /* full: the oldest second becomes the base of the next */
+		r->base = r->sec[r->head];
+		d = &r->sec[r->head];
+		r->head = (r->head + 1) % r->n;
+		r->dropped++;
+	}
+	second_from(d, s, prev, cur);
+}
+
+void
+dp_run_log_changes(struct dp_run_log *r, const struct dp_shm *s)
+{
+	uint32_t n = __atomic_load_n(&s->ctl.n_changes, __ATOMIC_ACQUIRE);
+
+	if (n - r->ch_seen > DP_CHANGES_LEN) {
+		r->ch_lost += n - r->ch_seen - DP_CHANGES_LEN;
+		r->ch_seen = n - DP_CHANGES_LEN;
+	}
+	for (; r->ch_seen != n; r->ch_seen++) {
+		if (r->n_ch == r->cap_ch) {
+			size_t cap = r->cap_ch ? r->cap_ch * 2 : 16;
+			void *v = realloc(r->ch, cap * sizeof(*r->ch));
+
+			if (v == NULL) {
+				r->ch_lost += n - r->ch_seen;
+				r->ch_seen = n;
+				return;
+			}
+			r->ch = v;
+			r->cap_ch = cap;
+		}
+		r->ch[r->n_ch++] = s->ctl.changes[r->ch_seen % DP_CHANGES_LEN];
+	}
+}
+
+static double
+at_s(const struct dp_shm *s, uint64_t tsc)
+{
+	return tsc > s->hdr.start_tsc ? (double)(tsc - s->hdr.start_tsc) / (double)s->hdr.tsc_hz : 0.0;
+}
+
+static const struct dp_second *
+nth(const struct dp_run_log *r, size_t i)
+{
+	return &r->sec[(r->head + i) % r->n];
+}
+
+/* One second: the figures of `stats --json` over it, the rates of every
+ * counter (engine and ports) and its latency. */
+static void
+second_json(FILE *f, const struct dp_shm *s, const struct dp_second *a, const struct dp_second *b)
+{
+	static const char *const lat_names[DP_LAT__COUNT] = { "connect", "response", "server",
+							      "first_byte" };
+	double secs = (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, t = at_s(s, b->tsc);
+	struct dp_interval iv = { .a = a->c, .b = b->c, .seconds = secs };
+	struct dp_rates h;
+
+	dp_rates(&iv, s->hdr.mode, &h);
+	fprintf(f, "{\"sec\":%.0f,\"elapsed\":%.3f,\"interval\":%.3f,\"state\":\"%s\",\"target_cps\":%" PRIu64,
+		t, t, secs, dp_state_name(b->state), b->target_cps);
+	fprintf(f, ",\"cps\":%.1f,\"rps\":%.1f,\"bps_rx\":%.0f,\"bps_tx\":%.0f,\"pps_rx\":%.0f,\"pps_tx\":%.0f,\"good_bps_rx\":%.0f,\"good_bps_tx\":%.0f,\"skCon\":%" PRIu64,
+		h.cps, h.rps, h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, h.good_bps_rx, h.good_bps_tx, b->sk_cur);
+	fprintf(f, ",\"latency_us\":{");
+	for (int k = 0; k < DP_LAT__COUNT; k++) {
+		fputs(k ? "," : "", f);
+		dp_lat_json(f, lat_names[k], &b->lat[k]);
+	}
+	fprintf(f, "},\"rates\":{");
+	for (int c = 0; c < DP_C__COUNT; c++)
+		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c], dp_interval_rate(&iv, c));
+	for (int c = 0; c < DP_PC__COUNT; c++)
+		fprintf(f, ",\"%s\":%.1f", dp_port_counter_names[c], dp_per_sec(a->pc[c], b->pc[c], secs));
+	fprintf(f, "}}");
+}
+
+void
+dp_run_log_json(FILE *f, const struct dp_shm *s, const struct dp_run_log *r)
+{
+	const struct dp_second *prev = &r->base;
+
+	fprintf(f, ",\"history_seconds_max\":%zu,\"history_dropped\":%" PRIu64 ",\"history_incomplete\":%s",
+		r->max, r->dropped, r->no_memory ? "true" : "false");
+	fprintf(f, ",\"error_counters\":[");
+	for (size_t i = 0; i < sizeof(error_counters) / sizeof(error_counters[0]); i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", error_counters[i]);
+	fprintf(f, "],\"history\":[");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct dp_second *cur = nth(r, i);
+
+		fputs(i ? "," : "", f);
+		second_json(f, s, prev, cur);
+		prev = cur;
+	}
+	fprintf(f, "],\"changes_lost\":%" PRIu64 ",\"changes\":[", r->ch_lost);
+	for (size_t i = 0; i < r->n_ch; i++)
+		fprintf(f, "%s{\"elapsed\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
+			i ? "," : "", at_s(s, r->ch[i].tsc), dp_ctl_op_name(r->ch[i].what),
+			r->ch[i].old_value, r->ch[i].new_value);
+	fputc(']', f);
+}
+
+void
+dp_run_log_free(struct dp_run_log *r)
+{
+	free(r->sec);
+	free(r->ch);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""dperf-report (scripts/dperf_report.py) on good and bad input: a real -o
+summary (report_run.json, written by dperf from a memif run with a set cps
+in it) gives a page; another format version, a truncated file, an empty
+history, an empty file or a failed write give one line on stderr, exit 1,
+and no report (nor a temporary file) left behind. Run by `make unit` with
+/usr/bin/python3."""
+import contextlib
+import importlib.util
+import io
+import json
+import re
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+spec = importlib.util.spec_from_file_location("dperf_report", os.path.join(ROOT, "scripts", "dperf_report.py"))
+rep = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rep)
+RUN = os.path.join(HERE, "report_run.json")
+
+
+class Report(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="dperf-report-test.")
+        self.out = os.path.join(self.dir, "report.html")
+        with open(RUN) as f:
+            self.raw = f.read()
+        self.run = json.loads(self.raw)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        p = os.path.join(self.dir, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def report(self, *files):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = rep.main(list(files) + ["-o", self.out])
+        return rc, err.getvalue()
+
+    def refused(self, path, words):
+        """One line naming the file and what is wrong; no report, no temporary."""
+        rc, err = self.report(RUN, path)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertTrue(err.startswith("dperf-report: %s: " % path), err)
+        self.assertIn(words, err)
+        self.assertEqual(os.listdir(self.dir), [os.path.basename(path)])
+
+    def test_good(self):
+        rc, err = self.report(RUN, RUN)
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.out) as f:
+            page = f.read()
+        self.assertIn('<script type="application/json" id="dperf-report-data">', page)
+        for plot in ("cps", "rps", "gbps", "open", "latency"):
+            self.assertIn('<div class="plot" id="plot-%s"><svg' % plot, page)
+        self.assertIn('<g id="cps-1">', page)  # the second run beside the first
+        # nothing fetched when it opens: no linked resource, no import
+        fetched = re.findall(r'(?:src|href)\s*=\s*"(?!#)[^"]*"|<link|@import|url\((?!#)', page)
+        self.assertEqual(fetched, [])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["report.html"])
+
+    def test_other_version(self):
+        self.run["format_version"] = 2
+        self.refused(self.write("v2.json", json.dumps(self.run)), "format_version 2, this dperf-report reads 1")
+
+    def test_no_format(self):
+        # a `dperf-ctl stats --json` line, or a summary from before the history
+        for k in ("format", "format_version", "history", "changes"):
+            del self.run[k]
+        self.refused(self.write("old.json", json.dumps(self.run)), "not a dperf -o summary with history")
+
+    def test_truncated(self):
+        self.refused(self.write("cut.json", self.raw[: len(self.raw) // 2]), "not complete JSON at line 1")
+
+    def test_empty_history(self):
+        self.run["history"] = []
+        self.refused(self.write("nohist.json", json.dumps(self.run)), "the per-second history is empty")
+
+    def test_empty_file(self):
+        self.refused(self.write("empty.json", ""), "empty file")
+
+    def test_broken_second(self):
+        del self.run["history"][3]["latency_us"]
+        self.refused(self.write("sec.json", json.dumps(self.run)), "history[3] lacks latency_us")
+
+    def test_old_report_kept(self):
+        """A refused run leaves the previous report as it was."""
+        with open(self.out, "w") as f:
+            f.write("old")
+        rc, _ = self.report(self.write("cut.json", self.raw[:100]))
+        self.assertEqual(rc, 1)
+        with open(self.out) as f:
+            self.assertEqual(f.read(), "old")
+
+    def test_write_fails(self):
+        """A failure while writing leaves nothing half-written, and the
+        previous report as it was."""
+        with open(self.out, "w") as f:
+            f.write("old")
+        saved = rep.os.replace
+
+        def fail(a, b):
+            raise OSError(28, "No space left on device")
+        rep.os.replace = fail
+        try:
+            rc, err = self.report(RUN)
+        finally:
+            rep.os.replace = saved
+        self.assertEqual(rc, 1)
+        self.assertEqual(err, "dperf-report: -o %s: No space left on device\n" % self.out)
+        self.assertEqual(os.listdir(self.dir), ["report.html"])
+        with open(self.out) as f:
+            self.assertEqual(f.read(), "old")
+
+    def test_fmt_us(self):
+        self.assertEqual([rep.fmt_us(v) for v in (0.34, 9.94, 9.96, 15.4, 999.4, 1234.5, 2.5e6)],
+                         ["0.3us", "9.9us", "10us", "15us", "999us", "1.23ms", "2.50s"])
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False, verbosity=1).result.wasSuccessful() else 1)

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of lib/run_log.c: the -o summary's per-second history (its
+ * ring once full) and changes, as the JSON dperf-report reads.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_msg.h"
+#include "run_log.h"
+#include "stats_out.h"
+
+#define HZ 1000ULL
+
+struct fixture {
+	struct dp_shm *s;
+	struct dp_snapshot *a, *b;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	f->s = aligned_alloc(DP_CACHE_LINE, sizeof(*f->s));
+	f->a = calloc(1, sizeof(*f->a));
+	f->b = calloc(1, sizeof(*f->b));
+	if (f->s == NULL || f->a == NULL || f->b == NULL)
+		return -1;
+	memset(f->s, 0, sizeof(*f->s));
+	f->s->hdr.n_workers = 1;
+	f->s->hdr.n_ports = 1;
+	f->s->hdr.tsc_hz = HZ;
+	f->s->hdr.mode = DP_MODE_CLIENT;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	free(f->s);
+	free(f->a);
+	free(f->b);
+	free(f);
+	return 0;
+}
+
+/* Second i opens 100 * i connections; its snapshot in f->b. */
+static void
+run_second(struct fixture *f, struct dp_run_log *r, int i)
+{
+	*f->a = *f->b;
+	f->s->workers[0].c[DP_C_SK_OPEN] += 100 * (uint64_t)i;
+	f->s->ports[0].c[DP_PC_IMISSED] += (uint64_t)i;
+	dp_snapshot_take(f->s, (uint64_t)i * HZ, f->b);
+	dp_run_log_second(r, f->s, f->a, f->b);
+}
+
+static char *
+summary(struct fixture *f, struct dp_run_log *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	dp_summary_json(m, f->s, f->a, f->b, r);
+	fclose(m);
+	return buf;
+}
+
+/* Every second's rate comes from its own two ends; a full log keeps the
+ * last seconds and says how many it dropped. */
+static void
+test_history_ring(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_run_log r;
+	char *j;
+
+	dp_snapshot_take(f->s, 0, f->b);
+	dp_run_log_begin(&r, f->s, f->b, 3);
+	for (int i = 1; i <= 5; i++)
+		run_second(f, &r, i);
+	j = summary(f, &r);
+	assert_non_null(strstr(j, "\"format\":\"dperf-summary\",\"format_version\":1,"));
+	assert_non_null(strstr(j, "\"history_seconds_max\":3,\"history_dropped\":2,"));
+	/* seconds 3, 4, 5 at 300, 400, 500 cps, imissed 3, 4, 5 a second */
+	assert_non_null(strstr(j, "\"history\":[{\"sec\":3,\"elapsed\":3.000,\"interval\":1.000,"));
+	assert_non_null(strstr(j, "\"target_cps\":0,\"cps\":300.0,"));
+	assert_non_null(strstr(j, "\"cps\":400.0,"));
+	assert_non_null(strstr(j, "\"cps\":500.0,"));
+	assert_null(strstr(j, "\"cps\":200.0,"));
+	assert_non_null(strstr(j, "\"imissed\":5.0,\"rxNombuf\":0.0,\"linkDown\":0.0,\"linkUp\":0.0}}]"));
+	assert_non_null(strstr(j, "\"error_counters\":[\"dropTx\","));
+	free(j);
+	dp_run_log_free(&r);
+}
+
+static void
+change(struct dp_shm *s, uint32_t what, int64_t old, int64_t val, uint64_t tsc)
+{
+	struct dp_change *ch = &s->ctl.changes[s->ctl.n_changes % DP_CHANGES_LEN];
+
+	ch->tsc = tsc;
+	ch->what = what;
+	ch->old_value = old;
+	ch->new_value = val;
+	s->ctl.n_changes++;
+}
+
+/* Changes are copied with their times; more than the memzone's ring
+ * between two reads are counted lost, not invented. */
+static void
+test_changes(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_run_log r;
+	char *j;
+
+	change(f->s, DP_OP_STOP, 0, 1, 1); /* before the log began: not its */
+	dp_snapshot_take(f->s, 0, f->b);
+	dp_run_log_begin(&r, f->s, f->b, 0);
+	change(f->s, DP_OP_SET_CPS, 100, 2000, 2500);
+	dp_run_log_changes(&r, f->s);
+	for (int i = 0; i < DP_CHANGES_LEN + 3; i++)
+		change(f->s, DP_OP_PAUSE, 0, 1, 3000);
+	dp_run_log_changes(&r, f->s);
+	j = summary(f, &r);
+	assert_non_null(strstr(j, "\"history\":[],\"changes_lost\":3,\"changes\":[{\"elapsed\":2.500,\"what\":\"set cps\",\"old\":100,\"new\":2000},{\"elapsed\":3.000,\"what\":\"pause\""));
+	assert_int_equal(r.n_ch, 1 + DP_CHANGES_LEN);
+	free(j);
+	dp_run_log_free(&r);
+}
+
+/* The configuration's text is a JSON string whatever the file held. */
+static void
+test_config_text(void **state)
+{
+	struct fixture *f = *state;
+	char *j;
+
+	strcpy(f->s->config_text, "mode client\n# \"quoted\" \\ \t\x01");
+	dp_snapshot_take(f->s, 0, f->b);
+	j = summary(f, NULL);
+	assert_non_null(strstr(j, "\"config_text\":\"mode client\\n# \\\"quoted\\\" \\\\ \\u0009\\u0001\"}\n"));
+	free(j);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_history_ring, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_changes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_config_text, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
