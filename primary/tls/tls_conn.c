@@ -11,9 +11,10 @@
 /* The first allocation of c->out: a server's first flight with an ECDSA
  * P-256 certificate (about 1.1 KB in TLS 1.3) fits; it doubles from there. */
 #define TLS_OUT_FIRST 2048
-/* Records not yet acknowledged beyond this are a peer that does not read:
- * the connection fails rather than grow without bound. */
-#define TLS_OUT_MAX (1u << 22)
+/* A record's bytes beyond its plaintext, at most: header 5, TLS 1.3's
+ * content type 1 and tag 16, TLS 1.2 CBC's IV, MAC and padding; OpenSSL
+ * allows 256 (SSL3_RT_MAX_ENCRYPTED_OVERHEAD), so do we. */
+#define TLS_RECORD_OVERHEAD 261
 
 /* ---- the BIO: reads the segment being received, writes to c->out ---- */
 
@@ -237,6 +238,28 @@ tls_write(struct tls_conn *c, const void *data, uint32_t len)
 		return 0;
 	r = ssl_error(c, r);
 	return r < 0 ? r : failed(c, TLS_F_INTERNAL);
+}
+
+int64_t
+tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap)
+{
+	const uint8_t *p = data;
+	uint32_t taken = 0;
+
+	if (cap > TLS_OUT_MAX)
+		cap = TLS_OUT_MAX;
+	while (taken < len) {
+		uint32_t n = len - taken < TLS_PLAIN_MAX ? len - taken : TLS_PLAIN_MAX;
+		int r;
+
+		if (c->out_len > cap || cap - c->out_len < n + TLS_RECORD_OVERHEAD)
+			break;
+		r = tls_write(c, p + taken, n);
+		if (r < 0)
+			return r;
+		taken += n;
+	}
+	return taken;
 }
 
 void

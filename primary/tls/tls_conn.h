@@ -72,8 +72,19 @@ int tls_open(struct tls_conn *c, struct tls_side *s);
  * or -enum tls_fail once the connection failed (c->out may hold our alert). */
 int tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *fn, void *arg);
 
-/* Plaintext to send: its records appended to c->out. 0, or -enum tls_fail. */
+/* Plaintext to send: its records appended to c->out. 0, or -enum tls_fail.
+ * For a message whose records fit below TLS_OUT_MAX (a request, a head). */
 int tls_write(struct tls_conn *c, const void *data, uint32_t len);
+
+/* The records not yet acknowledged a connection may hold: a peer that
+ * reads nothing fails the connection beyond it. */
+#define TLS_OUT_MAX (1u << 22)
+
+/* A long body: as much of data as fits, a full record at a time, while
+ * c->out stays at most cap bytes (at most TLS_OUT_MAX); the rest waits for
+ * the peer to acknowledge what is out. Returns the plaintext bytes taken
+ * (0 when c->out is full), or -enum tls_fail. */
+int64_t tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap);
 
 /* Our close_notify appended to c->out. */
 void tls_shutdown(struct tls_conn *c);

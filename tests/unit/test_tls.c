@@ -657,6 +657,71 @@ test_sides_from_config(void **state)
 	tls_side_free(&srv.side);
 }
 
+/* A body longer than a connection may hold unacknowledged (TLS_OUT_MAX):
+ * one tls_write fails it, tls_write_upto sends it as the peer acknowledges,
+ * never above its cap, and the peer reads every byte in order. */
+static uint64_t body_sum, body_got;
+
+static void
+on_body(void *arg, const uint8_t *data, uint32_t len)
+{
+	(void)arg;
+	for (uint32_t i = 0; i < len; i++)
+		body_sum = body_sum * 31 + data[i];
+	body_got += len;
+}
+
+static void
+test_long_body(void **state)
+{
+	const uint32_t len = TLS_OUT_MAX + TLS_OUT_MAX / 2, cap = 256 * 1024;
+	uint8_t *body = malloc(len);
+	uint64_t want = 0;
+	uint32_t at = 0, rounds = 0;
+	struct end cli, srv;
+
+	(void)state;
+	assert_non_null(body);
+	for (uint32_t i = 0; i < len; i++) {
+		body[i] = (uint8_t)(i * 7 + (i >> 9));
+		want = want * 31 + body[i];
+	}
+	for (int v = 12; v <= 13; v++) {
+		side(&cli, (struct tls_opts){.version = v});
+		side(&srv, (struct tls_opts){.server = 1, .version = v});
+		handshake(&cli, &srv, MSS);
+		body_sum = body_got = 0;
+		at = 0;
+		while (at < len) {
+			int64_t n = tls_write_upto(&srv.c, body + at, len - at, cap);
+			struct tx_src src;
+
+			assert_true(n > 0);
+			assert_true(srv.c.out_len <= cap);
+			at += (uint32_t)n;
+			tls_src(&src, &srv.c);
+			/* the peer reads it as our TCP delivers it, then acknowledges */
+			for (uint32_t k = 0; k * MSS < src.len; k++) {
+				struct msg m;
+
+				src.seg(&src, k, MSS, &m);
+				assert_true(tls_input(&cli.c, m.data, m.len, on_body, NULL) >= 0);
+			}
+			tls_acked(&srv.c, src.len);
+			rounds++;
+		}
+		assert_int_equal(body_got, len);
+		assert_true(body_sum == want);
+		print_message("TLS 1.%d: %u bytes in %u rounds of at most %u bytes of records\n", v % 10,
+			      len, rounds, cap);
+		/* in one call it is more than a connection may hold */
+		assert_int_equal(tls_write(&srv.c, body, len), -TLS_F_INTERNAL);
+		free_both(&cli, &srv);
+		rounds = 0;
+	}
+	free(body);
+}
+
 static void
 test_conn_size(void **state)
 {
@@ -690,6 +755,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bytes_per_connection, mark, returned),
 		cmocka_unit_test_setup_teardown(test_measure_at_start, mark, returned),
 		cmocka_unit_test_setup_teardown(test_sides_from_config, mark, returned),
+		cmocka_unit_test_setup_teardown(test_long_body, mark, returned),
 		cmocka_unit_test(test_conn_size),
 	};
 
