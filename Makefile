@@ -145,7 +145,15 @@ asan:
 unit-asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" unit
 
-e2e: all hugepages
+# The TLS room against curl, openssl s_client and nginx over a kernel
+# socket (test_tls_interop): a test helper, not installed.
+TLS_BRIDGE := $(BUILD)/tests/tls_bridge
+$(TLS_BRIDGE): tests/e2e/tls_bridge.c $(call obj,primary/tls/tls_ctx.c primary/tls/tls_conn.c) | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -Iprimary -o $@ $(filter %.c %.o,$^) $(LDFLAGS) -lssl -lcrypto
+
+e2e: all hugepages $(TLS_BRIDGE)
 	scripts/run-e2e.sh
 
 # The memif end-to-end tests again, with the ASan+UBSan build.
