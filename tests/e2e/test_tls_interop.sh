@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The TLS room (primary/tls/) against independent peers, a kernel socket
 # standing in for our TCP (tests/e2e/tls_bridge.c), in a namespace over
-# 198.18.0.0/15: curl --cacert and openssl s_client (TLS 1.2 and 1.3, a
-# session saved and resumed) against our server side; our client side
+# 198.18.0.0/15: curl --cacert, openssl s_client (TLS 1.2 and 1.3, a
+# session saved and resumed) and ab over HTTPS against our server side; our client side
 # against nginx with ssl (TLS 1.2 and 1.3, tickets, session IDs, none):
 # every handshake completes, resumed exactly when asked, nginx's access
 # log has a line per request and its error log no TLS error.
@@ -19,7 +19,8 @@ in_ns() { ip netns exec $NS "$@"; }
 
 # ---- our server side: curl, then s_client new and resumed, TLS 1.2 and 1.3
 BODY="hello over tls from dperf-live"
-bg in_ns timeout 60 "$BRIDGE" server 198.18.0.1 8443 "$CERT" "$KEY" tickets 5 "$BODY" >"$T/server.log" 2>&1
+AB_N=20
+bg in_ns timeout 60 "$BRIDGE" server 198.18.0.1 8443 "$CERT" "$KEY" tickets $((5 + AB_N)) "$BODY" >"$T/server.log" 2>&1
 SRV=$LAST_PID
 listening() { grep -q '^listening' "$T/server.log"; }
 wait_until 10 listening || fail "tls_bridge server did not start: $(cat "$T/server.log")"
@@ -40,10 +41,18 @@ for v in 1_2 1_3; do
 		grep -qF "$BODY" "$T/s_client_${v}_$run.log" || fail "s_client -tls$v ($run): body missing"
 	done
 done
+# ab over HTTPS: a connection per request, every one answered
+in_ns timeout 30 ab -q -n $AB_N https://198.18.0.1:8443/ >"$T/ab.log" 2>&1 || fail "ab: $(tail -5 "$T/ab.log")"
+grep -qE "^Complete requests: +$AB_N$" "$T/ab.log" || fail "ab: $(grep -E 'requests' "$T/ab.log")"
+grep -qE "^Failed requests: +0$" "$T/ab.log" || fail "ab: $(grep -E 'Failed' "$T/ab.log")"
+# (ab counts a request the server closed unanswered as complete, not failed:
+# the bodies' bytes are what show every one was answered)
+grep -qE "^HTML transferred: +$((AB_N * ${#BODY})) bytes$" "$T/ab.log" ||
+	fail "ab: $(grep -E 'HTML transferred' "$T/ab.log"), expected $((AB_N * ${#BODY})) bytes"
 wait "$SRV" || fail "tls_bridge server: $(cat "$T/server.log")"
-[ "$(grep -c ' done ' "$T/server.log")" = 5 ] || fail "server: $(cat "$T/server.log")"
+[ "$(grep -c ' done ' "$T/server.log")" = $((5 + AB_N)) ] || fail "server: $(cat "$T/server.log")"
 [ "$(grep -c ' done resumed 1 ' "$T/server.log")" = 2 ] || fail "server: not 2 resumed: $(cat "$T/server.log")"
-note "server side: curl and 4 s_client handshakes done, 2 resumed (TLS 1.2, 1.3)"
+note "server side: curl, 4 s_client (2 resumed, TLS 1.2 and 1.3) and $AB_N ab requests over HTTPS, all done"
 
 # ---- our client side against nginx with ssl
 mkdir -p "$T/nginx"
