@@ -67,3 +67,27 @@ dp_hist_quantile(const struct dp_hist *h, double q)
 	}
 	return h->max;
 }
+
+double
+dp_hist_le_s(uint32_t k)
+{
+	uint32_t e = k / DP_HIST_LE_PER_OCTAVE, m = k % DP_HIST_LE_PER_OCTAVE;
+
+	return (double)(1ULL << e) * (1.0 + (double)m / DP_HIST_LE_PER_OCTAVE) * 1e-6;
+}
+
+uint32_t
+dp_hist_le_find(double v)
+{
+	uint32_t lo = 0, hi = DP_HIST_LE_COUNT; /* the answer is in [lo, hi] */
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (v <= dp_hist_le_s(mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

@@ -66,4 +66,18 @@ void dp_hist_delta(struct dp_hist *out, const struct dp_hist *older, const struc
  * the bucket holding that rank (max for q = 1). 0 when empty. */
 uint64_t dp_hist_quantile(const struct dp_hist *h, double q);
 
+/* Prometheus' buckets: the same le boundaries on every box, in seconds
+ * (our buckets are in TSC ticks, whose rate differs between boxes, and
+ * `sum by (le)` adds only equal labels): 1 us x 2^e x {1, 1.25, 1.5,
+ * 1.75}, up to 2^24 us (16.8 s), then +Inf. Each is at most 25% wider than
+ * its lower edge; an exporter puts each of our buckets in the first whose
+ * le is at or above its middle. */
+#define DP_HIST_LE_PER_OCTAVE 4
+#define DP_HIST_LE_COUNT (24 * DP_HIST_LE_PER_OCTAVE + 1) /* finite ones */
+
+/* le number k (0..DP_HIST_LE_COUNT-1), in seconds. */
+double dp_hist_le_s(uint32_t k);
+/* The first le at or above v seconds; DP_HIST_LE_COUNT for +Inf. */
+uint32_t dp_hist_le_find(double v);
+
 #endif

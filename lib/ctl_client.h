@@ -8,6 +8,10 @@
 
 #include "ctl_msg.h"
 
+/* How long a tool waits for the primary's answer: twice the age past
+ * which the primary refuses a request, so that a refusal still arrives. */
+#define DP_CTL_TIMEOUT_MS (2 * DP_CTL_MAX_AGE_MS)
+
 /* Returns 0 when a reply arrived (rep filled; rep->status says accepted or
  * refused), -1 when none did (rep->msg says why). timeout_ms bounds the wait. */
 int dp_ctl_send(uint32_t op, int64_t value, struct dp_ctl_rep *rep, int timeout_ms);

@@ -143,13 +143,49 @@ json_string(FILE *f, const char *str, size_t max)
 	fputc('"', f);
 }
 
+/* The whole test's histograms, non-empty buckets only, in TSC ticks (the
+ * engine's own buckets, hist.h): what `dperf-ctl merge` adds up, so that
+ * a fleet's percentiles come from all its samples. */
+static void
+hist_json(FILE *f, const char *key, const struct dp_hist *h)
+{
+	uint64_t n = 0;
+	int first = 1;
+
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
+		n += h->b[i];
+	fprintf(f, "\"%s\":{\"count\":%" PRIu64 ",\"max\":%" PRIu64 ",\"b\":[", key, n, h->max);
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
+		if (h->b[i] != 0) {
+			fprintf(f, "%s[%u,%" PRIu64 "]", first ? "" : ",", i, h->b[i]);
+			first = 0;
+		}
+	fputs("]}", f);
+}
+
+static void
+latency_hist_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *b)
+{
+	fprintf(f, ",\"latency_hist\":{\"tsc_hz\":%" PRIu64 ",\"sub_bits\":%u,", s->hdr.tsc_hz, DP_HIST_SUB_BITS);
+	hist_json(f, "connect", &b->lat_connect);
+	fputc(',', f);
+	hist_json(f, "response", &b->lat_response);
+	fputc(',', f);
+	hist_json(f, "server", &b->lat_server);
+	fputc(',', f);
+	hist_json(f, "first_byte", &b->lat_first_byte);
+	fputc('}', f);
+}
+
 /* The -o summary: the totals of `stats --json` over the whole run, the
- * format and version that wrote it, the configuration, and the run log. */
+ * format and version that wrote it, the configuration, the latency
+ * histograms and the run log. */
 static void
 summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
 	     const struct dp_run_log *r)
 {
 	stats_fields(f, s, a, b);
+	latency_hist_json(f, s, b);
 	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
 	json_string(f, dp_version(), 256);
 	fprintf(f, ",\"start_unix_us\":%" PRIu64 ",\"workers\":%u,\"ports\":%u,\"config_text\":",

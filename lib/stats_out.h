@@ -12,8 +12,10 @@ void dp_stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		   const struct dp_snapshot *b);
 struct dp_run_log;
 /* The -o summary: dp_stats_json's object over the whole run (a at the
- * start, b at the end), plus the format, version, configuration and the
- * run log r (its per-second history and changes; NULL: none). */
+ * start, b at the end), plus the format, version, configuration, the
+ * whole run's latency histograms ("latency_hist", which dperf-ctl merge
+ * adds up across instances) and the run log r (its per-second history
+ * and changes; NULL: none). */
 void dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b, const struct dp_run_log *r);
 /* One latency's percentiles as "key":{...}. */

@@ -20,13 +20,14 @@
 #include "config.h"
 #include "ctl_client.h"
 #include "ctl_msg.h"
+#include "ctl_merge.h"
 #include "ctl_output.h"
-#include "ctl_prometheus.h"
+#include "ctl_serve.h"
+#include "ctl_target.h"
 #include "stats_out.h"
 #include "rates.h"
 #include "version.h"
 
-#define CTL_TIMEOUT_MS (2 * DP_CTL_MAX_AGE_MS)
 #define STATUS_PING_MS 1000
 
 static volatile sig_atomic_t interrupted;
@@ -52,7 +53,10 @@ usage(FILE *f)
 	      "                                 or move the end by T\n"
 	      "  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
 	      "  config                         the effective configuration\n"
-	      "  export --prometheus [ADDR:PORT]  serve /metrics (default 127.0.0.1:9470)\n"
+	      "  serve ADDR:PORT [--token-file FILE] [--metrics-token]\n"
+	      "                                 the HTTP API (/v1/, with the token) and /metrics\n"
+	      "  export --prometheus [ADDR:PORT]  serve /metrics only (default 127.0.0.1:9470)\n"
+	      "  merge A.json B.json ...        several instances' -o summaries as one\n"
 	      "  -p NAME                        the instance (default: the only one running)\n",
 	      f);
 }
@@ -183,9 +187,9 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 	struct dp_ctl_rep rep;
 	uint64_t sent = rte_rdtsc();
 
-	if (dp_ctl_send(op, value, &rep, CTL_TIMEOUT_MS) != 0) {
+	if (dp_ctl_send(op, value, &rep, DP_CTL_TIMEOUT_MS) != 0) {
 		fprintf(stderr, "dperf-ctl: %s within %d s: %s was not applied and will not be (the primary refuses requests older than %d s)\n",
-			rep.msg, CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
+			rep.msg, DP_CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
 		return DP_EXIT_NOANSWER;
 	}
 	if (rep.status != DP_CTL_OK) {
@@ -219,29 +223,13 @@ cmd_status(const struct dp_shm *s, int json)
 static int
 parse_set(int argc, char **argv, uint32_t *op, int64_t *value)
 {
-	uint64_t v;
+	char err[160];
 
 	if (argc != 3)
 		return usage_error("set: expected 'set cps N', 'set cc N' or 'set duration T'%s", "");
-	if (strcmp(argv[1], "cps") == 0 || strcmp(argv[1], "cc") == 0) {
-		if (dp_parse_number(argv[2], &v) != 0 || v > INT64_MAX)
-			return usage_error("set: bad number \"%s\" (expected e.g. 100, 2k, 1.5m)", argv[2]);
-		*op = argv[1][1] == 'p' ? DP_OP_SET_CPS : DP_OP_SET_CC;
-		*value = (int64_t)v;
-		return 0;
-	}
-	if (strcmp(argv[1], "duration") == 0) {
-		const char *t = argv[2];
-		int sign = 0;
-		if (*t == '+' || *t == '-')
-			sign = *t++ == '+' ? 1 : -1;
-		if (dp_parse_duration_us(t, &v) != 0 || v > INT64_MAX)
-			return usage_error("set duration: bad time \"%s\" (expected e.g. 60s, 2m, +5s, -10s)", argv[2]);
-		*op = sign ? DP_OP_ADD_DURATION : DP_OP_SET_DURATION;
-		*value = sign < 0 ? -(int64_t)v : (int64_t)v;
-		return 0;
-	}
-	return usage_error("set: unknown target \"%s\" (expected cps, cc or duration)", argv[1]);
+	if (ctl_parse_target(argv[1], argv[2], op, value, err, sizeof(err)) != 0)
+		return usage_error("set: %s", err);
+	return 0;
 }
 
 static int
@@ -276,7 +264,9 @@ main(int argc, char **argv)
 	double interval = 1.0;
 	uint32_t op = DP_OP_NONE;
 	int64_t value = 0;
-	const char *export_addr = NULL;
+	const char *serve_addr = NULL, *token_file = NULL;
+	int metrics_token = 0, serve = 0;
+	struct ctl_serve sv;
 
 	if (argc >= 3 && strcmp(argv[1], "-p") == 0) {
 		name = argv[2];
@@ -296,6 +286,12 @@ main(int argc, char **argv)
 		printf("%s\n", dp_version());
 		return 0;
 	}
+	/* Files only: no primary to attach to. */
+	if (strcmp(cmd, "merge") == 0) {
+		if (argc < 2)
+			return usage_error("merge: expected 'merge A.json B.json ...'%s", "");
+		return ctl_merge(stdout, stderr, argc - 1, argv + 1);
+	}
 	if (strcmp(cmd, "set") == 0) {
 		if ((rc = parse_set(argc, argv, &op, &value)) != 0)
 			return rc;
@@ -309,8 +305,21 @@ main(int argc, char **argv)
 	} else if (strcmp(cmd, "export") == 0) {
 		if (argc < 2 || argc > 3 || strcmp(argv[1], "--prometheus") != 0)
 			return usage_error("export: expected 'export --prometheus [ADDR:PORT]'%s", "");
-		export_addr = argc == 3 ? argv[2] : NULL;
-	} else if (strcmp(cmd, "status") == 0) {
+		serve_addr = argc == 3 ? argv[2] : NULL;
+		serve = 1;
+	} else if (strcmp(cmd, "serve") == 0) {
+		if (argc < 2 || argv[1][0] == '-')
+			return usage_error("serve: expected 'serve ADDR:PORT [--token-file FILE] [--metrics-token]'%s", "");
+		serve_addr = argv[1];
+		serve = 1;
+		for (int i = 2; i < argc; i++) {
+			if (strcmp(argv[i], "--token-file") == 0 && i + 1 < argc)
+				token_file = argv[++i];
+			else if (strcmp(argv[i], "--metrics-token") == 0)
+				metrics_token = 1;
+			else
+				return usage_error("serve: unknown option \"%s\"", argv[i]);
+		}	} else if (strcmp(cmd, "status") == 0) {
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--json") != 0)
 				return usage_error("status: unknown option \"%s\" (expected --json)", argv[i]);
@@ -322,6 +331,10 @@ main(int argc, char **argv)
 	} else {
 		return usage_error("unknown command \"%s\"", cmd);
 	}
+	/* The token and the address are checked before attaching: nothing
+	 * half-started on bad input. */
+	if (serve && (rc = ctl_serve_prepare(&sv, serve_addr, token_file, metrics_token)) != 0)
+		return rc;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	/* A closed pipe shows as a failed write, which ends a reader with a
@@ -335,9 +348,9 @@ main(int argc, char **argv)
 		rc = cmd_status(s, json == FMT_JSON);
 	else if (strcmp(cmd, "config") == 0)
 		fputs(s->config_text, stdout);
-	else if (strcmp(cmd, "export") == 0) {
+	else if (serve) {
 		dp_background();
-		rc = ctl_prometheus(s, export_addr, &interrupted);
+		rc = ctl_serve_run(&sv, s, &interrupted);
 	}
 	else
 		rc = cmd_stats(s, json, watch, interval);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The memzone's figures in Prometheus text exposition format (served by
- * ctl_export.c). Counters are *_total, open connections and targets are
- * gauges, latency is a summary. Names are dperf's, in snake_case.
+ * ctl_serve.c). Counters are *_total, open connections and targets are
+ * gauges, latency is a histogram per worker in buckets every box shares. Names are dperf's, in snake_case.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,28 +33,64 @@ snake(const char *in, char *out, size_t len)
 	out[o] = '\0';
 }
 
-static void
-summary(FILE *f, const char *name, const char *help, const struct dp_hist *h, uint64_t hz,
-	const char *inst)
-{
-	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
-	double sum = 0;
+/* The labels every series of this instance carries. */
+struct who {
+	const char *inst, *role;
+};
 
-	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
-		sum += (double)h->b[i] * (double)(dp_hist_bucket_low(i) + dp_hist_bucket_width(i) / 2);
-	fprintf(f, "# HELP dperf_%s %s\n# TYPE dperf_%s summary\n", name, help, name);
-	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++)
-		fprintf(f, "dperf_%s{instance=\"%s\",quantile=\"%g\"} %.9f\n", name, inst, qs[k],
-			(double)dp_hist_quantile(h, qs[k]) / (double)hz);
-	fprintf(f, "dperf_%s_sum{instance=\"%s\"} %.9f\n", name, inst, sum / (double)hz);
-	fprintf(f, "dperf_%s_count{instance=\"%s\"} %" PRIu64 "\n", name, inst, h->count);
+/* One worker's histogram in Prometheus' fixed buckets (hist.h), which
+ * add up across workers and boxes: histogram_quantile over
+ * sum by (le) (rate(..._bucket)) is the fleet's quantile. _count is the
+ * buckets' sum (a worker may be adding while we read), _sum the sum of
+ * our buckets' middles (the engine records no exact sum). */
+static void
+histogram(FILE *f, const char *name, const struct dp_hist *h, uint64_t hz, const struct who *who,
+	  uint32_t worker, uint32_t port)
+{
+	uint64_t le[DP_HIST_LE_COUNT + 1] = { 0 }, n = 0;
+	double sum = 0;
+	char lbl[160];
+
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++) {
+		double mid;
+
+		if (h->b[i] == 0)
+			continue;
+		mid = (double)(dp_hist_bucket_low(i) + dp_hist_bucket_width(i) / 2) / (double)hz;
+		le[dp_hist_le_find(mid)] += h->b[i];
+		sum += (double)h->b[i] * mid;
+	}
+	snprintf(lbl, sizeof(lbl), "instance=\"%s\",role=\"%s\",port=\"%u\",worker=\"%u\"", who->inst,
+		 who->role, port, worker);
+	for (uint32_t k = 0; k < DP_HIST_LE_COUNT; k++) {
+		n += le[k];
+		fprintf(f, "dperf_%s_bucket{%s,le=\"%.9g\"} %" PRIu64 "\n", name, lbl, dp_hist_le_s(k), n);
+	}
+	n += le[DP_HIST_LE_COUNT];
+	fprintf(f, "dperf_%s_bucket{%s,le=\"+Inf\"} %" PRIu64 "\n", name, lbl, n);
+	fprintf(f, "dperf_%s_sum{%s} %.9f\n", name, lbl, sum);
+	fprintf(f, "dperf_%s_count{%s} %" PRIu64 "\n", name, lbl, n);
+}
+
+/* Each worker's histograms of one kind; offset: the kind in struct
+ * dp_worker_lat. */
+static void
+histograms(FILE *f, const struct dp_shm *s, const char *name, const char *help, size_t offset,
+	   const struct who *who)
+{
+	fprintf(f, "# HELP dperf_%s %s\n# TYPE dperf_%s histogram\n", name, help, name);
+	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++)
+		histogram(f, name, (const struct dp_hist *)((const char *)&s->lat[w] + offset), s->hdr.tsc_hz,
+			  who, w, s->workers[w].port);
 }
 
 void
 ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 {
-	static struct dp_snapshot snap; /* large; one caller at a time (ctl_export.c) */
+	static struct dp_snapshot snap; /* large; one caller at a time (ctl_serve.c) */
 	const char *inst = s->hdr.name;
+	const struct who who = { inst, dp_mode_name(s->hdr.mode) };
+	const char *role = who.role;
 	char n[64];
 
 	dp_snapshot_take(s, rte_rdtsc(), &snap);
@@ -71,39 +108,40 @@ ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 			snprintf(n + l - 3, sizeof(n) - (l - 3), "_seconds");
 			fprintf(f, "# HELP dperf_%s_total dperf counter %s / 1e6, all workers\n# TYPE dperf_%s_total counter\n",
 				n, dp_counter_names[c], n);
-			fprintf(f, "dperf_%s_total{instance=\"%s\"} %.6f\n", n, inst, (double)v / 1e6);
+			fprintf(f, "dperf_%s_total{instance=\"%s\",role=\"%s\"} %.6f\n", n, inst, role, (double)v / 1e6);
 			continue;
 		}
 		fprintf(f, "# HELP dperf_%s_total dperf counter %s, all workers\n# TYPE dperf_%s_total counter\n",
 			n, dp_counter_names[c], n);
-		fprintf(f, "dperf_%s_total{instance=\"%s\"} %" PRIu64 "\n", n, inst, v);
+		fprintf(f, "dperf_%s_total{instance=\"%s\",role=\"%s\"} %" PRIu64 "\n", n, inst, role, v);
 	}
 	for (int c = 0; c < DP_PC__COUNT; c++) {
 		snake(dp_port_counter_names[c], n, sizeof(n));
 		fprintf(f, "# HELP dperf_port_%s_total device counter %s\n# TYPE dperf_port_%s_total counter\n",
 			n, dp_port_counter_names[c], n);
 		for (uint32_t p = 0; p < snap.n_ports; p++)
-			fprintf(f, "dperf_port_%s_total{instance=\"%s\",port=\"%u\"} %" PRIu64 "\n", n, inst, p,
+			fprintf(f, "dperf_port_%s_total{instance=\"%s\",role=\"%s\",port=\"%u\"} %" PRIu64 "\n", n, inst, role, p,
 				snap.pc[p][c]);
 	}
 	fprintf(f, "# HELP dperf_connections Open connections\n# TYPE dperf_connections gauge\n"
-		   "dperf_connections{instance=\"%s\"} %" PRIu64 "\n", inst, snap.sk_cur);
+		   "dperf_connections{instance=\"%s\",role=\"%s\"} %" PRIu64 "\n", inst, role, snap.sk_cur);
 	fprintf(f, "# HELP dperf_target_cps Applied CPS target\n# TYPE dperf_target_cps gauge\n"
-		   "dperf_target_cps{instance=\"%s\"} %" PRIu64 "\n", inst, (uint64_t)s->ctl.target_cps);
+		   "dperf_target_cps{instance=\"%s\",role=\"%s\"} %" PRIu64 "\n", inst, role, (uint64_t)s->ctl.target_cps);
 	fprintf(f, "# HELP dperf_paused 1 while paused\n# TYPE dperf_paused gauge\n"
-		   "dperf_paused{instance=\"%s\"} %u\n", inst, s->ctl.paused);
+		   "dperf_paused{instance=\"%s\",role=\"%s\"} %u\n", inst, role, s->ctl.paused);
 	/* The run's clock (dp_run_end_us): elapsed and end from the start. */
 	fprintf(f, "# HELP dperf_elapsed_seconds Time since the start, wait and slow start included\n"
-		   "# TYPE dperf_elapsed_seconds gauge\ndperf_elapsed_seconds{instance=\"%s\"} %.3f\n",
-		inst, dp_elapsed_s(s, snap.tsc));
+		   "# TYPE dperf_elapsed_seconds gauge\ndperf_elapsed_seconds{instance=\"%s\",role=\"%s\"} %.3f\n",
+		inst, role, dp_elapsed_s(s, snap.tsc));
 	fprintf(f, "# HELP dperf_end_seconds When the run ends, from the start: wait + slow start + duration\n"
-		   "# TYPE dperf_end_seconds gauge\ndperf_end_seconds{instance=\"%s\"} %.3f\n",
-		inst, dp_end_s(s));
-	summary(f, "connect_seconds", "SYN sent to SYN+ACK received", &snap.lat_connect, s->hdr.tsc_hz, inst);
-	summary(f, "response_seconds", "request sent to the end of its response", &snap.lat_response,
-		s->hdr.tsc_hz, inst);
-	summary(f, "first_byte_seconds", "request sent to the first byte of its response", &snap.lat_first_byte,
-		s->hdr.tsc_hz, inst);
-	summary(f, "server_seconds", "server: request polled to response queued", &snap.lat_server,
-		s->hdr.tsc_hz, inst);
+		   "# TYPE dperf_end_seconds gauge\ndperf_end_seconds{instance=\"%s\",role=\"%s\"} %.3f\n",
+		inst, role, dp_end_s(s));
+	histograms(f, s, "connect_seconds", "SYN sent to SYN+ACK received",
+		   offsetof(struct dp_worker_lat, connect), &who);
+	histograms(f, s, "response_seconds", "request sent to the end of its response",
+		   offsetof(struct dp_worker_lat, response), &who);
+	histograms(f, s, "first_byte_seconds", "request sent to the first byte of its response",
+		   offsetof(struct dp_worker_lat, first_byte), &who);
+	histograms(f, s, "server_seconds", "server: request polled to response queued",
+		   offsetof(struct dp_worker_lat, server), &who);
 }

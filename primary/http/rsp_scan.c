@@ -19,7 +19,7 @@
 #include "http/rsp_scan.h"
 
 enum dp_rs_phase {
-	RS_STATUS = 0, /* pos: bytes of "HTTP/1.x NNN" matched; 12: the reason phrase */
+	RS_STATUS = 0, /* pos: bytes of "HTTP/1.x NNN" matched; 13: past its space, the reason phrase */
 	RS_LINE,       /* the start of a header line */
 	RS_NAME_CL,    /* pos: bytes of "content-length:" matched */
 	RS_NAME_TE,    /* pos: bytes of "transfer-encoding:" matched */
@@ -149,9 +149,12 @@ again:
 		if (r->pos < 7) {
 			if (c != (uint8_t)status_pat[r->pos])
 				return -1;
+		} else if (r->pos == 13) {
+			break; /* the reason phrase, up to the CR */
+		} else if (r->pos == 12) {
+			if (c != ' ')
+				return -1; /* a fourth digit, or no space before the phrase */
 		} else if (r->pos == 7 || r->pos >= 9) {
-			if (r->pos == 12)
-				break; /* the reason phrase, up to the CR */
 			if (c < '0' || c > '9')
 				return -1;
 			if (r->pos >= 9)
@@ -260,7 +263,7 @@ cr_ok(const struct dp_rsp_scan *r)
 {
 	switch (r->phase) {
 	case RS_STATUS:
-		return r->pos == 12;
+		return r->pos >= 12; /* the code, then the phrase or nothing */
 	case RS_CL_VAL:
 	case RS_CSIZE:
 		return r->pos >= 1;
@@ -274,13 +277,77 @@ cr_ok(const struct dp_rsp_scan *r)
 	}
 }
 
+/* One byte of a line or its end, outside a body. Returns -1 when
+ * malformed, 1 when it ended the response, else 0. */
+static int
+head_byte(struct dp_rsp_scan *r, uint8_t c)
+{
+	if (r->flags & RSF_CR) {
+		if (c != '\n')
+			return -1;
+		r->flags &= (uint8_t)~RSF_CR;
+		return end_of_line(r);
+	}
+	if (c == '\r') {
+		if (!cr_ok(r))
+			return -1;
+		if (r->phase == RS_NAME_CL || r->phase == RS_NAME_TE)
+			r->phase = RS_SKIP;
+		r->flags |= RSF_CR;
+		return 0;
+	}
+	if (c == '\n')
+		return -1;
+	return line_byte(r, c);
+}
+
+/* Where the line being skipped (a header or trailer we do not read, a
+ * chunk extension, a reason phrase) may end, from p[i] on: line_byte
+ * takes any other byte there, so a loop this tight is the same verdict. */
+static inline uint32_t
+skip_line(const struct dp_rsp_scan *r, const uint8_t *p, uint32_t i, uint32_t len)
+{
+	if ((r->phase == RS_SKIP || r->phase == RS_TSKIP || r->phase == RS_CEXT ||
+	     (r->phase == RS_STATUS && r->pos == 13)) && !(r->flags & RSF_CR))
+		while (i < len && p[i] != '\r' && p[i] != '\n')
+			i++;
+	return i;
+}
+
+int
+dp_rsp_scan_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t *body)
+{
+	struct dp_rsp_scan r;
+	uint32_t i = 0;
+
+	memset(&r, 0, sizeof(r));
+	while (i < len) {
+		int e;
+
+		i = skip_line(&r, p, i, len);
+		if (i == len)
+			break;
+		e = head_byte(&r, p[i++]);
+		if (e < 0 || (r.flags & RSF_INTERIM) || r.phase == RS_CSIZE)
+			return -1; /* malformed; interim or chunked: the scanner's */
+		if (r.phase == RS_STATUS)
+			*status = (int)r.val; /* the code, once its three digits are in */
+		if (e > 0 || r.phase == RS_BODY) {
+			*head = i;
+			*body = e > 0 ? 0 : r.val;
+			return 0;
+		}
+	}
+	return -1; /* the head goes on past len */
+}
+
 int
 dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t *used)
 {
 	uint32_t i = 0;
 
 	while (i < len) {
-		uint8_t c;
+		int e;
 
 		if (r->phase == RS_BODY || r->phase == RS_CDATA) {
 			uint32_t n = len - i < r->val ? len - i : r->val;
@@ -296,32 +363,16 @@ dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t *use
 			go(r, RS_CEND);
 			continue;
 		}
-		c = p[i++];
-		if (r->flags & RSF_CR) {
-			int e;
-
-			if (c != '\n')
-				return DP_RSP_BAD;
-			r->flags &= (uint8_t)~RSF_CR;
-			e = end_of_line(r);
-			if (e < 0)
-				return DP_RSP_BAD;
-			if (e > 0) {
-				*used = i;
-				return ended(r);
-			}
-			continue;
-		}
-		if (c == '\r') {
-			if (!cr_ok(r))
-				return DP_RSP_BAD;
-			if (r->phase == RS_NAME_CL || r->phase == RS_NAME_TE)
-				r->phase = RS_SKIP;
-			r->flags |= RSF_CR;
-			continue;
-		}
-		if (c == '\n' || line_byte(r, c) != 0)
+		i = skip_line(r, p, i, len);
+		if (i == len)
+			break;
+		e = head_byte(r, p[i++]);
+		if (e < 0)
 			return DP_RSP_BAD;
+		if (e > 0) {
+			*used = i;
+			return ended(r);
+		}
 	}
 	*used = len;
 	return DP_RSP_MORE;

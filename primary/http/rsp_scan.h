@@ -38,6 +38,14 @@ enum {
  * DP_RSP_BAD the state is undefined: the connection is to end. */
 int dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t *used);
 
+/* A response's head whole at p[0..len), read by the same rules as
+ * dp_rsp_scan: returns 0 with its status, its length through the blank
+ * line in *head and its body's in *body (Content-Length; 0 for 204, 304
+ * and a zero length); -1 when the head is malformed, goes on past len,
+ * is an interim (1xx) one or frames its body otherwise (chunked): a fresh
+ * dp_rsp_scan reads those. The one-segment parse (http.h) is this. */
+int dp_rsp_scan_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, uint32_t *body);
+
 /* The head was read elsewhere (the cached parse): the body of body bytes
  * follows; is_2xx says what it ends as. */
 void dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx);

@@ -280,19 +280,20 @@ drop:
 static __rte_noinline void
 rx_vxlan(struct worker *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
 {
-	uint32_t off = 0;
+	uint32_t off = 0, n = 0;
 
-	switch (vxlan_rx(w->vx, (const uint8_t *)eth, len, &off)) {
+	switch (vxlan_rx(w->vx, (const uint8_t *)eth, len, &off, &n)) {
 	case VX_INNER:
 		if (!w->is_client && !w->np->gw_ok) /* no ARP seen yet: answer the sender */
 			neigh_learn_gw(w, w->np->gw_ip, &eth->src_addr);
 		/* the device's checksum flags were about the outer packet */
 		m->ol_flags = 0;
 		rte_pktmbuf_adj(m, (uint16_t)off);
-		rx_frame(w, m, rte_pktmbuf_mtod(m, struct rte_ether_hdr *), len - off, 1);
+		/* n: the inner frame alone; what follows it is outer padding */
+		rx_frame(w, m, rte_pktmbuf_mtod(m, struct rte_ether_hdr *), n, 1);
 		return;
 	case VX_ARP:
-		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
+		neigh_arp_input(w, (uint8_t *)eth + off, n);
 		break;
 	case VX_ICMP:
 		m->ol_flags = 0;

@@ -193,9 +193,12 @@ vxlan_is_local(const struct vxlan *vx, int family, const uint8_t *addr)
 }
 
 /* UDP to our VTEP's port 4789, then the VXLAN header; u is the UDP
- * header, ulen the bytes from it to the end of the IP packet. */
+ * header, ulen the bytes from it to the end of the IP packet. The inner
+ * frame is what the UDP length leaves after the VXLAN header: bytes past
+ * the outer packet are the outer frame's padding, never inner data. */
 static enum vxlan_verdict
-vxlan_udp(const struct vxlan *vx, const uint8_t *p, const uint8_t *u, uint32_t ulen, uint32_t *off)
+vxlan_udp(const struct vxlan *vx, const uint8_t *p, const uint8_t *u, uint32_t ulen, uint32_t *off,
+	  uint32_t *n)
 {
 	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)u;
 	const uint8_t *vxh = u + sizeof(*uh);
@@ -212,11 +215,12 @@ vxlan_udp(const struct vxlan *vx, const uint8_t *p, const uint8_t *u, uint32_t u
 	if (ie->ether_type != vx->inner_type_be)
 		return VX_OTHER;
 	*off = (uint32_t)((const uint8_t *)ie - p);
+	*n = ulen - UDP_VX_LEN;
 	return VX_INNER;
 }
 
 static enum vxlan_verdict
-rx4(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off)
+rx4(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off, uint32_t *n)
 {
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 	uint32_t ihl, tot, avail = len - RTE_ETHER_HDR_LEN;
@@ -244,11 +248,11 @@ rx4(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off)
 	if (((const struct rte_udp_hdr *)l4)->dgram_cksum != 0 &&
 	    __rte_raw_cksum_reduce(dp_cksum(l4, tot - ihl, rte_ipv4_phdr_cksum(ip, 0))) != 0xffff)
 		return VX_BAD;
-	return vxlan_udp(vx, p, l4, tot - ihl, off);
+	return vxlan_udp(vx, p, l4, tot - ihl, off, n);
 }
 
 static enum vxlan_verdict
-rx6(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off)
+rx6(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off, uint32_t *n)
 {
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
 	const uint8_t *l4 = (const uint8_t *)(ip + 1);
@@ -272,24 +276,26 @@ rx6(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off)
 	/* Zero is accepted as for IPv4 (RFC 6935 lets tunnels skip it). */
 	if (((const struct rte_udp_hdr *)l4)->dgram_cksum != 0 && !net_l4_sum6_ok(ip, l4, plen))
 		return VX_BAD;
-	return vxlan_udp(vx, p, l4, plen, off);
+	return vxlan_udp(vx, p, l4, plen, off, n);
 }
 
 enum vxlan_verdict
-vxlan_rx(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off)
+vxlan_rx(const struct vxlan *vx, const uint8_t *p, uint32_t len, uint32_t *off, uint32_t *n)
 {
+	enum vxlan_verdict v = VX_OTHER;
 	uint16_t type;
 
 	if (len < RTE_ETHER_HDR_LEN)
 		return VX_BAD;
+	*off = RTE_ETHER_HDR_LEN;
 	type = ((const struct rte_ether_hdr *)p)->ether_type;
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
-		return rx4(vx, p, len, off);
-	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return rx6(vx, p, len, off);
-	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
-		*off = RTE_ETHER_HDR_LEN;
-		return VX_ARP;
-	}
-	return VX_OTHER;
+		v = rx4(vx, p, len, off, n);
+	else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		v = rx6(vx, p, len, off, n);
+	else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
+		v = VX_ARP;
+	if (v != VX_INNER)
+		*n = len - *off; /* ARP, ICMP: their own lengths say the rest */
+	return v;
 }

@@ -53,7 +53,8 @@ struct vxlan {
 
 /* What vxlan_rx found in a received frame. */
 enum vxlan_verdict {
-	VX_INNER,  /* VXLAN of our VNI to our VTEP: the inner frame at *off */
+	VX_INNER,  /* VXLAN of our VNI to our VTEP: the inner frame at *off, *n bytes
+		      (the outer UDP length's, less the VXLAN header) */
 	VX_ARP,    /* outer ARP: its header at *off */
 	VX_ICMP,   /* outer ICMP or ICMPv6 to one of our outer addresses: the IP header at *off */
 	/* badRx: malformed outer headers (lengths, checksums, fragments), or
@@ -82,10 +83,11 @@ void vxlan_teardown(struct worker *w);
  * configured inner ones). Returns 0, or -1 when m has no headroom. */
 int vxlan_encap(const struct worker *w, struct rte_mbuf *m);
 
-/* Classify the len bytes at p, a frame received on a VXLAN port; *off as
- * the verdict says. Pure: nothing is counted or changed. */
+/* Classify the len bytes at p, a frame received on a VXLAN port; *off
+ * and *n (the bytes from *off on that belong to it) as the verdict says.
+ * Pure: nothing is counted or changed. */
 enum vxlan_verdict vxlan_rx(const struct vxlan *vx, const uint8_t *p, uint32_t len,
-			    uint32_t *off);
+			    uint32_t *off, uint32_t *n);
 
 /* 1 when addr (family 4: 4 bytes, 6: 16) is one of the port's outer
  * addresses: its own or a local VTEP (0 when the outer family differs). */

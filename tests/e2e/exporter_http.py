@@ -3,8 +3,10 @@
 sockets (curl would hide what a scraper's connection does): each check
 prints one line and the script exits 1 at the first that fails.
 
-usage: exporter_http.py PORT IDLE_TIMEOUT_S [STEP,...]
-(STEP: idle concurrent split head other timeout; default all, in order:
+usage: exporter_http.py PORT DEADLINE_S [STEP,...]
+(DEADLINE_S: a request not answered that long after its connection's
+start is closed)
+(STEP: idle concurrent split head other timeout slowloris; default all, in order:
 one step alone shows which an older exporter fails)
 """
 import socket
@@ -146,8 +148,8 @@ def step_other():
 
 
 def step_timeout():
-    """Idle connections are closed by the server once idle for IDLE_S,
-    not before, and get nothing: those of step idle (some of their time
+    """Idle connections are closed by the server at the request deadline
+    (IDLE_S), not before, and get nothing: those of step idle (some of their time
     has passed already), then a fresh one, timed."""
     deadline = time.time() + IDLE_S + 3
     for i, s in enumerate(idle):
@@ -182,7 +184,70 @@ def step_timeout():
     print("a fresh idle connection closed after %.2f s" % took)
 
 
+def step_slowloris():
+    """Slowloris: 100 connections each send a partial head, then one byte
+    every 3.5 s (never idle for the idle timeout), and reconnect when the
+    server closes them. Six scrapes over 20 s must each be answered
+    within 5 s (a Prometheus scrape times out after 10 s by default)."""
+    import select
+    stop = threading.Event()
+    opened = [0]
+
+    def attacker():
+        socks = []
+        last = 0.0
+        while not stop.is_set():
+            while len(socks) < 100 and not stop.is_set():
+                try:
+                    s = socket.create_connection(ADDR, timeout=0.5)
+                    s.setblocking(False)
+                    s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-a: ")
+                    socks.append(s)
+                    opened[0] += 1
+                except OSError:
+                    break  # the backlog is full: try again below
+            if time.time() - last >= 3.5:
+                last = time.time()
+                for s in list(socks):
+                    try:
+                        s.send(b"a")
+                    except OSError:
+                        socks.remove(s)
+                        s.close()
+            # the server closing one: drop it, a fresh one replaces it
+            r, _, _ = select.select(socks, [], [], 0.1) if socks else ([], [], [])
+            for s in r:
+                try:
+                    if s.recv(4096):
+                        continue
+                except OSError:
+                    pass
+                socks.remove(s)
+                s.close()
+        for s in socks:
+            s.close()
+
+    th = threading.Thread(target=attacker, daemon=True)
+    th.start()
+    time.sleep(2)  # let the attack fill the slots
+    took = []
+    t_end = time.time() + 20
+    try:
+        while time.time() < t_end:
+            t0 = time.time()
+            st, hdr, body = scrape(timeout=5.0)
+            check_metrics(st, hdr, body, "a scrape under slowloris")
+            took.append(time.time() - t0)
+            time.sleep(max(0.0, 20 / 6 - (time.time() - t0)))
+    finally:
+        stop.set()
+        th.join(5)
+    print("slowloris (100 slow heads, %d connections opened): %d scrapes answered, slowest %.2f s"
+          % (opened[0], len(took), max(took)))
+
+
 STEPS = {"idle": step_idle, "concurrent": step_concurrent, "split": step_split,
-         "head": step_head, "other": step_other, "timeout": step_timeout}
+         "head": step_head, "other": step_other, "timeout": step_timeout,
+         "slowloris": step_slowloris}
 for name in (sys.argv[3].split(",") if len(sys.argv) > 3 else list(STEPS)):
     STEPS[name]()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Outputs other tools read: `dperf-ctl export --prometheus` passes
-# promtool's checks and agrees with dperf-ctl's counters; JSON Lines from
+# promtool's checks (latency as histograms) and agrees with dperf-ctl's counters; JSON Lines from
 # `stats --json --watch` parse one object per line.
 . "$(dirname "$0")/lib.sh"
 command -v promtool >/dev/null || fail "promtool is not installed (Debian's prometheus package: scripts/install-deps.sh)"
@@ -16,9 +16,13 @@ EXP=$LAST_PID
 metrics() { curl -sf "http://127.0.0.1:$port/metrics" -o "$T/metrics.txt"; }
 wait_until 10 metrics || fail "no /metrics answer in 10 s"
 promtool check metrics <"$T/metrics.txt" >"$T/promtool.log" 2>&1 || fail "promtool: $(head -5 "$T/promtool.log")"
-grep -q '^dperf_http_2xx_total{instance="e2e-cli"} [0-9]' "$T/metrics.txt" || fail "no http2XX counter: $(grep http "$T/metrics.txt" | head -3)"
-grep -q '^dperf_stall_seconds_total{instance="e2e-cli"} [0-9]*\.[0-9]\{6\}$' "$T/metrics.txt" || fail "stallUs not in seconds: $(grep stall "$T/metrics.txt")"
-grep -q '^dperf_response_seconds{instance="e2e-cli",quantile="0.99"}' "$T/metrics.txt" || fail "no latency summary"
+grep -q '^dperf_http_2xx_total{instance="e2e-cli",role="client"} [0-9]' "$T/metrics.txt" || fail "no http2XX counter: $(grep http "$T/metrics.txt" | head -3)"
+grep -q '^dperf_stall_seconds_total{instance="e2e-cli",role="client"} [0-9]*\.[0-9]\{6\}$' "$T/metrics.txt" || fail "stallUs not in seconds: $(grep stall "$T/metrics.txt")"
+# Latency: a histogram per worker whose +Inf bucket and _count are the
+# answers that worker timed.
+hcount=$(awk '/^dperf_response_seconds_count\{instance="e2e-cli",role="client",port="0",worker="0"\}/{print $2}' "$T/metrics.txt")
+hinf=$(awk '/^dperf_response_seconds_bucket\{instance="e2e-cli",role="client",port="0",worker="0",le="\+Inf"\}/{print $2}' "$T/metrics.txt")
+[ -n "$hcount" ] && [ "$hcount" -gt 0 ] && [ "$hcount" = "$hinf" ] || fail "no latency histogram (count $hcount, +Inf $hinf)"
 m=$(awk '/^dperf_sk_open_total/{print $2}' "$T/metrics.txt")
 [ "$m" -gt 0 ] || fail "skOpen in /metrics: $m"
 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other" | grep -q 404 || fail "a path other than /metrics must be 404"

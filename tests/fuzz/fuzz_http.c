@@ -96,6 +96,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0 && n[0] > 0 &&
 		    ((ends[0][0] & 0x7fffffffu) != total || !(ends[0][0] >> 31) != !(status / 100 == 2)))
 			abort();
+		/* a head the parse read is one the scanner reads: the
+		 * response ends where the parse says, or goes on past size */
+		if (rc == 0 && n[0] == 0 && (last[0] != DP_RSP_MORE || total <= size))
+			abort();
 	}
 	free(p);
 	return 0;

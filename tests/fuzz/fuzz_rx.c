@@ -3,12 +3,14 @@
  * IPv4/IPv6, ICMP, TCP (client and server state machines), UDP and HTTP
  * parsing, against socket tables that hold live connections.
  *
- * EAL runs in memory only (no hugepages, no PCI, no shared files). Four
+ * EAL runs in memory only (no hugepages, no PCI, no shared files). Five
  * pairs of workers (IPv4 HTTP, IPv6 HTTP, IPv4 UDP, IPv4 HTTP inside
- * VXLAN over IPv4), each a client and a
- * server wired back to back by replacing the TX layer at link time. For
- * every input, each pair is reset, opens a few keepalive connections and
- * leaves one in SYN_SENT, then the input's packets are injected.
+ * VXLAN over IPv4, IPv4 HTTP with messages over several segments), each a
+ * client and a server wired back to back by replacing the TX layer at
+ * link time. Once, at start, each pair opens a few keepalive connections
+ * and leaves one in SYN_SENT, and each worker's state is saved
+ * (rx_snap.h); every input's packets are injected into that state, and
+ * the pairs the input touched are put back as saved afterwards.
  *
  * Input: records of [flags][sel][len lo][len hi][len bytes]:
  *   flags & 0x01  deliver to the client (else the server)
@@ -29,14 +31,18 @@
  *                 outer headers; the UDP checksum becomes "none")
  * After each record, the two workers exchange what they sent.
  *
+ * FUZZ_RX_TRACE=1 prints each side's counters after each input;
+ * FUZZ_RX_SNAP_CHECK=1 checks that each restore gave back the saved state.
+ *
  * Checked after every input, abort on failure: every mbuf is back in its
  * pool, and on each worker every open socket is on exactly one timer list
- * (so none can outlive a vanished peer) and the lists are well formed.
+ * (so none can outlive a vanished peer), the lists are well formed, and
+ * the sockets opened are those closed plus those open (skOpen = skClose +
+ * open).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <rte_eal.h>
 #include <rte_ether.h>
@@ -56,6 +62,7 @@
 #include "state/sock_table.h"
 #include "state/txq.h"
 #include "boot/worker_setup.h"
+#include "rx_snap.h"
 
 #define N_PAIRS 5
 #define N_TPL 16
@@ -92,9 +99,9 @@ static const char *const cfg_text[N_PAIRS][2] = {
 
 struct side {
 	struct worker w;       /* live state */
-	struct worker w0;      /* as set up: each input starts from it */
+	struct worker_snap snap; /* connected: each input starts from it */
 	struct dp_config cfg;
-	struct netport np, np0;
+	struct netport np;
 	struct rte_mbuf *out[4 * DP_TX_CAP];
 	unsigned n_out;
 	uint8_t tpl[N_TPL][TPL_LEN]; /* frames received while connecting */
@@ -107,6 +114,8 @@ static struct rte_mempool *mp;
 static struct dp_shm *shm;
 static unsigned pool_size;
 static int recording;
+static int tracing; /* FUZZ_RX_TRACE set */
+static int snap_check; /* FUZZ_RX_SNAP_CHECK set: each restore checked (rx_snap.h) */
 
 /* ------------------------------------------------------------------ */
 /* The TX layer, substituted: sent packets wait in the side's outbox.   */
@@ -179,23 +188,18 @@ drain(struct side *s)
 	s->n_out = 0;
 }
 
+/* Back to the connected state; the side holds no mbuf (drained). */
 static void
-reset_side(struct side *s)
+restore_side(struct side *s)
 {
-	size_t bytes = s->w0.n_sk * sizeof(struct sock);
+	const char *what;
 
-	drain(s);
-	if (s->w0.sk != NULL)
-		madvise(s->w0.sk, bytes, MADV_DONTNEED); /* back to zero pages */
-	if (s->w0.sktx != NULL) /* the sender's state beside them (tcp_send.h) */
-		madvise(s->w0.sktx, worker_tx_bytes(&s->w0), MADV_DONTNEED);
-	memcpy(&s->w, &s->w0, offsetof(struct worker, tx));
-	s->np = s->np0;
-	s->w.np = &s->np;
-	s->w.now = T0;
+	worker_snap_restore(&s->snap, &s->w);
 	s->n_out = 0;
-	s->n_tpl = 0;
-	memset(s->w.st, 0, sizeof(*s->w.st));
+	if (snap_check && (what = worker_snap_differs(&s->snap, &s->w)) != NULL) {
+		fprintf(stderr, "fuzz_rx: worker %u not restored: %s differs\n", s->w.id, what);
+		abort();
+	}
 }
 
 /* A few established keepalive connections and one in SYN_SENT. */
@@ -252,6 +256,12 @@ check_side(const struct side *s, const char *what)
 			abort();
 		}
 		listed += n;
+	}
+	if (w->st->c[DP_C_SK_OPEN] != w->st->c[DP_C_SK_CLOSE] + w->st->sk_cur) {
+		fprintf(stderr, "%s: skOpen %lu, skClose %lu, open %lu\n", what,
+			(unsigned long)w->st->c[DP_C_SK_OPEN], (unsigned long)w->st->c[DP_C_SK_CLOSE],
+			(unsigned long)w->st->sk_cur);
+		abort();
 	}
 	if (listed != w->st->sk_cur) {
 		fprintf(stderr, "%s: %lu sockets open, %lu on timer lists\n", what,
@@ -432,7 +442,6 @@ setup_side(struct side *s, const char *text, int is_client)
 	s->np.n_srv = s->cfg.servers[0].num;
 	s->np.cli_ip_h = dp_ip_low32(&s->cfg.clients[0].start);
 	s->np.n_cli = s->cfg.clients[0].num;
-	s->np0 = s->np;
 	wp.cfg = &s->cfg;
 	wp.shm = shm;
 	wp.np = &s->np;
@@ -442,7 +451,7 @@ setup_side(struct side *s, const char *text, int is_client)
 		die(err);
 	s->w.cps_w = 1000;
 	s->w.gen_seen = 0;
-	s->w0 = s->w;
+	s->w.now = T0;
 }
 
 /* The setup must really connect, or the fuzzer only explores drops. */
@@ -506,12 +515,20 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++)
 			setup_side(&sides[p][k], cfg_text[p][k], k == 0);
-	for (int p = 0; p < N_PAIRS; p++) {
-		reset_side(&sides[p][0]);
-		reset_side(&sides[p][1]);
+	for (int p = 0; p < N_PAIRS; p++)
 		connect_pair(sides[p]);
-	}
 	check_setup();
+	for (int p = 0; p < N_PAIRS; p++)
+		for (int k = 0; k < 2; k++) {
+			drain(&sides[p][k]);
+			check_side(&sides[p][k], k ? "server" : "client");
+			if (worker_snap_take(&sides[p][k].snap, &sides[p][k].w) != 0)
+				die("no memory for the snapshots");
+		}
+	if (rte_mempool_avail_count(mp) != pool_size)
+		die("mbufs held after the setup");
+	tracing = getenv("FUZZ_RX_TRACE") != NULL;
+	snap_check = getenv("FUZZ_RX_SNAP_CHECK") != NULL;
 	return 0;
 }
 
@@ -520,11 +537,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t pairs_used = 0;
 
-	for (int p = 0; p < N_PAIRS; p++) {
-		reset_side(&sides[p][0]);
-		reset_side(&sides[p][1]);
-		connect_pair(sides[p]);
-	}
 	while (size >= 4) {
 		uint8_t flags = data[0], sel = data[1];
 		uint32_t len = (uint32_t)data[2] | (uint32_t)data[3] << 8;
@@ -566,17 +578,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			exchange(pair, 8);
 		}
 	}
+	/* A pair the input did not touch is as saved, and was checked then. */
 	for (int p = 0; p < N_PAIRS; p++)
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 2 && (pairs_used & (1u << p)); k++) {
 			drain(&sides[p][k]);
 			check_side(&sides[p][k], k ? "server" : "client");
 		}
-	if (getenv("FUZZ_RX_TRACE"))
+	if (tracing)
 		trace();
 	if (rte_mempool_avail_count(mp) != pool_size) {
 		fprintf(stderr, "mbuf leak: %u of %u in the pool (pairs used 0x%x)\n",
 			rte_mempool_avail_count(mp), pool_size, pairs_used);
 		abort();
 	}
+	for (int p = 0; p < N_PAIRS; p++)
+		if (pairs_used & (1u << p)) {
+			restore_side(&sides[p][0]);
+			restore_side(&sides[p][1]);
+		}
 	return 0;
 }

@@ -71,6 +71,24 @@ def seg4(flags, data=b"", sport=1000, seq=1, ack=1, **kw):
     return SRV4(ipv4("198.18.1.2", "198.18.2.1", 6, tcp(sport, 80, seq, ack, flags, data), **kw))
 
 
+# TCP options (RFC 9293 3.1, RFC 7323), SACK aside (we neither offer nor
+# read it): MSS, window scale, timestamps, NOP and end-of-list padding.
+MSS = lambda v: struct.pack("!BBH", 2, 4, v)
+WS = lambda v: struct.pack("!BBB", 3, 3, v)
+TS = struct.pack("!BBII", 8, 10, 123456, 0)
+NOP, EOL = b"\x01", b"\x00"
+# The client's connection left in SYN_SENT (pair 0: its fourth socket,
+# 198.18.1.3:1001) and the sequence number its SYN+ACK must acknowledge:
+# the clock is fixed, so the ISN is too (a change to the ISN makes this a
+# SYN+ACK with a wrong ACK, still a seed).
+SYN_SENT_IP, SYN_SENT_PORT, SYN_SENT_ACK = "198.18.1.3", 1001, 3668339988
+
+
+def opt_syn(sport, opts):
+    return SRV4(ipv4("198.18.1.2", "198.18.2.1", 6, tcp(sport, 80, 100, 0, SYN, opts=opts)))
+
+
+BIG = 0x80  # the pair whose messages span several segments (POST 4000, answers of 4000)
 VX = 0x60  # the VXLAN pair (VNI 7; inner MACs 02:00:00:00:00:01 server, :02 client)
 
 
@@ -112,6 +130,20 @@ SEEDS = {
                               ) ) + rec(SUMS, seg4(ACK, sport=2000, seq=101, ack=1)),
     "syn_mss": rec(SUMS, SRV4(ipv4("198.18.1.3", "198.18.2.1", 6,
                                    tcp(3000, 80, 5, 0, SYN, opts=b"\x02\x04\x05\xb4")))),
+    "syn_options": rec(SUMS, opt_syn(2010, MSS(1460) + NOP + WS(7) + NOP + NOP + TS + EOL + EOL)),
+    # a shift above 14 (taken as 14), MSS 0 and 1, a zero-length option,
+    # an option longer than the header, options after the end of the list
+    "syn_options_odd": rec(SUMS, opt_syn(2011, WS(15) + EOL))
+    + rec(SUMS, opt_syn(2012, MSS(0) + MSS(1)))
+    + rec(SUMS, opt_syn(2013, b"\x02\x00" + NOP + NOP))
+    + rec(SUMS, opt_syn(2014, NOP + b"\x03\x09\x07" + EOL + EOL + EOL + EOL))
+    + rec(SUMS, opt_syn(2015, EOL + WS(9) + EOL + EOL + EOL + EOL + EOL + EOL + EOL + EOL)),
+    "synack_options": rec(TO_CLIENT | SUMS, CLI4(ipv4(
+        "198.18.2.1", SYN_SENT_IP, 6, tcp(80, SYN_SENT_PORT, 777, SYN_SENT_ACK, SYN | ACK,
+                                          opts=MSS(536) + NOP + WS(14) + TS + NOP + NOP)))),
+    "get_live_ts": b"".join(rec(FIXUP | SUMS, SRV4(ipv4("198.18.1.2", "198.18.2.1", 6,
+                                                        tcp(1000, 80, 1, 1, PSH | ACK, GET, opts=NOP + NOP + TS))),
+                                sel=k) for k in range(6)),
     "get_live": b"".join(rec(FIXUP | SUMS, seg4(PSH | ACK, GET), sel=k) for k in range(6)),
     "get_pipelined": rec(FIXUP | SUMS, seg4(PSH | ACK, GET * 3), sel=3),
     "get_garbage": rec(FIXUP | SUMS, seg4(PSH | ACK, b"GTE /\r\n\r\n\x00\xff"), sel=3),
@@ -141,6 +173,14 @@ SEEDS = {
     "fin_to_client": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                                              tcp(80, 1000, 1, 1, FIN | ACK))), sel=5),
     "timers": rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255),
+    # the pair of long messages (tcp_send.c): keepalive POSTs of 4000
+    # bytes and their answers, over several segments each way; then a
+    # duplicate ACK and a stray data segment on a live connection
+    "big_timers": rec(BIG | TICK, b"", sel=64) + rec(BIG | TICK, b"", sel=255),
+    "big_live": rec(BIG | TICK, b"", sel=64)
+    + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2) + rec(BIG | FIXUP | SUMS, seg4(ACK), sel=2)
+    + rec(BIG | FIXUP | SUMS, seg4(PSH | ACK, b"POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nab"), sel=3)
+    + rec(BIG | TICK, b"", sel=255),
     "fragment": rec(SUMS, seg4(SYN, sport=2001, frag=0x2000)),
     "ip_options": rec(SUMS, seg4(SYN, sport=2002, opts=b"\x01\x01\x01\x00")),
     "bad_lengths": rec(SUMS, seg4(SYN, sport=2003, tot=2000)) + rec(0, SRV4(b"\x45\x00")),

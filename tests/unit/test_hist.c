@@ -131,6 +131,28 @@ test_merge_delta(void **state)
 	free(d);
 }
 
+/* Prometheus' fixed buckets: increasing, at most 25% wide, and the search
+ * finds the first le at or above a value (an le is an inclusive bound). */
+static void
+test_prometheus_le(void **state)
+{
+	(void)state;
+	assert_true(fabs(dp_hist_le_s(0) - 1e-6) < 1e-15);
+	assert_true(fabs(dp_hist_le_s(DP_HIST_LE_COUNT - 1) - 16.777216) < 1e-9);
+	assert_int_equal(dp_hist_le_find(0), 0);
+	assert_int_equal(dp_hist_le_find(1e3), DP_HIST_LE_COUNT);
+	for (uint32_t k = 0; k < DP_HIST_LE_COUNT; k++) {
+		double le = dp_hist_le_s(k);
+
+		if (k > 0) {
+			assert_true(le > dp_hist_le_s(k - 1));
+			assert_true(le <= dp_hist_le_s(k - 1) * 1.25 + 1e-15);
+		}
+		assert_int_equal(dp_hist_le_find(le), k);
+		assert_int_equal(dp_hist_le_find(le * (1 + 1e-9)), k + 1);
+	}
+}
+
 int
 main(void)
 {
@@ -140,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_buckets_cover),
 		cmocka_unit_test(test_merge_delta),
+		cmocka_unit_test(test_prometheus_le),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
  * POST whose body is the file; a server's longer payload_size, whose body
  * the file begins; a file that changed size since the parse is refused.
  */
-// links: primary/http/messages.c primary/http/http.c primary/http/http_response.c primary/http/http_request.c
+// links: primary/http/messages.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>

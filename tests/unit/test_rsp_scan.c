@@ -268,6 +268,87 @@ test_agrees_with_parse(void **state)
 	assert_true(dp_rsp_scan_idle(&r));
 }
 
+/*
+ * The client's verdict on a response whose bytes all came in one segment
+ * (tcp_client.c: the one-segment parse when it reads the head, else the
+ * scanner) against the scanner's on the same bytes cut at every byte:
+ * they must agree, valid head or not (issue 31, item 2: the one-segment
+ * parse took two disagreeing Content-Lengths, "Content-Length: 5 6" and
+ * "HTTP/1.1 2000OK" as 200 where the scanner said malformed).
+ */
+static int
+one_segment(const char *msg, uint32_t len, uint32_t *end)
+{
+	uint8_t *b = malloc(len ? len : 1);
+	uint32_t total;
+	int status, rc;
+
+	assert_non_null(b);
+	memcpy(b, msg, len);
+	rc = dp_http_parse_response(b, len, &status, &total);
+	free(b);
+	if (rc != 0)
+		return scan_cut(msg, len, NULL, 0, end);
+	if (total > len) {
+		*end = len;
+		return DP_RSP_MORE;
+	}
+	*end = total;
+	return status / 100 == 2 ? DP_RSP_2XX : DP_RSP_OTHER;
+}
+
+static void
+test_one_segment_agrees(void **state)
+{
+	static const struct {
+		const char *msg;
+		int want;
+	} heads[] = {
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_2XX },
+		{ "HTTP/1.0 404 Not Found\r\nServer: x\r\ncontent-length:3\r\n\r\nabc", DP_RSP_OTHER },
+		{ "HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok", DP_RSP_2XX },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 2\t \r\n\r\nok", DP_RSP_2XX },
+		{ "HTTP/1.1 200 OK\r\nContent-Length:\t7\r\n\r\n123", DP_RSP_MORE },
+		{ "HTTP/1.1 204 No Content\r\n\r\n", DP_RSP_2XX },
+		{ "HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n", DP_RSP_OTHER },
+		{ "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", DP_RSP_2XX },
+		{ "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n", DP_RSP_2XX },
+		/* the attacks */
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5 6\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 2000OK\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200OK\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
+		/* what else the one-segment parse read differently */
+		{ "HTTP/1.1 200 OK\r\nServer: a\rb\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 0000000005\r\n\r\nhello", DP_RSP_2XX },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\n\r\nclose-delimited", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\n", DP_RSP_BAD },
+		{ "HTTP/1.1 20x OK\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r", DP_RSP_MORE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		const char *msg = heads[i].msg;
+		uint32_t len = (uint32_t)strlen(msg), end = 0, split_end = 0;
+		int whole = one_segment(msg, len, &end);
+
+		if (whole != heads[i].want)
+			fail_msg("head %zu in one segment: verdict %d, want %d", i, whole, heads[i].want);
+		for (uint32_t cut = 1; cut < len; cut++) {
+			int split = scan_cut(msg, len, &cut, 1, &split_end);
+
+			if (split != whole || (whole != DP_RSP_BAD && split_end != end))
+				fail_msg("head %zu cut at %u: verdict %d end %u, in one segment %d end %u", i,
+					 cut, split, split_end, whole, end);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -278,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_hostile_sizes),
 		cmocka_unit_test(test_agrees_with_parse),
+		cmocka_unit_test(test_one_segment_agrees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,7 +150,7 @@ check_udp_vxlan(const uint8_t *u, uint16_t sport, uint32_t vni)
 static void
 test_encap_decap4(void **state)
 {
-	uint32_t off = 0;
+	uint32_t off = 0, n = 0;
 	uint8_t *p;
 	const struct rte_ipv4_hdr *ip;
 
@@ -178,17 +178,18 @@ test_encap_decap4(void **state)
 	check_inner(p + 50);
 
 	/* the server's queue 1 takes it */
-	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off), VX_INNER);
+	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off, &n), VX_INNER);
 	assert_int_equal(off, 50);
+	assert_int_equal(n, INNER_LEN);
 	/* its queue 0 does not: another worker's VTEP is not its own */
 	pair(cli4, srv4, 1, 0);
-	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off), VX_OTHER);
+	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off, &n), VX_OTHER);
 }
 
 static void
 test_encap_decap6(void **state)
 {
-	uint32_t off = 0, s;
+	uint32_t off = 0, n = 0, s;
 	uint8_t *p;
 	const struct rte_ipv6_hdr *ip;
 	static const uint8_t src[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 3 };
@@ -215,16 +216,17 @@ test_encap_decap6(void **state)
 	s = __rte_raw_cksum(p + 54, 16 + INNER_LEN, s);
 	assert_int_equal(__rte_raw_cksum_reduce(s), 0xffff);
 	check_inner(p + 70);
-	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off), VX_INNER);
+	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off, &n), VX_INNER);
 	assert_int_equal(off, 70);
+	assert_int_equal(n, INNER_LEN);
 	/* one inner byte changed: the checksum no longer holds */
 	p[70 + 30] ^= 1;
-	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off), VX_BAD);
+	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off, &n), VX_BAD);
 	p[70 + 30] ^= 1;
 	/* IPv4 outer on an IPv6 tunnel is not ours */
 	p[12] = 0x08;
 	p[13] = 0x00;
-	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off), VX_OTHER);
+	assert_int_equal(vxlan_rx(&svx, p, mb.data_len, &off, &n), VX_OTHER);
 }
 
 /* Each worker of a port: its own VTEP, its own source port; with one
@@ -252,8 +254,10 @@ test_queues(void **state)
 	assert_int_equal(frame()[14 + 19], 10);
 }
 
+/* The verdict on the len bytes at p; *inner_len: the inner frame's
+ * length when VX_INNER. */
 static enum vxlan_verdict
-verdict(const uint8_t *p, uint32_t len)
+verdict_n(const uint8_t *p, uint32_t len, uint32_t *inner_len)
 {
 	uint32_t off = 0;
 	/* a copy of exactly len bytes: ASan sees any read past it */
@@ -261,9 +265,17 @@ verdict(const uint8_t *p, uint32_t len)
 	enum vxlan_verdict v;
 
 	memcpy(c, p, len);
-	v = vxlan_rx(&svx, c, len, &off);
+	v = vxlan_rx(&svx, c, len, &off, inner_len);
 	free(c);
 	return v;
+}
+
+static enum vxlan_verdict
+verdict(const uint8_t *p, uint32_t len)
+{
+	uint32_t n;
+
+	return verdict_n(p, len, &n);
 }
 
 static void
@@ -279,7 +291,7 @@ static void
 test_verdicts(void **state)
 {
 	uint8_t good[256], p[256];
-	uint32_t len;
+	uint32_t len, n;
 
 	(void)state;
 	pair(cli4, srv4, 0, 0);
@@ -288,14 +300,15 @@ test_verdicts(void **state)
 	len = mb.data_len;
 	memcpy(good, frame(), len);
 	assert_int_equal(verdict(good, len), VX_INNER);
-	/* Ethernet padding after the IP packet is allowed */
+	/* Ethernet padding after the IP packet is allowed, and not inner data */
 	memset(p, 0, sizeof(p));
 	memcpy(p, good, len);
-	assert_int_equal(verdict(p, len + 4), VX_INNER);
+	assert_int_equal(verdict_n(p, len + 4, &n), VX_INNER);
+	assert_int_equal(n, INNER_LEN);
 	/* every truncation: bad, and nothing read past the end */
-	for (uint32_t n = 0; n < len; n++)
-		if (verdict(good, n) != VX_BAD)
-			fail_msg("a frame cut to %u of %u bytes was not bad", n, len);
+	for (uint32_t cut = 0; cut < len; cut++)
+		if (verdict(good, cut) != VX_BAD)
+			fail_msg("a frame cut to %u of %u bytes was not bad", cut, len);
 
 #define CASE(edit, want)                                                       \
 	do {                                                                   \
@@ -335,6 +348,58 @@ test_verdicts(void **state)
 	}
 }
 
+/* The attack of issue 31 (4): outer lengths that cover only the VXLAN and
+ * inner Ethernet headers, the inner IP packet after them as if it were
+ * padding. The inner frame is the UDP length's 14 bytes: no IP packet
+ * (badRx on the inner path), never the trailing bytes. */
+static void
+test_inner_beyond_outer(void **state)
+{
+	uint8_t p[256];
+	uint32_t len, n = 0;
+
+	(void)state;
+	/* IPv4 outside: total length 20 + 8 + 8 + 14, UDP length 30 */
+	pair(cli4, srv4, 0, 0);
+	fill_inner(0);
+	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	len = mb.data_len;
+	memcpy(p, frame(), len);
+	p[16] = 0;
+	p[17] = 20 + 16 + 14;
+	p[38] = 0;
+	p[39] = 16 + 14;
+	fix_ip4(p);
+	assert_int_equal(verdict_n(p, len, &n), VX_INNER);
+	assert_int_equal(n, 14);
+	/* the lengths a byte short of the inner frame's end: one byte less */
+	memcpy(p, frame(), len);
+	p[17] = (uint8_t)(p[17] - 1);
+	p[39] = (uint8_t)(p[39] - 1);
+	fix_ip4(p);
+	assert_int_equal(verdict_n(p, len, &n), VX_INNER);
+	assert_int_equal(n, INNER_LEN - 1);
+
+	/* IPv6 outside: payload and UDP length 30, the checksum over them */
+	pair(cli6, srv6, 1, 0);
+	fill_inner(1);
+	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	len = mb.data_len;
+	memcpy(p, frame(), len);
+	{
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + 14);
+		struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(p + 54);
+
+		ip->payload_len = rte_cpu_to_be_16(16 + 14);
+		uh->dgram_len = rte_cpu_to_be_16(16 + 14);
+		uh->dgram_cksum = 0;
+		uh->dgram_cksum = (uint16_t)~__rte_raw_cksum_reduce(
+			__rte_raw_cksum(uh, 16 + 14, rte_ipv6_phdr_cksum(ip, 0)));
+	}
+	assert_int_equal(verdict_n(p, len, &n), VX_INNER);
+	assert_int_equal(n, 14);
+}
+
 static void
 test_is_local(void **state)
 {
@@ -363,7 +428,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encap_decap4), cmocka_unit_test(test_encap_decap6),
 		cmocka_unit_test(test_queues),       cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_is_local),
+		cmocka_unit_test(test_is_local),     cmocka_unit_test(test_inner_beyond_outer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

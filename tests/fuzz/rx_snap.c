@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * fuzz_rx's snapshot of a worker (rx_snap.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rx_snap.h"
+#include "tcp/tcp_dack.h"
+#include "tcp/tcp_send.h"
+#include "boot/worker_setup.h"
+
+#define PAGE 4096
+
+static const uint8_t zero_page[PAGE];
+
+static size_t
+n_pages_of(size_t len)
+{
+	return (len + PAGE - 1) / PAGE;
+}
+
+static size_t
+page_bytes(const struct snap_region *r, size_t i)
+{
+	return r->len - i * PAGE < PAGE ? r->len - i * PAGE : PAGE;
+}
+
+/* mincore's answer for the region (mmap'ed, so page aligned) in r->vec. */
+static void
+mapped_pages(const struct snap_region *r)
+{
+	if (mincore(r->at, r->len, r->vec) != 0)
+		abort();
+}
+
+/* The region as fresh zero pages, and no page tables under it: mincore
+ * then skips it 2 MB at a time instead of a page at a time (a table the
+ * engine prefaulted whole would have its page tables forever). */
+static void
+region_zero(const struct snap_region *r)
+{
+	void *p = mmap(r->at, r->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+
+	if (p != r->at)
+		abort();
+	(void)madvise(r->at, r->len, MADV_NOHUGEPAGE); /* as worker_setup.c maps it */
+}
+
+static void
+copy_pages_back(const struct snap_region *r)
+{
+	for (size_t k = 0; k < r->n_pages; k++)
+		memcpy(r->at + r->page[k] * PAGE, r->copy + k * PAGE, page_bytes(r, r->page[k]));
+}
+
+static int
+region_take(struct snap_region *r, void *at, size_t len)
+{
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	r->at = at;
+	r->len = at ? len : 0;
+	if (r->len == 0)
+		return 0;
+	if (r->len <= SNAP_COPY_MAX) {
+		r->copy = malloc(r->len);
+		if (r->copy == NULL)
+			return -1;
+		memcpy(r->copy, at, r->len);
+		return 0;
+	}
+	n = n_pages_of(r->len);
+	r->vec = malloc(n);
+	r->page = malloc(n * sizeof(*r->page));
+	if (r->vec == NULL || r->page == NULL)
+		return -1;
+	mapped_pages(r);
+	for (size_t i = 0; i < n; i++)
+		if ((r->vec[i] & 1) && memcmp(r->at + i * PAGE, zero_page, page_bytes(r, i)) != 0)
+			r->page[r->n_pages++] = i;
+	r->copy = malloc(r->n_pages * PAGE + 1);
+	if (r->copy == NULL)
+		return -1;
+	for (size_t k = 0; k < r->n_pages; k++)
+		memcpy(r->copy + k * PAGE, r->at + r->page[k] * PAGE, page_bytes(r, r->page[k]));
+	region_zero(r);
+	copy_pages_back(r);
+	return 0;
+}
+
+/* The page of the snapshot, or of mincore's answer, at or after i. */
+static size_t
+next_mapped(const struct snap_region *r, size_t i, size_t n)
+{
+	/* eight pages at a time: all but a few bytes of vec are 0 */
+	while (i + 8 <= n) {
+		uint64_t v;
+
+		memcpy(&v, r->vec + i, 8);
+		if (v & 0x0101010101010101ull)
+			break;
+		i += 8;
+	}
+	while (i < n && !(r->vec[i] & 1))
+		i++;
+	return i;
+}
+
+static void
+region_restore(const struct snap_region *r)
+{
+	size_t n, k = 0, extra = 0;
+
+	if (r->len == 0)
+		return;
+	if (r->len <= SNAP_COPY_MAX) {
+		memcpy(r->at, r->copy, r->len);
+		return;
+	}
+	n = n_pages_of(r->len);
+	mapped_pages(r);
+	for (size_t i = next_mapped(r, 0, n); i < n; i = next_mapped(r, i + 1, n)) {
+		uint8_t *at = r->at + i * PAGE;
+		size_t b = page_bytes(r, i);
+
+		while (k < r->n_pages && r->page[k] < i)
+			k++;
+		if (k < r->n_pages && r->page[k] == i) {
+			memcpy(at, r->copy + k * PAGE, b);
+			continue;
+		}
+		if (memcmp(at, zero_page, b) != 0)
+			memset(at, 0, b);
+		extra++;
+	}
+	if (extra <= SNAP_MAPPED_MAX)
+		return;
+	region_zero(r);
+	copy_pages_back(r);
+}
+
+/* The struct worker but its TX and flood rings (rx_snap.h). */
+static void
+copy_worker(struct worker *to, const struct worker *from)
+{
+	static const struct {
+		size_t off, len;
+	} skip[] = {
+		{ offsetof(struct worker, tx), sizeof(((struct worker *)0)->tx) },
+		{ offsetof(struct worker, fr), sizeof(((struct worker *)0)->fr) },
+	};
+	size_t at = 0;
+
+	for (size_t i = 0; i <= sizeof(skip) / sizeof(skip[0]); i++) {
+		size_t end = i < sizeof(skip) / sizeof(skip[0]) ? skip[i].off : sizeof(*to);
+
+		memcpy((uint8_t *)to + at, (const uint8_t *)from + at, end - at);
+		if (i < sizeof(skip) / sizeof(skip[0]))
+			at = skip[i].off + skip[i].len;
+	}
+}
+
+/* The ring's header and its entries from head to tail, as they lie (the
+ * ring wraps at mask + 1 entries). */
+static size_t
+dack_live_len(const struct dack_ring *r)
+{
+	size_t first = (r->head & r->mask) + (size_t)(r->tail - r->head);
+
+	if (first > (size_t)r->mask + 1)
+		first = (size_t)r->mask + 1; /* wrapped: all entries */
+	return sizeof(*r) + first * sizeof(r->e[0]);
+}
+
+int
+worker_snap_take(struct worker_snap *s, const struct worker *w)
+{
+	memset(s, 0, sizeof(*s));
+	copy_worker(&s->w, w);
+	s->np = *w->np;
+	memcpy(&s->st, (const void *)w->st, sizeof(s->st));
+	if (region_take(&s->sk, w->sk, w->n_sk * sizeof(struct sock)) != 0 ||
+	    region_take(&s->sktx, w->sktx, worker_tx_bytes(w)) != 0)
+		return -1;
+	if (w->dack != NULL) {
+		s->dack_len = dack_live_len(w->dack);
+		s->dack = malloc(s->dack_len);
+		if (s->dack == NULL)
+			return -1;
+		memcpy(s->dack, w->dack, s->dack_len);
+	}
+	return 0;
+}
+
+void
+worker_snap_restore(const struct worker_snap *s, struct worker *w)
+{
+	copy_worker(w, &s->w);
+	*w->np = s->np;
+	memcpy((void *)w->st, &s->st, sizeof(s->st));
+	region_restore(&s->sk);
+	region_restore(&s->sktx);
+	if (s->dack != NULL)
+		memcpy(w->dack, s->dack, s->dack_len);
+}
+
+static int
+region_same(const struct snap_region *r)
+{
+	size_t k = 0;
+
+	if (r->len <= SNAP_COPY_MAX)
+		return r->len == 0 || memcmp(r->at, r->copy, r->len) == 0;
+	for (size_t i = 0; i < n_pages_of(r->len); i++) {
+		const uint8_t *want = zero_page;
+
+		if (k < r->n_pages && r->page[k] == i)
+			want = r->copy + k++ * PAGE;
+		if (memcmp(r->at + i * PAGE, want, page_bytes(r, i)) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+const char *
+worker_snap_differs(const struct worker_snap *s, const struct worker *w)
+{
+	static struct worker now;
+
+	copy_worker(&now, w);
+	if (memcmp(&now, &s->w, offsetof(struct worker, tx)) != 0 ||
+	    memcmp(&now.fr_head, &s->w.fr_head, offsetof(struct worker, fr) - offsetof(struct worker, fr_head)) != 0 ||
+	    memcmp(&now.pmd_text_lo, &s->w.pmd_text_lo, sizeof(now) - offsetof(struct worker, pmd_text_lo)) != 0)
+		return "struct worker";
+	if (memcmp(w->np, &s->np, sizeof(s->np)) != 0)
+		return "its netport";
+	if (memcmp((const void *)w->st, &s->st, sizeof(s->st)) != 0)
+		return "its statistics";
+	if (!region_same(&s->sk))
+		return "its sockets";
+	if (!region_same(&s->sktx))
+		return "its sender state";
+	if (s->dack != NULL && memcmp(w->dack, s->dack, s->dack_len) != 0)
+		return "its delayed-ACK ring";
+	return NULL;
+}

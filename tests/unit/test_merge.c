@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * dperf-ctl merge over summaries written by the real -o writer
+ * (dp_summary_json): counters and rates summed, and the fleet's
+ * percentiles exactly those of all the samples' histogram, not a mix of
+ * the instances' percentiles; instances of different TSC rates within two
+ * buckets; bad inputs refused in one line naming the file.
+ */
+// links: secondary/ctl_merge.c
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ctl_merge.h"
+#include "rates.h"
+#include "stats_out.h"
+
+#define SECS 10
+
+struct inst {
+	struct dp_shm *s;
+	struct dp_snapshot first, last;
+};
+
+/* An instance of a client at tsc_hz whose answers took base + i % spread
+ * microseconds, n of them; its -o summary written to path. */
+static void
+summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base_us, double spread_us,
+	struct dp_hist *all_us)
+{
+	struct inst *in = calloc(1, sizeof(*in));
+	FILE *f;
+
+	in->s = aligned_alloc(DP_CACHE_LINE, sizeof(*in->s));
+	assert_non_null(in->s);
+	memset(in->s, 0, sizeof(*in->s));
+	in->s->hdr.tsc_hz = hz;
+	in->s->hdr.mode = DP_MODE_CLIENT;
+	in->s->hdr.state = DP_ST_DONE;
+	in->s->hdr.n_workers = 1;
+	snprintf(in->s->hdr.name, sizeof(in->s->hdr.name), "%s", name);
+	in->last.tsc = SECS * hz;
+	in->last.n_workers = 1;
+	in->last.c[DP_C_HTTP_2XX] = n;
+	in->last.c[DP_C_SK_OPEN] = n + 3;
+	in->last.c[DP_C_PKT_TX] = 7 * n;
+	for (uint64_t i = 0; i < n; i++) {
+		double us = base_us + (double)(i * 7919 % (uint64_t)spread_us);
+
+		dp_hist_add(&in->last.lat_response, (uint64_t)(us * (double)hz / 1e6));
+		if (all_us != NULL)
+			dp_hist_add(all_us, (uint64_t)(us * 1000)); /* ns: the exact samples, finely */
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	dp_summary_json(f, in->s, &in->first, &in->last, NULL);
+	fclose(f);
+	free(in->s);
+	free(in);
+}
+
+static json_t *
+run_merge(int n, char **paths, int *rc, char *err, size_t errlen)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len), *e = fmemopen(err, errlen, "w");
+	json_t *j;
+
+	*rc = ctl_merge(o, e, n, paths);
+	fclose(o);
+	fclose(e);
+	j = *rc == 0 ? json_loads(out, 0, NULL) : NULL;
+	free(out);
+	return j;
+}
+
+static double
+lat(json_t *j, const char *kind, const char *q)
+{
+	return json_number_value(json_object_get(json_object_get(json_object_get(j, "latency_total_us"), kind), q));
+}
+
+/* Same TSC rate: buckets added one by one, the percentiles those of the
+ * histogram of both instances' samples, to the last digit. */
+static void
+test_same_hz(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	struct dp_hist *both = calloc(1, sizeof(*both));
+	struct dp_lat want;
+	const uint64_t hz = 2000000000;
+	json_t *j;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	/* a: fast (100-200 us), b: slow (5-9 ms): the fleet's p99 is b's
+	 * tail; an average of the two p99s would be far off it */
+	summary(a, "a", hz, 90000, 100, 100, NULL);
+	summary(b, "b", hz, 10000, 5000, 4000, NULL);
+	for (uint64_t i = 0; i < 90000; i++)
+		dp_hist_add(both, (uint64_t)((100 + (double)(i * 7919 % 100)) * (double)hz / 1e6));
+	for (uint64_t i = 0; i < 10000; i++)
+		dp_hist_add(both, (uint64_t)((5000 + (double)(i * 7919 % 4000)) * (double)hz / 1e6));
+	dp_lat_from_hist(both, hz, &want);
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "http2XX")), 100000);
+	assert_int_equal(json_integer_value(json_object_get(j, "skOpen")), 100006);
+	assert_int_equal(json_integer_value(json_object_get(j, "pktTx")), 700000);
+	assert_true(fabs(json_number_value(json_object_get(json_object_get(j, "rates"), "http2XX")) - 10000.0) < 1e-6);
+	assert_int_equal((uint64_t)lat(j, "response", "count"), 100000);
+	assert_true(lat(j, "response", "p50") == want.p50);
+	assert_true(lat(j, "response", "p90") == want.p90);
+	assert_true(lat(j, "response", "p99") == want.p99);
+	assert_true(lat(j, "response", "p999") == want.p999);
+	assert_true(lat(j, "response", "max") == want.max);
+	assert_true(want.p99 > 5000); /* b's tail, as it should */
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+	free(both);
+}
+
+/* Different TSC rates: moved to nanosecond buckets; each percentile
+ * within two buckets (2 x 1.6%) of the samples' own. */
+static void
+test_other_hz(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	struct dp_hist *all = calloc(1, sizeof(*all));
+	struct dp_lat want;
+	json_t *j;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	summary(a, "a", 2100000000, 50000, 300, 700, all);
+	summary(b, "b", 2900000000, 50000, 900, 3000, all);
+	dp_lat_from_hist(all, 1000000000, &want);
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_int_equal((uint64_t)lat(j, "response", "count"), 100000);
+	assert_true(fabs(lat(j, "response", "p50") - want.p50) <= want.p50 * 0.033);
+	assert_true(fabs(lat(j, "response", "p99") - want.p99) <= want.p99 * 0.033);
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+	free(all);
+}
+
+static void
+test_refused(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	FILE *f;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	summary(a, "a", 2000000000, 10, 100, 10, NULL);
+	f = fopen(b, "w");
+	fputs("{\"name\":\"b\",\n\"mode\": client}\n", f);
+	fclose(f);
+	assert_null(run_merge(2, paths, &rc, err, sizeof(err)));
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, b));
+	assert_non_null(strstr(err, ":2:")); /* the line */
+	f = fopen(b, "w");
+	fputs("{\"name\":\"b\",\"mode\":\"client\",\"interval\":1}\n", f); /* stats --json: no histograms */
+	fclose(f);
+	assert_null(run_merge(2, paths, &rc, err, sizeof(err)));
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, "no latency_hist"));
+	unlink(a);
+	unlink(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_hz),
+		cmocka_unit_test(test_other_hz),
+		cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
