@@ -10,8 +10,8 @@ figure failed (a CPS search that held no level, throughput or keepalive
 with errors in both tries, an attach pair without a usable second).
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
-to run, of cps, throughput, keepalive, large, loss, cc, tx_mpps, testpmd, attach, ctl;
-default all),
+to run, of cps, throughput, keepalive, large, loss, cc, tx_mpps, testpmd, attach, ctl,
+tls_crypto; default all),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
 """
@@ -575,6 +575,47 @@ def bench_testpmd():
     return res
 
 
+# What TLS's crypto alone allows on one core, for the pinned key exchange
+# (X25519) and certificate (ECDSA P-256; scripts/tls-cert.sh): a full
+# handshake costs the server two X25519 operations (its key share, the
+# shared secret) and one signature, the client two X25519 and one
+# verification; a resumed TLS 1.3 one (psk_dhe_ke) the two X25519 only.
+# The engine's TLS CPS over these ceilings is its overhead above the crypto.
+TLS_SPEED_ALGS = ("ecdhx25519", "ecdsap256")
+
+
+def parse_speed(text):
+    """openssl speed -mr: +F4 (ECDSA) lines give sign/s and verify/s,
+    +F5 (ECDH) lines op/s."""
+    r = {}
+    for line in text.splitlines():
+        f = line.strip().split(":")
+        if f[0] == "+F4" and len(f) >= 5:
+            r["ecdsap256_sign"], r["ecdsap256_verify"] = float(f[3]), float(f[4])
+        elif f[0] == "+F5" and len(f) >= 4:
+            r["x25519_ops"] = float(f[3])
+    missing = {"ecdsap256_sign", "x25519_ops"} - set(r)
+    if missing:
+        return {"failed": f"openssl speed printed no {', '.join(sorted(missing))}"}
+    x, sign, verify = r["x25519_ops"], r["ecdsap256_sign"], r["ecdsap256_verify"]
+    r["server_full_hs"] = round(1 / (2 / x + 1 / sign))
+    r["client_full_hs"] = round(1 / (2 / x + 1 / verify))
+    r["resumed_hs"] = round(x / 2)
+    return {k: round(v) for k, v in r.items()}
+
+
+def bench_tls_crypto():
+    """openssl speed on the server's core (CPU 0), single process."""
+    secs = 1 if SMOKE else 3
+    p = subprocess.run(["taskset", "-c", "0", "openssl", "speed", "-mr", "-seconds", str(secs),
+                        *TLS_SPEED_ALGS], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        return {"failed": f"openssl speed exited {p.returncode}: {p.stderr.strip()[:200]}"}
+    r = parse_speed(p.stdout)
+    r.update({"cores": "1", "command": f"openssl speed -mr -seconds {secs} {' '.join(TLS_SPEED_ALGS)}"})
+    return r
+
+
 def saturation_target():
     """The attach cost's target without the CPS search: 90% of what the
     client reaches when asked for more than it can open (a 4M target)."""
@@ -773,6 +814,8 @@ def main():
         res["attach_cost"] = bench_attach_cost(*target)
     if run("ctl"):
         log("bench: ctl apply"); res["ctl_apply_us"] = bench_ctl_apply()
+    if run("tls_crypto"):
+        log("bench: tls crypto ceiling"); res["tls_crypto"] = bench_tls_crypto()
     res["seconds"] = round(time.time() - t0)
     res["smoke"] = SMOKE
     table(res)
@@ -789,7 +832,7 @@ def failures(res):
     return [f"{k}: {v['failed']}" for k, v in res.items() if isinstance(v, dict) and v.get("failed")]
 
 
-SCENARIOS = ("cps", "throughput", "keepalive", "large", "loss", "cc", "tx_mpps", "testpmd", "attach", "ctl")
+SCENARIOS = ("cps", "throughput", "keepalive", "large", "loss", "cc", "tx_mpps", "testpmd", "attach", "ctl", "tls_crypto")
 
 
 def next_level(n):
@@ -860,6 +903,16 @@ def table(r):
         rows += [("ctl_apply_us p50 / max", f"{c['p50']} / {c['max']}", ""),
                  ("  samples / over 1 s (counted as 1 s) / unanswered",
                   f"{c['samples']} / {c['over_1s']} / {c['unanswered']}", "")]
+    if "tls_crypto" in r:
+        t = r["tls_crypto"]
+        if t.get("failed"):
+            rows.append(("tls_crypto (openssl speed)", "FAILED: " + t["failed"], "1"))
+        else:
+            rows += [("tls_crypto: X25519 ops/s, ECDSA P-256 sign/s / verify/s",
+                      f"{t['x25519_ops']} / {t['ecdsap256_sign']} / {t['ecdsap256_verify']}", "1"),
+                     ("  full handshakes/s the crypto allows: server / client",
+                      f"{t['server_full_hs']} / {t['client_full_hs']}", "1"),
+                     ("  resumed TLS 1.3 handshakes/s (X25519 only)", f"{t['resumed_hs']}", "1")]
     w = max(len(a) for a, _, _ in rows)
     print(f"{'figure'.ljust(w)}  {'median (min..max)'.ljust(28)}  cores")
     for a, b, c in rows:

@@ -34,6 +34,7 @@
 #include "state/sock.h"
 #include "tcp/tcp_rtt.h"
 #include "tcp/tcp_sack.h"
+#include "tcp/tcp.h"
 #include "net/netw.h"
 
 /* Per-connection sender state, in w->tcp->snd[] indexed as w->skt.sk[]: allocated

@@ -240,5 +240,23 @@ class CtlApply(unittest.TestCase):
         self.assertEqual((r["samples"], r["over_1s"], r["p50"]), (3, 3, 1e6))
 
 
+class TlsCrypto(unittest.TestCase):
+    # openssl speed -mr -seconds 1 ecdhx25519 ecdsap256 (OpenSSL 3.0.19), its last lines
+    SPEED = "+H:253\n+F4:3:256:39321.428571:11872.727273\n+F5:22:253:23696.000000:0.000042\n"
+
+    def test_ceilings_from_the_operations(self):
+        r = bench.parse_speed(self.SPEED)
+        self.assertEqual((r["x25519_ops"], r["ecdsap256_sign"], r["ecdsap256_verify"]), (23696, 39321, 11873))
+        # server: 2 X25519 + 1 sign; client: 2 X25519 + 1 verify; resumed: 2 X25519
+        self.assertEqual(r["server_full_hs"], round(1 / (2 / 23696 + 1 / 39321.428571)))
+        self.assertEqual(r["client_full_hs"], round(1 / (2 / 23696 + 1 / 11872.727273)))
+        self.assertEqual(r["resumed_hs"], 11848)
+
+    def test_missing_line_fails(self):
+        r = bench.parse_speed("+F4:3:256:39321.428571:11872.727273\n")
+        self.assertEqual(r, {"failed": "openssl speed printed no x25519_ops"})
+        self.assertIn("x25519_ops", bench.failures({"tls_crypto": r})[0])
+
+
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False, verbosity=1).result.wasSuccessful() else 1)
