@@ -16,7 +16,12 @@ A=$ROOT/scripts/ansible
 base=$((20000 + RANDOM % 20000))
 mkdir -p "$T/conf" "$T/run" "$T/results"
 # At exit: the engines and APIs ansible started (setsid: not our children).
-kill_fleet() { for f in "$T"/run/*.pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done; }
+# The engines, and Prometheus once started: a failed check must not leave it
+# running (a CI run's failed check left one scraping for an hour).
+kill_fleet() {
+	for f in "$T"/run/*.pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done
+	[ -n "${PROM:-}" ] && kill -TERM "$PROM" 2>/dev/null || true
+}
 trap 'rc=$?; kill_fleet; sleep 1; (exit $rc); cleanup' EXIT
 
 host() { # host NAME INSTANCE CPU API_PORT ROLE SOCK
