@@ -139,8 +139,17 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 			pci = 1;
 		}
 	}
-	if (!pci)
+	/* No PCI device: IOVA as VA. With --legacy-mem and IOVA as PA, EAL
+	 * maps physically contiguous runs of hugepages contiguously and no
+	 * more, so on a box whose memory is fragmented (hours after boot) no
+	 * allocation above one 2 MB page succeeds: rte_pdump_init()'s 2.1 MB
+	 * statistics zone failed and dpdk-dumpcap could not capture. Virtual
+	 * devices do no DMA, and as VA the legacy pages form one segment. A
+	 * PCI NIC keeps EAL's choice (uio drivers need PA). */
+	if (!pci) {
 		rc |= add(a, "--no-pci");
+		rc |= add(a, "--iova-mode=va");
+	}
 	/* Legacy memory: every page mapped at start, no hotplug later. A
 	 * secondary killed mid-start-up can then only leave a read lock
 	 * behind, which never blocks the engine (see lib/attach.c). */

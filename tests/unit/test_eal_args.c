@@ -82,6 +82,9 @@ test_basic(void **state)
 	assert_true(find_arg(a, "--main-lcore=0") > 0);
 	assert_true(find_arg(a, "--vdev=net_memif0,role=client,socket=/tmp/m.sock") > 0);
 	assert_true(find_arg(a, "--no-pci") > 0);
+	/* Virtual devices only: IOVA as VA, so legacy memory is one segment
+	 * however fragmented the box's physical pages are. */
+	assert_true(find_arg(a, "--iova-mode=va") > 0);
 	assert_int_equal(find_arg(a, "-a"), -1);
 	assert_int_equal(count_prefix(a, "--socket-mem"), 0);
 	/* Memory is all mapped at start, sized from the configuration. */
@@ -166,6 +169,7 @@ test_pci(void **state)
 	assert_string_equal(a->argv[i + 2], "-a");
 	assert_string_equal(a->argv[i + 3], "0000:01:00.1");
 	assert_int_equal(find_arg(a, "--no-pci"), -1);
+	assert_int_equal(count_prefix(a, "--iova-mode"), 0); /* uio NICs need PA */
 	assert_int_equal(count_prefix(a, "--vdev"), 0);
 
 	/* Mixed: a PCI port and a vdev, no --no-pci. */
