@@ -103,7 +103,7 @@ $(BUILD)/obj/%.o: %.c | dpdk-check
 
 $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lnuma -lbsd -lm
+	@$(CC) $(LDFLAGS) -o $@ $^ $(DPDK_LIBS) -lssl -lcrypto -lnuma -lbsd -lm
 
 # The Prometheus exporter's HTTP server: Debian's libmicrohttpd
 # (secondary/ctl_httpd.c says why).
@@ -131,9 +131,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $$(ca
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $(call links,$<) \
-	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -ljansson -lbsd -lm
+	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -ljansson -lssl -lcrypto -lbsd -lm
 
-unit: $(UNIT_BIN)
+# The TLS server's test certificate and key (test_tls, the TLS e2e tests,
+# tls_cert/tls_key in a test's configuration): made when missing, never
+# committed; one pair for every build (build/asan too).
+TLS_TEST_KEY := build/tls/test-key.pem
+$(TLS_TEST_KEY):
+	@scripts/tls-cert.sh $(dir $@)
+
+unit: $(UNIT_BIN) $(TLS_TEST_KEY)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 
@@ -143,7 +150,15 @@ asan:
 unit-asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" unit
 
-e2e: all hugepages
+# The TLS room against curl, openssl s_client and nginx over a kernel
+# socket (test_tls_interop): a test helper, not installed.
+TLS_BRIDGE := $(BUILD)/tests/tls_bridge
+$(TLS_BRIDGE): tests/e2e/tls_bridge.c $(call obj,primary/tls/tls_ctx.c primary/tls/tls_conn.c) | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -Iprimary -o $@ $(filter %.c %.o,$^) $(LDFLAGS) -lssl -lcrypto
+
+e2e: all hugepages $(TLS_BRIDGE)
 	scripts/run-e2e.sh
 
 # The memif end-to-end tests again, with the ASan+UBSan build.
@@ -191,12 +206,17 @@ build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_RX_CC) -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lbsd -lm -lpthread
+# TLS records as our TCP delivers them (primary/tls/), against the test certificate.
+build/fuzz/fuzz_tls: tests/fuzz/fuzz_tls.c $(wildcard primary/tls/*.c) | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_FLAGS) $(ARCH) $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lssl -lcrypto -lpthread
 build/fuzz/%:
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
 
-FUZZ_HARNESSES ?= config http ctl rx
+FUZZ_HARNESSES ?= config http ctl rx tls
 fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES))
 	@set -e; for h in $(FUZZ_HARNESSES); do \
 	  rm -rf build/fuzz/corpus-$$h; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \

@@ -42,8 +42,15 @@
 
 enum dp_mode { DP_MODE_NONE = 0, DP_MODE_CLIENT, DP_MODE_SERVER };
 /* protocol tcp: dperf's meaning: HTTP messages, raw bytes when
- * payload_size < DP_HTTP_MIN_SIZE. protocol http: always HTTP. */
-enum dp_proto { DP_PROTO_TCP = 0, DP_PROTO_HTTP, DP_PROTO_UDP };
+ * payload_size < DP_HTTP_MIN_SIZE. protocol http: always HTTP.
+ * Extensions: https, HTTP over TLS; tls, raw TLS records (tls_* keywords). */
+enum dp_proto { DP_PROTO_TCP = 0, DP_PROTO_HTTP, DP_PROTO_UDP, DP_PROTO_HTTPS, DP_PROTO_TLS };
+#define DP_PROTO_IS_TLS(p) ((p) == DP_PROTO_HTTPS || (p) == DP_PROTO_TLS)
+/* tls_groups unset: the key exchange pinned to X25519 (P-256 listed for
+ * an ECDSA P-256 certificate in TLS 1.2: primary/tls/tls_ctx.h says why). */
+#define DP_TLS_GROUPS_DEFAULT "X25519:P-256"
+/* tls_resume: a client's way of resuming; a server's ways it offers. */
+enum dp_tls_resume { DP_TLS_RESUME_NONE = 0, DP_TLS_RESUME_TICKETS, DP_TLS_RESUME_IDS };
 enum dp_http_method { DP_HTTP_GET = 0, DP_HTTP_POST };
 
 /* dperf: from this size up a message is HTTP with Content-Length size-85. */
@@ -189,7 +196,18 @@ struct dp_config {
 	char payload_file[DP_DEV_LEN];
 	uint32_t payload_file_size;
 	uint8_t flow_isolate;  /* rte_flow isolated mode on every port, with our rules */
-	uint8_t pad_file[3];
+	/* TLS (protocol https and tls, extensions): paths kept absolute;
+	 * strings "" when not given. tls_version 0: 1.2 and 1.3, else 12 or 13. */
+	uint8_t tls_version;
+	uint8_t tls_resume;    /* enum dp_tls_resume */
+	uint8_t tls_verify;    /* client: check the server's certificate against tls_ca */
+	char tls_cert[DP_DEV_LEN];
+	char tls_key[DP_DEV_LEN];
+	char tls_ca[DP_DEV_LEN];
+	char tls_ciphers[256];
+	char tls_groups[128];
+	char tls_sni[256];
+	char tls_alpn[128];
 };
 
 /* Fill with dperf's defaults. */

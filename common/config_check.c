@@ -457,6 +457,60 @@ v_vxlan(struct pctx *p)
 	return 0;
 }
 
+/* TLS (protocol https and tls): each keyword for its side, the server's
+ * certificate and key, a verifying client's CA, and the files readable
+ * (OpenSSL reads them when the test starts, and names what is wrong). */
+static int
+v_tls(struct pctx *p)
+{
+	const struct dp_config *cfg = p->cfg;
+	static const char *const kws[] = { "tls_cert", "tls_key", "tls_version", "tls_ciphers",
+					   "tls_groups", "tls_resume", "tls_sni", "tls_alpn",
+					   "tls_verify", "tls_ca" };
+	static const char *const server_only[] = { "tls_cert", "tls_key" };
+	static const char *const client_only[] = { "tls_sni", "tls_verify", "tls_ca" };
+	int server = cfg->mode == DP_MODE_SERVER;
+	const char *proto = cfg->protocol == DP_PROTO_TLS ? "tls" : "https";
+
+	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++)
+		if (line_of(p, kws[i]) != 0 && !DP_PROTO_IS_TLS(cfg->protocol))
+			return err_at(p, line_of(p, kws[i]), kws[i], "without TLS (expected "
+				      "\"protocol https\" or \"protocol tls\")");
+	if (!DP_PROTO_IS_TLS(cfg->protocol))
+		return 0;
+	for (size_t i = 0; i < 2; i++)
+		if (!server && line_of(p, server_only[i]) != 0)
+			return err_at(p, line_of(p, server_only[i]), server_only[i], "a server's "
+				      "(expected no client certificate: dperf-live's client sends none)");
+	for (size_t i = 0; i < 3; i++)
+		if (server && line_of(p, client_only[i]) != 0)
+			return err_at(p, line_of(p, client_only[i]), client_only[i], "a client's "
+				      "(expected only on \"mode client\")");
+	if (server && (cfg->tls_cert[0] == '\0' || cfg->tls_key[0] == '\0'))
+		return err_at(p, 0, cfg->tls_cert[0] ? "tls_key" : "tls_cert", "missing (expected "
+			      "the server's certificate and key with protocol %s; scripts/tls-cert.sh "
+			      "makes a test pair)", proto);
+	if (cfg->tls_verify && cfg->tls_ca[0] == '\0')
+		return err_at(p, line_of(p, "tls_verify"), "tls_verify", "1 without tls_ca (expected "
+			      "the certificates to trust)");
+	if (cfg->tls_ca[0] != '\0' && !cfg->tls_verify)
+		return err_at(p, line_of(p, "tls_ca"), "tls_ca", "without \"tls_verify 1\" (expected "
+			      "both, or neither)");
+	if (cfg->flood)
+		return err_at(p, line_of(p, "flood"), "flood", "with protocol %s (expected "
+			      "connections: a flood sends SYNs only)", proto);
+	{
+		const char *files[] = { "tls_cert", "tls_key", "tls_ca" };
+		const char *paths[] = { cfg->tls_cert, cfg->tls_key, cfg->tls_ca };
+
+		for (size_t i = 0; i < 3; i++)
+			if (paths[i][0] != '\0' && access(paths[i], R_OK) != 0)
+				return err_at(p, line_of(p, files[i]), files[i], "%s: cannot read: %s "
+					      "(expected a readable PEM file)", paths[i], strerror(errno));
+	}
+	return 0;
+}
+
 int
 config_check(struct pctx *p)
 {
@@ -472,7 +526,7 @@ config_check(struct pctx *p)
 		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_vxlan(p) < 0 || v_sizes(p) < 0
 	    || v_delayed_ack(p) < 0
-	    || v_change_dip(p) < 0)
+	    || v_change_dip(p) < 0 || v_tls(p) < 0)
 		return -1;
 	return 0;
 }

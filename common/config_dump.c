@@ -257,7 +257,8 @@ dp_config_dump(const struct dp_config *cfg, char *buf, size_t len)
 	for (size_t i = 0; i < dp_n_keywords; i++) {
 		const struct keyword *kw = &dp_keywords[i];
 
-		if (kw->fn == NULL)
+		/* a handler that stores its row's kind (h_path) dumps as the kind */
+		if (kw->fn == NULL || (kw->dump_fn == NULL && kw->kind == K_STR))
 			dump_kind(&o, kw, cfg);
 		else if (kw->dump_fn != NULL)
 			kw->dump_fn(&o, cfg);

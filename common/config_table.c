@@ -155,24 +155,26 @@ h_payload_size(struct pctx *p, int argc, char **argv)
 	return 0;
 }
 
-/* "payload_file PATH": kept as an absolute path (a relative one is taken
- * from the current directory, as dperf opens it), checked in
- * config_check.c once the protocol is known. */
+/* A path (payload_file, tls_cert, tls_key, tls_ca) into its row's field:
+ * kept absolute (a relative one is taken from the current directory, as
+ * dperf opens it), checked in config_check.c once the protocol is known
+ * (payload_file) or opened at start (the TLS files). */
 static int
-h_payload_file(struct pctx *p, int argc, char **argv)
+h_path(struct pctx *p, int argc, char **argv)
 {
-	char cwd[DP_DEV_LEN];
+	char cwd[DP_DEV_LEN], *dst = (char *)p->cfg + p->kw->off;
+	size_t size = p->kw->size;
 	int n;
 
 	(void)argc;
 	if (argv[0][0] == '/')
-		n = snprintf(p->cfg->payload_file, sizeof(p->cfg->payload_file), "%s", argv[0]);
+		n = snprintf(dst, size, "%s", argv[0]);
 	else if (getcwd(cwd, sizeof(cwd)) == NULL)
 		return kw_err(p, "%s: cannot resolve a relative path: %s (expected an absolute path)",
 			      argv[0], strerror(errno));
 	else
-		n = snprintf(p->cfg->payload_file, sizeof(p->cfg->payload_file), "%s/%s", cwd, argv[0]);
-	if (n < 0 || (size_t)n >= sizeof(p->cfg->payload_file))
+		n = snprintf(dst, size, "%s/%s", cwd, argv[0]);
+	if (n < 0 || (size_t)n >= size)
 		return kw_err(p, "path too long (expected at most %d characters, absolute)",
 			      DP_DEV_LEN - 1);
 	return 0;
@@ -228,6 +230,17 @@ h_log_level(struct pctx *p, int argc, char **argv)
 	  .max = hi, .def = d, .syntax = syn, .help = h, .def_text = dt }
 #define NUM(n, f, lo, hi, d, dm, h, dt) VAL(n, K_NUM, f, lo, hi, d, dm, "NUMBER", h, dt)
 #define TIME(n, f, lo, hi, d, dm, h, dt) VAL(n, K_TIME, f, lo, hi, d, dm, "TIME", h, dt)
+/* dperf-live's TLS keywords: a path (h_path), text. */
+#define TLS_PATH(n, f, h) \
+	{ .name = n, .fn = h_path, .kind = K_STR, .dump = D_NONZERO, FIELD(f), .min_args = 1, \
+	  .max_args = 1, .syntax = "PATH", .def_text = "none", .help = h }
+/* An ENUM whose first word (0) is the default, not written by the dump. */
+#define TLS_ENUM(n, f, w, d, noun_, h) \
+	{ .name = n, .kind = K_ENUM, .dump = D_NONZERO, .min_args = 1, .max_args = 1, FIELD(f), \
+	  .syntax = w, .def = d, .noun = noun_, .help = h }
+#define TLS_STR(n, f, syn, h, dt) \
+	{ .name = n, .kind = K_STR, .dump = D_NONZERO, .min_args = 1, .max_args = 1, FIELD(f), \
+	  .syntax = syn, .help = h, .def_text = dt }
 #define MS 1000ULL
 #define S US_PER_SEC
 
@@ -259,8 +272,8 @@ const struct keyword dp_keywords[] = {
 	  "64m) above mss goes out over several segments, a GET or a raw/UDP message is one; "
 	  "below 85 raw bytes with protocol tcp; a server may give one per core" },
 	FLAG("payload_random", payload_random, "random letters in payloads"),
-	{ .name = "payload_file", .fn = h_payload_file, .dump_fn = dump_payload_file,
-	  .min_args = 1, .max_args = 1, .syntax = "PATH", .def_text = "none", .help = "the "
+	{ .name = "payload_file", .fn = h_path, .dump_fn = dump_payload_file, .kind = K_STR,
+	  FIELD(payload_file), .min_args = 1, .max_args = 1, .syntax = "PATH", .def_text = "none", .help = "the "
 	  "payload is the file's bytes: an HTTP body (Content-Length the file's size) over TCP, "
 	  "the whole datagram over UDP; 1 byte..64m less 85 (UDP: up to mss); not with "
 	  "payload_size, packet_size or payload_random; a relative PATH is from the current "
@@ -274,8 +287,29 @@ const struct keyword dp_keywords[] = {
 	NUM("keepalive_request_num", keepalive_request_num, 0, 1000000000, "0", D_ALWAYS,
 	    "requests per connection, 0 = no limit", NULL),
 	NUM("pipeline", pipeline, 1, 64, "1", D_ALWAYS, "requests in flight per connection", NULL),
-	ENUM("protocol", protocol, "tcp|http|udp", DP_PROTO_TCP, "tcp", "protocol",
-	     "udp with cc and keepalive: cc / interval datagrams per second"),
+	ENUM("protocol", protocol, "tcp|http|udp|https|tls", DP_PROTO_TCP, "tcp", "protocol",
+	     "udp with cc and keepalive: cc / interval datagrams per second; https (HTTP over "
+	     "TLS) and tls (raw TLS records): dperf-live, with the tls_* keywords"),
+	/* TLS: dperf-live's (issue 28); the files are opened, and the names
+	 * OpenSSL takes checked, when the test starts. */
+	TLS_PATH("tls_cert", tls_cert, "server: the certificate (PEM, its chain after it)"),
+	TLS_PATH("tls_key", tls_key, "server: the certificate's private key (PEM)"),
+	ENUM("tls_version", tls_version, "1.2|1.3", 12, NULL, "version",
+	     "only this TLS version; unset: 1.2 and 1.3"),
+	TLS_STR("tls_ciphers", tls_ciphers, "LIST", "OpenSSL's names, ':'-separated: TLS_* are "
+		"TLS 1.3 suites, the others TLS 1.2 ciphers", "OpenSSL's"),
+	TLS_STR("tls_groups", tls_groups, "LIST", "key exchange groups, ':'-separated, the first "
+		"the client's key share", DP_TLS_GROUPS_DEFAULT),
+	TLS_ENUM("tls_resume", tls_resume, "none|tickets|ids", "none", "way",
+	     "client: resume the last session with tickets or session IDs; server: what it "
+	     "offers (tickets: both)"),
+	TLS_STR("tls_sni", tls_sni, "HOST", "client: the server name sent (and checked with "
+		"tls_verify 1)", "none"),
+	TLS_STR("tls_alpn", tls_alpn, "LIST", "protocols, ','-separated, e.g. http/1.1; a server "
+		"refuses a client with none in common", "none"),
+	TLS_ENUM("tls_verify", tls_verify, "0|1", "0", NULL,
+	     "client: 1 checks the server's certificate against tls_ca"),
+	TLS_PATH("tls_ca", tls_ca, "client: the certificates trusted with tls_verify 1 (PEM)"),
 	NUM("tx_burst", tx_burst, 1, 1024, "8", D_ALWAYS, "packets per device call", NULL),
 	TIME("tx_hold", tx_hold_us, 0, 1 * MS, "0", D_NONZERO,
 	     "dperf-live: a partial TX batch waits up to this long", NULL),
@@ -334,7 +368,8 @@ const struct keyword dp_keywords[] = {
 	     "device without it (memif) is refused at start"),
 	FLAG("clear_screen", clear_screen, "clear the terminal before each second's figures"),
 	TIME("retransmit_timeout", retransmit_timeout_us, 10 * MS, 60 * S, "2s", D_ALWAYS,
-	     "the first retransmission's timeout", NULL),
+	     "the initial retransmission timeout (RFC 6298's RTO before a round trip is measured)",
+	     NULL),
 	/* 40 ms, Linux's shortest delayed-ACK time: below the 200 ms minimum
 	 * RTO of a kernel peer, so a held ACK never causes a retransmission,
 	 * and long enough for a keepalive request every few ms to carry it.

@@ -6,7 +6,7 @@
  *   kind CK_EVENT: a cumulative event count; readers derive a rate per second.
  *   kind CK_BITS:  cumulative bits; readers derive bits per second.
  * Every packet the engine drops increments exactly one of: dropTx, badRx,
- * otherRx, tcpDrop, tcpOoo, udpDrop, arpDrop.
+ * otherRx, tcpDrop, oooDrop, testDrop, udpDrop, arpDrop.
  */
 #ifndef DPERF_COUNTERS_H
 #define DPERF_COUNTERS_H
@@ -35,7 +35,12 @@
 	X(ACK_RT, "ackRt", CK_EVENT)       \
 	X(PUSH_RT, "pushRt", CK_EVENT)     \
 	X(TCP_DROP, "tcpDrop", CK_EVENT)   \
-	X(TCP_OOO, "tcpOoo", CK_EVENT)     /* data ahead of rcv_nxt, dropped (tcp_common.h) */ \
+	X(TCP_OOO, "tcpOoo", CK_EVENT)     /* data ahead of rcv_nxt, held (tcp/tcp_ooo.h) */ \
+	X(OOO_DROP, "oooDrop", CK_EVENT)   /* data ahead of rcv_nxt, not held: no room, or a FIN */ \
+	X(OOO_REL, "oooRel", CK_EVENT)     /* held segments given back undelivered: their connection ended */ \
+	X(SACK_RX, "sackRx", CK_EVENT)     /* SACK blocks received (tcp/tcp_sack.h) */ \
+	X(SPUR_RT, "spurRt", CK_EVENT)     /* retransmissions the peer had already (D-SACK, RFC 2883) */ \
+	X(TEST_DROP, "testDrop", CK_EVENT) /* segments test_rx_drop and test_tx_drop dropped */ \
 	X(SK_OPEN, "skOpen", CK_EVENT)     \
 	X(SK_CLOSE, "skClose", CK_EVENT)   \
 	X(SK_ERR, "skErr", CK_EVENT)       \

@@ -10,8 +10,8 @@ figure failed (a CPS search that held no level, throughput or keepalive
 with errors in both tries, an attach pair without a usable second).
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
-to run, of cps, throughput, keepalive, large, cc, tx_mpps, testpmd, attach, ctl;
-default all),
+to run, of cps, throughput, keepalive, large, loss, cc, tx_mpps, testpmd, attach, ctl,
+tls_crypto; default all),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
 """
@@ -389,6 +389,50 @@ def bench_large():
     return {"throughput_gbps_1m": res, "cps_64k": cps}
 
 
+LOSS_DROP = 100   # test_rx_drop on the client: one received data segment in 100 never reaches it
+LOSS_KEEP = 0.80  # the lossy goodput at least this share of the lossless one (issue 27)
+LOSS_RT = 1.5     # the server's retransmitted segments at most this many per drop
+# Under loss these count the losses themselves and their repair (the
+# client's drops and the duplicates it drops, the server's resends): judged
+# by the ratios below, not as errors.
+LOSS_EXPECTED = ("client tcpDrop", "server pushRt")
+
+
+def bench_loss():
+    """1 MB answers on 200 keepalive connections, without loss and then
+    with test_rx_drop 100 on the client, in one run: the goodput the client
+    received (goodRx: each byte once, in order) with loss at least LOSS_KEEP
+    of the one without, the server's retransmitted segments (pushRt) at
+    most LOSS_RT x the drops (testDrop), and no other error on either side
+    (httpErr above all)."""
+    server_extra, client_extra = "keepalive\npayload_size 1m", "cc 200\nkeepalive_request_interval 1us"
+    clean, _ = keepalive_figure(server_extra, client_extra, lambda s: s.get("goodRx", 0) / 1e9)
+    with Server(server_extra) as server:
+        run = run_client("10k", f"{client_extra}\ntest_rx_drop {LOSS_DROP}")
+    lossy = stat([s.get("goodRx", 0) / 1e9 for s in run.secs])
+    drops, rt = run.total.get("testDrop", 0), server.total.get("pushRt", 0)
+    errs = {k: v for k, v in level_errors(run.total, server.total).items() if k not in LOSS_EXPECTED}
+    kept = lossy["median"] / clean["median"] if clean["median"] else 0
+    res = {"lossless_gbps": clean, "lossy_gbps": lossy, "kept": round(kept, 3), "drops": drops,
+           "retransmits": rt, "rt_per_drop": round(rt / drops, 3) if drops else None,
+           "client_tcpOoo": run.total.get("tcpOoo", 0), "errors": errs, "tries": 1,
+           "judged": sides(run.total, server.total), "drop_one_in": LOSS_DROP}
+    fails = []
+    if clean.get("failed"):
+        fails.append("without loss: " + clean["failed"])
+    if errs:
+        fails.append("errors " + ", ".join(f"{k} {v}" for k, v in errs.items()))
+    if not drops:
+        fails.append(f"test_rx_drop {LOSS_DROP} dropped nothing (testDrop 0)")
+    elif rt > LOSS_RT * drops:
+        fails.append(f"{rt} segments retransmitted for {drops} drops (at most {LOSS_RT} x)")
+    if kept < LOSS_KEEP:
+        fails.append(f"goodput with loss {kept:.0%} of the lossless one (at least {LOSS_KEEP:.0%})")
+    if fails:
+        res["failed"] = "; ".join(fails)
+    return res
+
+
 def bench_keepalive():
     """Requests per second on 200 keepalive connections, each sending its
     next 64-byte request as soon as the response is in (raw TCP), and the
@@ -529,6 +573,47 @@ def bench_testpmd():
     res = stat(pps)
     res.update({"cores": "1+1", "mode": "txonly -> rxonly, 64-byte frames"})
     return res
+
+
+# What TLS's crypto alone allows on one core, for the pinned key exchange
+# (X25519) and certificate (ECDSA P-256; scripts/tls-cert.sh): a full
+# handshake costs the server two X25519 operations (its key share, the
+# shared secret) and one signature, the client two X25519 and one
+# verification; a resumed TLS 1.3 one (psk_dhe_ke) the two X25519 only.
+# The engine's TLS CPS over these ceilings is its overhead above the crypto.
+TLS_SPEED_ALGS = ("ecdhx25519", "ecdsap256")
+
+
+def parse_speed(text):
+    """openssl speed -mr: +F4 (ECDSA) lines give sign/s and verify/s,
+    +F5 (ECDH) lines op/s."""
+    r = {}
+    for line in text.splitlines():
+        f = line.strip().split(":")
+        if f[0] == "+F4" and len(f) >= 5:
+            r["ecdsap256_sign"], r["ecdsap256_verify"] = float(f[3]), float(f[4])
+        elif f[0] == "+F5" and len(f) >= 4:
+            r["x25519_ops"] = float(f[3])
+    missing = {"ecdsap256_sign", "x25519_ops"} - set(r)
+    if missing:
+        return {"failed": f"openssl speed printed no {', '.join(sorted(missing))}"}
+    x, sign, verify = r["x25519_ops"], r["ecdsap256_sign"], r["ecdsap256_verify"]
+    r["server_full_hs"] = round(1 / (2 / x + 1 / sign))
+    r["client_full_hs"] = round(1 / (2 / x + 1 / verify))
+    r["resumed_hs"] = round(x / 2)
+    return {k: round(v) for k, v in r.items()}
+
+
+def bench_tls_crypto():
+    """openssl speed on the server's core (CPU 0), single process."""
+    secs = 1 if SMOKE else 3
+    p = subprocess.run(["taskset", "-c", "0", "openssl", "speed", "-mr", "-seconds", str(secs),
+                        *TLS_SPEED_ALGS], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        return {"failed": f"openssl speed exited {p.returncode}: {p.stderr.strip()[:200]}"}
+    r = parse_speed(p.stdout)
+    r.update({"cores": "1", "command": f"openssl speed -mr -seconds {secs} {' '.join(TLS_SPEED_ALGS)}"})
+    return r
 
 
 def saturation_target():
@@ -710,6 +795,8 @@ def main():
         log("bench: keepalive"); res["keepalive_rps"] = bench_keepalive()
     if run("large"):
         log("bench: large answers"); res.update(bench_large())
+    if run("loss"):
+        log("bench: loss"); res["loss"] = bench_loss()
     if run("cc"):
         cc = parse_number(os.environ.get("BENCH_CC", "200k" if SMOKE else "2m"))
         log(f"bench: cc {cc}"); res["cc"] = bench_cc(cc)
@@ -727,6 +814,8 @@ def main():
         res["attach_cost"] = bench_attach_cost(*target)
     if run("ctl"):
         log("bench: ctl apply"); res["ctl_apply_us"] = bench_ctl_apply()
+    if run("tls_crypto"):
+        log("bench: tls crypto ceiling"); res["tls_crypto"] = bench_tls_crypto()
     res["seconds"] = round(time.time() - t0)
     res["smoke"] = SMOKE
     table(res)
@@ -743,7 +832,7 @@ def failures(res):
     return [f"{k}: {v['failed']}" for k, v in res.items() if isinstance(v, dict) and v.get("failed")]
 
 
-SCENARIOS = ("cps", "throughput", "keepalive", "large", "cc", "tx_mpps", "testpmd", "attach", "ctl")
+SCENARIOS = ("cps", "throughput", "keepalive", "large", "loss", "cc", "tx_mpps", "testpmd", "attach", "ctl", "tls_crypto")
 
 
 def next_level(n):
@@ -782,6 +871,13 @@ def table(r):
         c = r["cps_64k"]
         rows += [(f"cps_64k (64 KB answers, target {c['target']})",
                   "FAILED: " + c["failed"] if c.get("failed") else mmm(c), "1+1")]
+    if "loss" in r:
+        lo = r["loss"]
+        rows += [(f"loss_gbps goodRx, 1 MB answers: none / 1 in {lo['drop_one_in']} dropped",
+                  f"{mmm(lo['lossless_gbps'], '{:.2f}')} / {mmm(lo['lossy_gbps'], '{:.2f}')}", "1+1"),
+                 (f"  kept (>= {LOSS_KEEP}) / retransmits per drop (<= {LOSS_RT})",
+                  f"{lo['kept']} / {lo['rt_per_drop']} ({lo['retransmits']} for {lo['drops']})", ""),
+                 ("  errors, both sides, whole runs", judged(lo), "")]
     if "keepalive_rps" in r:
         ppr = r["keepalive_rps"]["packets_per_request"]
         rows += [("keepalive_rps (cc 200, 64-byte messages)", mmm(r["keepalive_rps"]), "1+1"),
@@ -807,6 +903,16 @@ def table(r):
         rows += [("ctl_apply_us p50 / max", f"{c['p50']} / {c['max']}", ""),
                  ("  samples / over 1 s (counted as 1 s) / unanswered",
                   f"{c['samples']} / {c['over_1s']} / {c['unanswered']}", "")]
+    if "tls_crypto" in r:
+        t = r["tls_crypto"]
+        if t.get("failed"):
+            rows.append(("tls_crypto (openssl speed)", "FAILED: " + t["failed"], "1"))
+        else:
+            rows += [("tls_crypto: X25519 ops/s, ECDSA P-256 sign/s / verify/s",
+                      f"{t['x25519_ops']} / {t['ecdsap256_sign']} / {t['ecdsap256_verify']}", "1"),
+                     ("  full handshakes/s the crypto allows: server / client",
+                      f"{t['server_full_hs']} / {t['client_full_hs']}", "1"),
+                     ("  resumed TLS 1.3 handshakes/s (X25519 only)", f"{t['resumed_hs']}", "1")]
     w = max(len(a) for a, _, _ in rows)
     print(f"{'figure'.ljust(w)}  {'median (min..max)'.ljust(28)}  cores")
     for a, b, c in rows:

@@ -8,7 +8,8 @@
 #include "top.h"
 
 const enum dp_counter top_loss_c[] = {
-	DP_C_TCP_DROP, DP_C_TCP_OOO, DP_C_DROP_TX, DP_C_BAD_RX, DP_C_OTHER_RX, DP_C_UDP_DROP, DP_C_ARP_DROP,
+	DP_C_TCP_DROP, DP_C_OOO_DROP, DP_C_TEST_DROP, DP_C_DROP_TX, DP_C_BAD_RX, DP_C_OTHER_RX, DP_C_UDP_DROP,
+	DP_C_ARP_DROP,
 };
 const int top_n_loss_c = sizeof(top_loss_c) / sizeof(top_loss_c[0]);
 const enum dp_port_counter top_loss_pc[] = {

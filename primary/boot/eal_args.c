@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "boot/eal_args.h"
+#include "tcp/tcp_ooo.h"
 
 static int
 add(struct eal_args *a, const char *fmt, ...)
@@ -66,14 +67,14 @@ lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 unsigned long
 eal_mem_needed_mb(const struct dp_config *cfg)
 {
-	/* Per port: nq * (1024 + 1024 (per member) + 4096) + 4096 mbufs of ~2.5 KB (10 KB
-	 * with jumbo), plus EAL's own needs, the memzone and free heap. */
+	/* Per port: nq * (1024 + 1024 (per member) + 4096 + DP_OOO_SEGS) + 4096 mbufs of
+	 * ~2.5 KB (10 KB with jumbo), plus EAL's own needs, the memzone and free heap. */
 	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
 	unsigned long mbufs = 0, kb;
 
 	for (uint32_t i = 0; i < cfg->n_ports; i++) /* a bond: rings on each member */
 		mbufs += per_port_q * (2048 * (cfg->ports[i].n_members ? cfg->ports[i].n_members : 1u)
-				       + 4096) + 4096;
+				       + 4096 + DP_OOO_SEGS) + 4096;
 	kb = mbufs * (cfg->jumbo ? 10 : 3);
 
 	return kb / 1024 + 128;

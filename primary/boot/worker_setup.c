@@ -19,6 +19,7 @@
 #include "net/vxlan.h"
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_ooo.h"
 #include "tcp/tcp_send.h"
 #include "boot/worker_setup.h"
 
@@ -187,6 +188,41 @@ alloc_snd(struct worker *w, char *err, size_t errlen)
 	return 0;
 }
 
+/* The out-of-order queue gives a segment back to the packet layer. */
+static void
+ooo_unhold(void *ctx, void *seg)
+{
+	pkt_unhold(ctx, seg);
+}
+
+/* The out-of-order queue (tcp_ooo.h): every TCP worker may receive
+ * messages over several segments (a client cannot know its answers'
+ * sizes), so every one has it; 24 bytes an entry. */
+static int
+alloc_ooo(struct worker *w, char *err, size_t errlen)
+{
+	struct ooo_pool *p = calloc(1, sizeof(*p));
+
+	if (p == NULL || ooo_init(p, DP_OOO_SEGS, DP_OOO_PER_CONN, ooo_unhold, &w->net) != 0) {
+		free(p);
+		snprintf(err, errlen, "cannot allocate the out-of-order queue (%u segments)", DP_OOO_SEGS);
+		return -1;
+	}
+	w->tcp.ooo = p;
+	return 0;
+}
+
+void
+worker_free_ooo(struct worker *w)
+{
+	if (w->tcp.ooo == NULL)
+		return;
+	ooo_drain(w->tcp.ooo);
+	ooo_fini(w->tcp.ooo);
+	free(w->tcp.ooo);
+	w->tcp.ooo = NULL;
+}
+
 static int
 alloc_sockets(struct worker *w, char *err, size_t errlen)
 {
@@ -213,7 +249,7 @@ alloc_sockets(struct worker *w, char *err, size_t errlen)
 	madvise(p, bytes, MADV_NOHUGEPAGE);
 	w->net.skt.sk = p;
 	prefault_sockets(w);
-	if (alloc_snd(w, err, errlen) != 0)
+	if (alloc_snd(w, err, errlen) != 0 || alloc_ooo(w, err, errlen) != 0)
 		return -1;
 	return alloc_dack(w, err, errlen);
 }
@@ -295,6 +331,7 @@ worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t
 void
 worker_teardown(struct worker *w)
 {
+	worker_free_ooo(w); /* its mbufs back to the port's pool */
 	if (w->tcp.snd != NULL)
 		munmap(w->tcp.snd, worker_snd_bytes(w));
 	if (w->net.skt.sk != NULL)

@@ -28,6 +28,9 @@ void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, u
 /* Bytes of the sender's per-connection array (tcp/tcp_send.h) the worker
  * needs once its messages are built: 0 when every message it sends is one
  * segment (the 64-byte socket alone). */
+/* The out-of-order queue's segments back to their pool, and the queue
+ * freed (worker_teardown; a test's reset). */
+void worker_free_ooo(struct worker *w);
 size_t worker_snd_bytes(const struct worker *w);
 
 /* Returns 0, or -1 with a one-line reason in err. */

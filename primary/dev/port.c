@@ -10,6 +10,7 @@
 #include "dev/flow.h"
 #include "dev/memif_warm.h"
 #include "dev/port.h"
+#include "tcp/tcp_ooo.h"
 
 #define NB_DESC 1024
 #define MBUF_CACHE 256
@@ -111,7 +112,8 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	/* A bond's members each fill RX and TX rings of that size. */
-	nb_mbufs = nq * ((nrx + ntx) * RTE_MAX(1u, (unsigned int)pc->n_members) + 4096) + 4096;
+	/* ... and each queue's worker holds up to DP_OOO_SEGS out of order */
+	nb_mbufs = nq * ((nrx + ntx) * RTE_MAX(1u, (unsigned int)pc->n_members) + 4096 + DP_OOO_SEGS) + 4096;
 	snprintf(pool, sizeof(pool), "dp_mbuf_%u", i);
 	ps->mp[i] = rte_pktmbuf_pool_create(pool, nb_mbufs, MBUF_CACHE, 0,
 					    cfg->jumbo ? RTE_MAX(9216u, cfg->jumbo_mtu + 32) + RTE_PKTMBUF_HEADROOM : RTE_MBUF_DEFAULT_BUF_SIZE,

@@ -21,8 +21,12 @@ struct seg {
 	uint16_t win;      /* the sender's receive window field, host order (not scaled) */
 	uint8_t ws;        /* a SYN's window scale option (shift, at most 14), else SEG_NO_WS */
 	uint16_t mss;      /* a SYN's MSS option, host order, else 0 (none, or no SYN) */
+	uint8_t sack_ok;   /* a SYN's SACK-permitted option (RFC 2018 2) */
 	const uint8_t *data;
 	uint32_t dlen;
+	const uint8_t *opt; /* the options after the 20-byte header: optlen bytes (tcp_sack.h reads them) */
+	uint8_t optlen;
+	void *pkt;          /* the mbuf holding data (pkt_hold keeps it), NULL when there is none */
 };
 
 /* seg.ws: no window scale option */

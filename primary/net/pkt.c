@@ -9,12 +9,15 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "net/l4.h"
 #include "net/pkt.h"
 #include "net/pkt_hdr.h"
 #include "net/vxlan.h"
 
 #define TCP_OPT_MSS_LEN 4
 #define TCP_OPT_WS_LEN 4 /* no-operation, then window scale (3 bytes) */
+#define TCP_OPT_SACK_OK_LEN 4 /* two no-operations, then SACK-permitted (2 bytes) */
+#define TCP_OPT_MAX 40
 
 uint32_t
 pkt_sum(const void *buf, uint32_t len)
@@ -54,6 +57,34 @@ pkt_free(struct netw *w, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+void *
+pkt_hold(struct netw *w, const struct seg *s, uint16_t *off)
+{
+	struct rte_mbuf *m = s->pkt;
+
+	(void)w;
+	if (m == NULL)
+		return NULL;
+	/* The receive path frees its own reference when it is done (pkt_free
+	 * sees two and only drops one): this one is ours until pkt_unhold. */
+	rte_mbuf_refcnt_update(m, 1);
+	*off = (uint16_t)(s->data - (const uint8_t *)m->buf_addr);
+	return m;
+}
+
+const uint8_t *
+pkt_held(const void *h, uint16_t off)
+{
+	return (const uint8_t *)((const struct rte_mbuf *)h)->buf_addr + off;
+}
+
+void
+pkt_unhold(struct netw *w, void *h)
+{
+	(void)w;
+	rte_pktmbuf_free(h);
+}
+
 void
 pkt_release(struct netw *w)
 {
@@ -61,13 +92,16 @@ pkt_release(struct netw *w)
 	w->io.n_stash = 0;
 }
 
-/* ws: the SYN carries our window scale option (DP_WS_SHIFT). */
+/* synopt: a SYN's options beside MSS (PKT_SYN_*); opt: other option
+ * bytes (optlen, a multiple of 4: an ACK's SACK blocks). */
 static __rte_always_inline void
 tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
-	 uint8_t flags, const struct msg *msg, int ws)
+	 uint8_t flags, const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
 {
-	uint32_t l2, l3, optlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN + (ws ? TCP_OPT_WS_LEN : 0) : 0;
-	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + optlen;
+	uint32_t l2, l3, synlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN +
+					(synopt & PKT_SYN_WS ? TCP_OPT_WS_LEN : 0) +
+					(synopt & PKT_SYN_SACK ? TCP_OPT_SACK_OK_LEN : 0) : 0;
+	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + synlen + optlen;
 	struct rte_tcp_hdr *th;
 	uint32_t hsum;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -89,20 +123,32 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	th->tcp_urp = 0;
 	hsum = (uint32_t)t->lport + t->rport + sum32(seq) + sum32(ack) +
 	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + 0xffff;
-	if (optlen) {
+	if (synlen) {
 		uint8_t *o = (uint8_t *)(th + 1);
 		uint16_t mss = rte_cpu_to_be_16(w->mss);
 		o[0] = 2; /* MSS */
 		o[1] = 4;
 		memcpy(o + 2, &mss, 2);
 		hsum += (2 | 4 << 8) + (uint32_t)mss;
-		if (ws) {
-			o[4] = 1; /* no-operation: the option ends on a word */
-			o[5] = 3; /* window scale */
-			o[6] = 3;
-			o[7] = DP_WS_SHIFT;
+		o += TCP_OPT_MSS_LEN;
+		if (synopt & PKT_SYN_SACK) {
+			o[0] = o[1] = 1; /* no-operations: the option ends on a word */
+			o[2] = 4; /* SACK-permitted */
+			o[3] = 2;
+			hsum += (1 | 1 << 8) + (4 | 2 << 8);
+			o += TCP_OPT_SACK_OK_LEN;
+		}
+		if (synopt & PKT_SYN_WS) {
+			o[0] = 1; /* no-operation: the option ends on a word */
+			o[1] = 3; /* window scale */
+			o[2] = 3;
+			o[3] = DP_WS_SHIFT;
 			hsum += (1 | 3 << 8) + (3 | (uint32_t)DP_WS_SHIFT << 8);
 		}
+	}
+	if (optlen) {
+		memcpy((uint8_t *)(th + 1) + synlen, opt, optlen);
+		hsum += __rte_raw_cksum(opt, optlen, 0);
 	}
 	if (dlen)
 		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
@@ -123,19 +169,19 @@ void
 pkt_tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
-	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
+	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
 }
 
-/* One TCP segment built and queued; ws: a SYN's window scale option. */
+/* One TCP segment built and queued (tcp_fill's options). */
 static __rte_always_inline int
 tcp_send(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	 const struct msg *msg, int ws)
+	 const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
 
 	if (unlikely(m == NULL))
 		return -1;
-	tcp_fill(w, m, t, seq, ack, flags, msg, ws);
+	tcp_fill(w, m, t, seq, ack, flags, msg, synopt, opt, optlen);
 	pkt_send(w, m);
 	return 0;
 }
@@ -144,14 +190,22 @@ int
 pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	const struct msg *msg)
 {
-	/* a bare SYN always offers window scaling (RFC 7323 2.2) */
-	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG);
+	/* a bare SYN always offers window scaling (RFC 7323 2.2) and SACK */
+	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
 }
 
 int
-pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt)
 {
-	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, ws);
+	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, synopt, NULL, 0);
+}
+
+int
+pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	    const struct msg *msg, const uint8_t *opt, uint32_t optlen)
+{
+	RTE_ASSERT(optlen % 4 == 0 && optlen <= TCP_OPT_MAX && !(flags & RTE_TCP_SYN_FLAG));
+	return tcp_send(w, t, seq, ack, flags, msg, 0, opt, optlen);
 }
 
 static __rte_always_inline void

@@ -45,8 +45,20 @@ int pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
  * that is 9,000 segments and 4,500 ACKs. */
 #define DP_WS_SHIFT 0
 
-/* A SYN+ACK; ws: with our window scale option. */
-int pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws);
+/* A SYN's options beside MSS: pkt_tcp's bare SYN offers both (window
+ * scale and SACK); a SYN+ACK answers what the peer's SYN offered
+ * (synopt). */
+#define PKT_SYN_WS   1 /* our window scale option (DP_WS_SHIFT) */
+#define PKT_SYN_SACK 2 /* SACK-permitted (RFC 2018 2) */
+#define PKT_SYN_OURS (PKT_SYN_WS | PKT_SYN_SACK) /* what our bare SYN offers */
+
+/* A SYN+ACK with the options in synopt (PKT_SYN_*). */
+int pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt);
+
+/* A segment (not a SYN) carrying option bytes opt[0..optlen), a multiple
+ * of 4 and at most 40, written by the transport (an ACK's SACK blocks). */
+int pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+		const struct msg *msg, const uint8_t *opt, uint32_t optlen);
 
 /* Queue a UDP datagram carrying m. */
 int pkt_udp(struct netw *w, const struct tuple *t, const struct msg *m);
@@ -76,6 +88,16 @@ int pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq);
 void pkt_flood_forget(struct netw *w);
 /* At the end: drop the ring's references. */
 void pkt_flood_release(struct netw *w);
+
+/* The out-of-order queue (tcp/tcp_ooo.h) keeps a received segment past
+ * its burst: pkt_hold takes a reference to the mbuf holding s's data and
+ * says where that data starts in it (*off); pkt_held gives the bytes
+ * back; pkt_unhold drops the reference. The unit tests' packet layer
+ * keeps a copy instead. Returns NULL when s has no mbuf. */
+struct seg;
+void *pkt_hold(struct netw *w, const struct seg *s, uint16_t *off);
+const uint8_t *pkt_held(const void *h, uint16_t off);
+void pkt_unhold(struct netw *w, void *h);
 
 /* Free a received mbuf (to the stash when it has room). */
 void pkt_free(struct netw *w, struct rte_mbuf *m);

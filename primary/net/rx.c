@@ -52,9 +52,9 @@ l4_cksum_ok(const struct netw *w, const struct rte_mbuf *m, const struct rte_ipv
 	return ipv4_l4_sum_ok(ip, l4);
 }
 
-/* A SYN's window scale option (RFC 7323 2.2: its shift, at most 14, or
- * SEG_NO_WS) and MSS option (0: none). Options are walked within the
- * header's length (thl was checked against the segment). */
+/* A SYN's options: window scale (RFC 7323 2.2: its shift, at most 14, or
+ * SEG_NO_WS), MSS (0: none) and SACK-permitted (RFC 2018 2). Options are
+ * walked within the header's length (thl was checked against the segment). */
 static void
 syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
 {
@@ -62,6 +62,7 @@ syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
 
 	s->ws = SEG_NO_WS;
 	s->mss = 0;
+	s->sack_ok = 0;
 	while (o < end) {
 		if (o[0] == 0) /* end of options */
 			break;
@@ -75,6 +76,8 @@ syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
 			s->ws = o[2] > 14 ? 14 : o[2];
 		else if (o[0] == 2 && o[1] == 4)
 			s->mss = (uint16_t)(o[2] << 8 | o[3]);
+		else if (o[0] == 4 && o[1] == 2)
+			s->sack_ok = 1;
 		o += o[1];
 	}
 }
@@ -83,8 +86,8 @@ syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len,
-	  int sum_ok)
+tcp_input(struct netw *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
+	  uint32_t l4len, int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
 	struct seg s;
@@ -106,7 +109,7 @@ tcp_input(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_
 	/* test_rx_drop: a lossy link, for the tests of recovery */
 	if (unlikely(w->rx_drop.every) && l4len > thl && ++w->rx_drop.n >= w->rx_drop.every) {
 		w->rx_drop.n = 0;
-		CNT(&w->cnt, TCP_DROP);
+		CNT(&w->cnt, TEST_DROP);
 		return;
 	}
 	s.sip = sip;
@@ -122,9 +125,13 @@ tcp_input(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_
 	} else {
 		s.ws = SEG_NO_WS;
 		s.mss = 0;
+		s.sack_ok = 0;
 	}
 	s.data = l4 + thl;
 	s.dlen = l4len - thl;
+	s.opt = (const uint8_t *)(th + 1);
+	s.optlen = (uint8_t)(thl - sizeof(*th));
+	s.pkt = m;
 	if (w->is_client)
 		tcp_client_input(w, &s);
 	else
@@ -189,7 +196,7 @@ ipv4_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 		neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
-		tcp_input(w, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
+		tcp_input(w, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
 			  l4_cksum_ok(w, m, ip, (const uint8_t *)ip + ihl));
 		return 0;
 	case IPPROTO_UDP: {
@@ -243,7 +250,7 @@ ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 		memcpy(&sip, ip->src_addr + 12, 4);
 		memcpy(&dip, ip->dst_addr + 12, 4);
 		if (ip->proto == IPPROTO_TCP)
-			tcp_input(w, sip, dip, l4, plen, ok);
+			tcp_input(w, m, sip, dip, l4, plen, ok);
 		else
 			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;

@@ -28,6 +28,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
+#define SKF_SACK       0x08 /* SACK negotiated: the peer's SYN offered it (ours always does; tcp_sack.h) */
 #define SKF_FIRST_BYTE 0x10 /* client: a request sent, no byte of its answer yet (time to first byte) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
@@ -39,7 +40,8 @@ struct sock {
 	uint32_t t_next;    /* timer list links: socket index + 1, 0 = none */
 	uint32_t t_prev;
 	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
-	uint32_t spare;     /* free (a client's response state is rs below) */
+	uint16_t ooo;       /* its held out-of-order segments (tcp/tcp_ooo.h handle); 0: none */
+	uint16_t spare;     /* free (a client's response state is rs below) */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
 	uint8_t state;      /* enum sk_state */

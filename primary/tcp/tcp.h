@@ -31,11 +31,13 @@ struct tlist {
 };
 
 struct dack_ring;
+struct ooo_pool;
 struct sk_snd;
 
 /* A worker's TCP part: its timer lists (tlist.h), delayed ACKs
- * (tcp_dack.h) and the sender of messages over several segments
- * (tcp_send.h). netw.tcp points to it. */
+ * (tcp_dack.h), the sender of messages over several segments
+ * (tcp_send.h) and the out-of-order queue (tcp_ooo.h). netw.tcp points
+ * to it. */
 struct tcp_part {
 	struct tlist tl[TL__COUNT];
 	uint8_t timers_behind; /* due entries left after the last run */
@@ -44,6 +46,7 @@ struct tcp_part {
 	uint32_t dack_t;       /* the delay, in timer ticks */
 	struct dack_ring *dack; /* delayed ACKs (tcp_dack.h); NULL: ACK at once */
 	struct sk_snd *snd;    /* tcp_send.h, parallel to sk; NULL: no message over several segments */
+	struct ooo_pool *ooo;  /* tcp_ooo.h: held out-of-order segments; NULL: none kept (UDP) */
 	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */

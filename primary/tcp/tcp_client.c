@@ -45,7 +45,7 @@ send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 		CNT_ADD(&w->cnt, HTTP_GET, n);
 	else
 		CNT_ADD(&w->cnt, TCP_REQ, n);
-	tl_add(w, sk, idx, TL_RT);
+	snd_arm_rt(w, sk, idx);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
@@ -238,6 +238,8 @@ client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	sk->rcv_nxt = s->seq + 1;
 	sk->state = SK_ESTABLISHED;
 	sk_set_mss(w, sk, s);
+	if (s->sack_ok) /* ours offered it */
+		sk->flags |= SKF_SACK;
 	if (w->tcp->snd) /* our SYN offered window scaling */
 		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
 	if (w->lat)

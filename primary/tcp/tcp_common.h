@@ -10,6 +10,8 @@
 #include "net/pkt.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
+#include "tcp/tcp_ooo.h"
+#include "tcp/tcp_seq.h"
 #include "tcp/tlist.h"
 #include "net/netw.h"
 
@@ -19,9 +21,6 @@
 #define TH_RST RTE_TCP_RST_FLAG
 #define TH_PSH RTE_TCP_PSH_FLAG
 
-static inline int seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
-static inline int seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
-static inline int seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
 
 static inline uint32_t
 tcp_iss(const struct netw *w, uint64_t idx)
@@ -46,9 +45,19 @@ sk_opened(struct netw *w, struct sock *sk)
 	w->cnt.sk_cur++;
 }
 
+/* The segments a connection holds out of order go back when it ends
+ * (counted: they were never delivered). */
+static inline void
+sk_release_held(struct netw *w, struct sock *sk)
+{
+	if (unlikely(sk->ooo != 0))
+		CNT_ADD(&w->cnt, OOO_REL, ooo_release_all(w->tcp->ooo, &sk->ooo));
+}
+
 static inline void
 sk_closed(struct netw *w, struct sock *sk)
 {
+	sk_release_held(w, sk);
 	tl_remove(w, sk);
 	sk->state = SK_CLOSED;
 	CNT(&w->cnt, SK_CLOSE);
@@ -84,14 +93,24 @@ sk_ack_sent(struct sock *sk)
 	sk->ack_bytes = 0;
 }
 
+/* tcp_rcv.c: a control segment carrying SACK blocks of what the
+ * connection holds out of order (RFC 2018 4). */
+void sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags);
+
 /* Pure ACK (or other control) from the socket's state. A RST carries the
  * oldest unacknowledged sequence number: the one the peer expects even
  * when what we sent after it was lost. Any of them acknowledges all we
- * received (no delayed ACK is owed after it). */
+ * received (no delayed ACK is owed after it); while segments are held
+ * out of order, with SACK blocks when the peer's SYN permitted them. */
 static inline void
 sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 {
-	pkt_tcp(w, t, (flags & TH_RST) ? sk->snd_una : sk->snd_nxt, sk->rcv_nxt, flags, NULL);
+	uint32_t seq = (flags & TH_RST) ? sk->snd_una : sk->snd_nxt;
+
+	if (unlikely(sk->ooo != 0) && (sk->flags & SKF_SACK) && !(flags & TH_RST))
+		sk_ctl_sack(w, t, sk, seq, flags);
+	else
+		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
 		CNT(&w->cnt, RST_TX);
@@ -153,20 +172,32 @@ sk_closing_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tup
 	}
 }
 
-/* Data or a FIN not at rcv_nxt: dropped, and our ACK of rcv_nxt goes at
- * once. Ahead of rcv_nxt (a gap before it) is tcpOoo: the duplicate ACK
- * tells the peer what is missing (three make it retransmit fast, RFC
- * 5681 3.2) and the peer's retransmission fills the gap; we keep no
- * out-of-order segment (a socket is 64 bytes). Behind rcv_nxt (all or
- * part already received: a retransmission whose ACK was lost) is tcpDrop. */
+/* tcp_rcv.c: data ahead of rcv_nxt held in the worker's out-of-order
+ * queue (tcpOoo), or not (oooDrop: no room, or a FIN; tcpDrop: all of it
+ * held already). */
+void sk_rcv_hold(struct netw *w, struct sock *sk, const struct seg *s);
+
+/* Data or a FIN not at rcv_nxt: our ACK of rcv_nxt goes at once. Ahead
+ * of rcv_nxt (a gap before it), the data is held (tcp_ooo.h) and
+ * delivered when the gap fills; the duplicate ACK, with SACK blocks when
+ * negotiated, tells the peer what is missing (three make it retransmit
+ * fast, RFC 5681 3.2). Behind rcv_nxt (all or part already received: a
+ * retransmission whose ACK was lost) is tcpDrop. */
 static inline void
-sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, uint32_t seq)
+sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
-	if (seq_gt(seq, sk->rcv_nxt))
-		CNT(&w->cnt, TCP_OOO);
+	if (seq_gt(s->seq, sk->rcv_nxt))
+		sk_rcv_hold(w, sk, s);
 	else
 		CNT(&w->cnt, TCP_DROP);
 	sk_ctl(w, t, sk, TH_ACK);
+}
+
+/* A SYN+ACK's options: what the peer's SYN offered of ours (net/pkt.h). */
+static inline int
+sk_synopt(const struct sock *sk)
+{
+	return ((sk->flags & SKF_WS) ? PKT_SYN_WS : 0) | ((sk->flags & SKF_SACK) ? PKT_SYN_SACK : 0);
 }
 
 /* Segment k of a message longer than mss: its bytes from k x mss and

@@ -117,12 +117,69 @@ tcp_ack_input(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s
 		if (snd_ack(w, sk, t, s, &src, fin))
 			return 1; /* a duplicate ACK (RFC 5681 2: it carries no data) */
 		if (sk->snd_una != una || snd_active(w, sk))
-			tl_add(w, sk, idx, TL_RT); /* RFC 6298 5.3: restart */
+			snd_arm_rt(w, sk, idx); /* RFC 6298 5.3: restart */
 	} else if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
 	}
 	return 0;
+}
+
+/* What the state does with an acceptable segment whose data and FIN (if
+ * any) rcv_nxt and SKF_FIN_RCVD already count. */
+static __rte_always_inline void
+tcp_state_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		const struct seg *s, const struct tcp_role *role)
+{
+	switch (sk->state) {
+	case SK_ESTABLISHED:
+		role->established(w, sk, idx, t, s);
+		break;
+	case SK_FIN_WAIT_1:
+	case SK_FIN_WAIT_2:
+	case SK_LAST_ACK:
+		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, t, s))
+			break;
+		sk_closing_input(w, sk, idx, t, role->fin_wait);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The connection holds segments out of order (tcp_ooo.h): those that now
+ * continue the stream go through the state as if they arrived in order,
+ * then our ACK goes at once (RFC 5681 4.2: a segment that fills a gap),
+ * with SACK blocks if segments are still held. After the peer's FIN
+ * nothing held can continue the stream: all of it goes back. */
+static __rte_noinline void
+tcp_held_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	       const struct seg *s, const struct tcp_role *role)
+{
+	struct seg h = *s;
+	struct ooo_out o;
+	int filled = 0;
+
+	if (sk->flags & SKF_FIN_RCVD) {
+		sk_release_held(w, sk);
+		return;
+	}
+	h.flags = TH_ACK;
+	h.opt = NULL;
+	h.optlen = 0;
+	h.pkt = NULL;
+	while (sk->ooo != 0 && ooo_pop(w->tcp->ooo, &sk->ooo, sk->rcv_nxt, &o)) {
+		h.seq = o.seq;
+		h.data = pkt_held(o.seg, o.off);
+		h.dlen = o.len;
+		sk->rcv_nxt += o.len;
+		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)o.len * 8);
+		tcp_state_input(w, sk, idx, t, &h, role); /* may end the connection (and the queue) */
+		pkt_unhold(w, o.seg);
+		filled = 1;
+	}
+	if ((filled || sk->ooo != 0) && (sk->flags & SKF_ACK_OWED) && sk->state != SK_CLOSED)
+		sk_ctl(w, t, sk, TH_ACK);
 }
 
 static __rte_always_inline void
@@ -180,7 +237,7 @@ tcp_input(struct netw *w, const struct seg *s, const struct tcp_role *role)
 	}
 	if (s->dlen > 0 || (flags & TH_FIN)) {
 		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s->seq);
+			sk_rcv_not_next(w, sk, &t, s);
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
@@ -190,20 +247,9 @@ tcp_input(struct netw *w, const struct seg *s, const struct tcp_role *role)
 			sk->flags |= SKF_FIN_RCVD;
 		}
 	}
-	switch (sk->state) {
-	case SK_ESTABLISHED:
-		role->established(w, sk, (uint32_t)idx, &t, s);
-		break;
-	case SK_FIN_WAIT_1:
-	case SK_FIN_WAIT_2:
-	case SK_LAST_ACK:
-		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, &t, s))
-			break;
-		sk_closing_input(w, sk, (uint32_t)idx, &t, role->fin_wait);
-		break;
-	default:
-		break;
-	}
+	tcp_state_input(w, sk, (uint32_t)idx, &t, s, role);
+	if (unlikely(sk->ooo != 0) && s->dlen > 0)
+		tcp_held_input(w, sk, (uint32_t)idx, &t, s, role);
 }
 
 /* The retransmission timer (list TL_RT) of socket idx: up to
@@ -247,7 +293,7 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;
@@ -264,7 +310,7 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 		}
 		break; /* else (client): request acknowledged, the response is slow */
 	}
-	tl_add(w, sk, idx, TL_RT);
+	snd_arm_rt(w, sk, idx);
 }
 
 #endif

@@ -4,13 +4,16 @@
  * congestion window (NewReno: RFC 5681 slow start and congestion
  * avoidance, RFC 6582 fast recovery) and send_window when set.
  *
- * Why NewReno and not SACK or CUBIC: a SACK scoreboard (a list of ranges
- * per connection) does not fit a small parallel array beside 64-byte
- * sockets, and every retransmission is cut again from the message's
- * source, so resending a hole costs nothing but the segment. NewReno needs
- * four numbers per connection and recovers one hole per round trip, which
- * is what a load generator on short paths needs; CUBIC's growth function
- * matters on long fat paths we do not test.
+ * Loss recovery: with a peer whose SYN permitted SACK (SKF_SACK), RFC
+ * 6675's: the scoreboard of what the peer holds (tcp_sack.h, here in the
+ * sender's state, never in the socket) says which holes are lost, what is
+ * still in the network (pipe), and the segment to send next; only what
+ * was lost is sent again, several holes per round trip. Without SACK,
+ * NewReno (RFC 6582): one hole per round trip. A timeout sends from
+ * snd_una again, skipping what the peer SACKed (until a second timeout
+ * in a row: a peer may renege, RFC 2018 8). Every retransmission is cut
+ * again from the message's source, so resending costs only the segment.
+ * CUBIC's growth function matters on long fat paths we do not test.
  *
  * The bytes of a message come from a struct snd_src: segment k (its bytes
  * from k x mss, and their checksum sum). A template shared by every
@@ -29,6 +32,9 @@
 
 #include "net/l4.h"
 #include "state/sock.h"
+#include "tcp/tcp_rtt.h"
+#include "tcp/tcp_sack.h"
+#include "tcp/tcp.h"
 #include "net/netw.h"
 
 /* Per-connection sender state, in w->tcp->snd[] indexed as w->skt.sk[]: allocated
@@ -43,11 +49,13 @@ struct sk_snd {
 	uint32_t wnd;      /* the peer's receive window, bytes (scaled) */
 	uint8_t dupacks;   /* duplicate ACKs in a row */
 	uint8_t shift;     /* the peer's window scale; 0 when not negotiated */
-	uint8_t recovery;  /* in fast recovery (tcp_send.c: SND_NEWRENO, SND_GO_BACK), else 0 */
+	uint8_t recovery;  /* in fast recovery (tcp_send.c: SND_NEWRENO, SND_GO_BACK, SND_SACK), else 0 */
 	uint8_t active;    /* a message is in progress: not all of it acknowledged */
+	struct sack_board sb; /* what the peer holds above snd_una (SKF_SACK) */
+	struct rtt_est rtt;   /* RFC 6298: the retransmission timeout (tcp_rtt.h) */
 };
 
-_Static_assert(sizeof(struct sk_snd) == 28, "docs/performance.md states 64 + 28 bytes per connection");
+_Static_assert(sizeof(struct sk_snd) == 108, "docs/performance.md states 64 + 108 bytes per connection");
 
 /* Where segment k of a message comes from. */
 struct snd_src {
@@ -93,6 +101,13 @@ snd_active(const struct netw *w, const struct sock *sk)
  * ACK and nothing else is to be done with it. */
 int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
 	   const struct snd_src *src, int fin);
+
+/* The retransmission timer of a connection sending a message over
+ * several segments: its own RTO (RFC 6298, in timer ticks: SRTT +
+ * 4 x RTTVAR, at least min(1 s, retransmit_timeout), at most 60 s,
+ * doubled per timeout in a row; retransmit_timeout before the first
+ * sample). Other connections keep the list's fixed timeout. */
+void snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx);
 
 /* Whether the retransmission timer would only probe a zero window (the
  * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are

@@ -98,7 +98,7 @@ accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		return;
@@ -113,9 +113,11 @@ accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	sk_set_mss(w, sk, s);
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
+	if (s->sack_ok)
+		sk->flags |= SKF_SACK;
 	if (w->tcp->snd)
 		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
-	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, (sk->flags & SKF_WS) != 0);
+	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
@@ -180,7 +182,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		CNT(&w->cnt, HTTP_2XX);
 		snd_begin(w, sk, t, &src, close);
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		snd_arm_rt(w, sk, idx);
 		if (w->lat)
 			dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 		return;

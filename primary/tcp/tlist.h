@@ -29,23 +29,40 @@ tl_remove(struct netw *w, struct sock *sk)
 	l->count--;
 }
 
-/* Put sk (index idx) at the tail of list `which`, expiring after its timeout. */
+/* Put sk (index idx) on list `which`, expiring at `expire`: behind the
+ * entries that expire no later, so expiry still looks at the head only.
+ * With the list's own timeout that is the tail (a FIFO); a connection's
+ * own retransmission timeout (tcp_send.h, RFC 6298) may be shorter than
+ * the entries' before it, and walks back past them. */
 static inline void
-tl_add(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which)
+tl_add_at(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which, uint32_t expire)
 {
 	struct tlist *l = &w->tcp->tl[which];
+	uint32_t after;
 
 	tl_remove(w, sk);
 	sk->list = (uint8_t)which;
-	sk->t_expire = w->now_t + l->timeout;
-	sk->t_next = 0;
-	sk->t_prev = l->tail;
-	if (l->tail)
-		w->skt.sk[l->tail - 1].t_next = idx + 1;
+	sk->t_expire = expire;
+	for (after = l->tail; after && (int32_t)(w->skt.sk[after - 1].t_expire - expire) > 0;)
+		after = w->skt.sk[after - 1].t_prev;
+	sk->t_prev = after;
+	sk->t_next = after ? w->skt.sk[after - 1].t_next : l->head;
+	if (after)
+		w->skt.sk[after - 1].t_next = idx + 1;
 	else
 		l->head = idx + 1;
-	l->tail = idx + 1;
+	if (sk->t_next)
+		w->skt.sk[sk->t_next - 1].t_prev = idx + 1;
+	else
+		l->tail = idx + 1;
 	l->count++;
+}
+
+/* Put sk (index idx) on list `which`, expiring after the list's timeout. */
+static inline void
+tl_add(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which)
+{
+	tl_add_at(w, sk, idx, which, w->now_t + w->tcp->tl[which].timeout);
 }
 
 /* Microseconds as timer ticks (rounded down: an interval shorter than a

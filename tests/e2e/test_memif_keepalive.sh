@@ -16,13 +16,13 @@ note "requests $get, answered $ok, client bitsRx $bits"
 [ "$(total "$s" http2XX)" = "$ok" ] || fail "server sent $(total "$s" http2XX) responses, client counted $ok"
 # Every frame the server sent, the client received, and each is the size
 # it must be: a response is one 1400-byte payload in a frame of 1454
-# bytes, a SYN+ACK 62 (MSS and window scale options: our client offers
-# window scaling in its SYN), an ARP frame 60, any other TCP
+# bytes, a SYN+ACK 66 (MSS, SACK-permitted and window scale options: our
+# client offers both in its SYN), an ARP frame 60, any other TCP
 # segment 54 (no payload). (Was a lower bound: larger frames passed.)
 [ "$bits" = "$(total "$s" bitsTx)" ] && [ "$(total "$c" pktRx)" = "$(total "$s" pktTx)" ] ||
 	fail "client bitsRx $bits pktRx $(total "$c" pktRx), server bitsTx $(total "$s" bitsTx) pktTx $(total "$s" pktTx)"
 read -r pkt arp syn <<<"$(total "$c" pktRx) $(total "$c" arpRx) $(total "$c" synRx)"
-want=$(( 8 * (ok * 1454 + arp * 60 + syn * 62 + (pkt - ok - arp - syn) * 54) ))
+want=$(( 8 * (ok * 1454 + arp * 60 + syn * 66 + (pkt - ok - arp - syn) * 54) ))
 [ "$bits" = "$want" ] || fail "bitsRx $bits, expected $want ($ok responses of 1454 bytes, $arp ARP, $syn SYN+ACK, $((pkt - ok - arp - syn)) other segments)"
 for k in skErr tcpDrop httpErr synRt pushRt badRx; do
 	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"

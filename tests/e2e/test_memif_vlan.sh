@@ -12,10 +12,10 @@ for k in skErr tcpDrop httpErr badRx otherRx; do
 	[ "$(total "$c" $k)" = 0 ] || fail "client $k = $(total "$c" $k)"
 done
 # Every tagged frame is 4 bytes longer than in the untagged CPS test:
-# SYN 66 (MSS and window scale options), ACK+request 113 (a 55-byte GET),
+# SYN 70 (MSS, SACK-permitted and window scale options), ACK+request 113 (a 55-byte GET),
 # FIN 58 bytes, ARP padded to 60.
 # (ARP requests sent before the link was up count in arpTx, not pktTx.)
 bits=$(total "$c" bitsTx) conns=$(total "$c" skOpen)
 arp=$(( $(total "$c" pktTx) - 3 * conns ))
-[ "$bits" = $(( (conns * (66 + 113 + 58) + arp * 60) * 8 )) ] || fail "client bitsTx $bits for $conns connections, arpTx $arp, pktTx $(total "$c" pktTx): frames are not tagged as expected"
+[ "$bits" = $(( (conns * (70 + 113 + 58) + arp * 60) * 8 )) ] || fail "client bitsTx $bits for $conns connections, arpTx $arp, pktTx $(total "$c" pktTx): frames are not tagged as expected"
 pass "$ok requests with 802.1Q tag 100"

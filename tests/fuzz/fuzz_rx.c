@@ -16,14 +16,20 @@
  *   flags & 0x01  deliver to the client (else the server)
  *   flags & 0x02  mark checksums verified by the device (ol_flags GOOD)
  *   flags & 0x04  overwrite addresses, ports, seq and ack from one of the
- *                 frames the target received while connecting (sel picks)
- *                 With sel & 0x80, on the IPv4 HTTP pair's client, the frame
+ *                 frames the target received while connecting (sel picks;
+ *                 with sel & 0x80, its low six bits)
+ *                 With sel & 0x80, on the IPv4 HTTP pair's client (or pair
+ *                 4's, whose POST bodies span segments), the frame
  *                 continues that connection's response stream instead: if
  *                 the connection waits for nothing, its next request is
  *                 sent (and lost: the server never answers it), then seq
  *                 and ack are the socket's rcv_nxt and snd_nxt. Records in
  *                 this mode feed the client's response scanner in order,
- *                 a response cut anywhere across them.
+ *                 a response cut anywhere across them; with sel & 0x40 too,
+ *                 seq is ahead of rcv_nxt by 1 + (sel & 0x3f) x 61 (held
+ *                 out of order, and our ACK carries SACK blocks) and ack
+ *                 is snd_una (a duplicate ACK; its SACK option, if any,
+ *                 goes to the scoreboard of a POST body in flight).
  *   flags & 0x08  recompute the IPv4/IPv6 and TCP/UDP checksums
  *   flags & 0x10  afterwards advance the clock by sel * 16 ms, run timers;
  *                 with sel 0, the pair's client first launches a
@@ -39,10 +45,11 @@
  * FUZZ_RX_SNAP_CHECK=1 checks that each restore gave back the saved state.
  *
  * Checked after every input, abort on failure: every mbuf is back in its
- * pool or a worker's stash, and on each worker every open socket is on exactly one timer list
- * (so none can outlive a vanished peer), the lists are well formed, and
- * the sockets opened are those closed plus those open (skOpen = skClose +
- * open).
+ * pool, a worker's stash, or held out of order by an open socket (and the sockets' held
+ * segments are the queue's), and on each worker every open socket is on
+ * exactly one timer list (so none can outlive a vanished peer), the lists
+ * are well formed, and the sockets opened are those closed plus those open
+ * (skOpen = skClose + open).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +68,7 @@
 #include "net/pkt.h"
 #include "net/rx.h"
 #include "tcp/tcp.h"
+#include "tcp/tcp_ooo.h"
 #include "udp/udp.h"
 #include "engine/worker.h"
 #include "state/sock_table.h"
@@ -209,8 +217,11 @@ mbufs_home(void)
 	unsigned n = rte_mempool_avail_count(mp);
 
 	for (int p = 0; p < N_PAIRS; p++)
-		for (int k = 0; k < 2; k++)
-			n += sides[p][k].w.net.io.n_stash;
+		for (int k = 0; k < 2; k++) {
+			const struct worker *w = &sides[p][k].w;
+
+			n += w->net.io.n_stash + (w->tcp.ooo != NULL ? w->tcp.ooo->used : 0);
+		}
 	return n;
 }
 
@@ -305,6 +316,23 @@ check_side(const struct side *s, const char *what)
 					(unsigned long)i, w->net.skt.sk[i].state, w->net.skt.sk[i].flags, w->net.skt.sk[i].inflight);
 		abort();
 	}
+	/* What the out-of-order queue holds belongs to open sockets, all of
+	 * it: counted over the timer lists, which hold every open socket
+	 * (checked above). A closed socket that kept segments shows as a
+	 * queue holding more than the open sockets do. (Walking the whole
+	 * table was two thirds of an execution, most of it page faults.) */
+	if (w->tcp.ooo != NULL) {
+		uint32_t held = 0;
+
+		for (int l = TL_RT; l < TL__COUNT; l++)
+			for (uint32_t i = w->tcp.tl[l].head; i != 0; i = w->net.skt.sk[i - 1].t_next)
+				held += ooo_count(w->tcp.ooo, w->net.skt.sk[i - 1].ooo);
+		if (held != w->tcp.ooo->used) {
+			fprintf(stderr, "%s: open sockets hold %u segments, the queue %u\n", what, held,
+				w->tcp.ooo->used);
+			abort();
+		}
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -345,7 +373,7 @@ fixup(uint8_t *p, uint32_t len, const uint8_t *t, uint32_t tlen)
 /* sel & 0x80 on the client (see the header): the frame continues the
  * response stream of the connection its (fixed-up) IPv4 addresses name. */
 static void
-in_order(struct side *c, uint8_t *p, uint32_t len)
+in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 {
 	uint32_t lo = l3_offset(p, len), l4, lip, seq, ack;
 	uint16_t lport, rport;
@@ -370,8 +398,13 @@ in_order(struct side *c, uint8_t *p, uint32_t len)
 		tcp_client_timer(&c->w.net, (uint32_t)idx, TL_KA); /* the next request */
 		drain(c);                                       /* ...lost */
 	}
-	seq = rte_cpu_to_be_32(sk->rcv_nxt);
-	ack = rte_cpu_to_be_32(sk->snd_nxt);
+	/* sel & 0x40: ahead of rcv_nxt, a gap before it (the out-of-order
+	 * queue holds it until records at rcv_nxt fill the gap) */
+	seq = rte_cpu_to_be_32(sk->rcv_nxt + ((sel & 0x40) ? 1 + (sel & 0x3fu) * 61 : 0));
+	/* ...and its ACK a duplicate (snd_una): with a POST body in flight
+	 * (pair 4), three make the sender recover, by its SACK scoreboard
+	 * when the frame carries SACK blocks */
+	ack = rte_cpu_to_be_32((sel & 0x40) ? sk->snd_una : sk->snd_nxt);
 	memcpy(p + l4 + 4, &seq, 4);
 	memcpy(p + l4 + 8, &ack, 4);
 }
@@ -591,9 +624,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += len;
 		size -= len;
 		if ((flags & 0x04) && to->n_tpl) {
-			fixup(p, len, to->tpl[sel % to->n_tpl], to->tpl_len[sel % to->n_tpl]);
-			if ((sel & 0x80) && (flags & 0x01) && (flags >> 5) % N_PAIRS == 0)
-				in_order(to, p, len);
+			/* in the stream-continuing mode, the low six bits pick the
+			 * frame (the connection), whatever 0x40 says of the seq */
+			uint8_t k = (uint8_t)(((sel & 0x80) ? sel & 0x3f : sel) % to->n_tpl);
+
+			fixup(p, len, to->tpl[k], to->tpl_len[k]);
+			if ((sel & 0x80) && (flags & 0x01) && ((flags >> 5) % N_PAIRS == 0 || (flags >> 5) % N_PAIRS == 4))
+				in_order(to, p, len, sel);
 		}
 		if (flags & 0x08)
 			fix_checksums(p, len);
@@ -624,7 +661,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tracing)
 		trace();
 	if (mbufs_home() != pool_size) {
-		fprintf(stderr, "mbuf leak: %u of %u in the pool or a stash (pairs used 0x%x)\n",
+		fprintf(stderr, "mbuf leak: %u of %u in the pool, a stash or an out-of-order queue (pairs used 0x%x)\n",
 			mbufs_home(), pool_size, pairs_used);
 		abort();
 	}

@@ -170,6 +170,19 @@ SEEDS = {
         rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                                 tcp(80, 1000, 1, 1, PSH | ACK, part))), sel=0x83)
         for part in (RSP[:-3], RSP[-3:])),
+    # out of order on a live client connection (sel & 0xc0: ahead of
+    # rcv_nxt by 62), then the bytes before it in order: held, then
+    # delivered when the gap fills
+    "rsp_ooo_then_fill": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                                               tcp(80, 1000, 1, 1, PSH | ACK, RSP[62:]))), sel=0xc1)
+    + rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                              tcp(80, 1000, 1, 1, PSH | ACK, RSP[:62]))), sel=0x81),
+    # pair 4 (POST bodies over segments): the next POST goes, then three
+    # duplicate ACKs carrying SACK blocks (and a D-SACK below the ACK)
+    "post_sack_dupacks": b"".join(
+        rec(0x80 | TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+            tcp(80, 1000, 1, 1, ACK, opts=b"\x01\x01\x05\x12" + struct.pack("!IIII", a, a + 1460, 5, 9)))),
+            sel=0xc1) for a in (1461, 2921, 4381)),
     "fin_to_client": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                                              tcp(80, 1000, 1, 1, FIN | ACK))), sel=5),
     "timers": rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255) + rec(TICK, b"", sel=255),

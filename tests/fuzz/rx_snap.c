@@ -8,6 +8,7 @@
 #include "rx_snap.h"
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
+#include "tcp/tcp_ooo.h"
 #include "tcp/tcp_send.h"
 #include "boot/worker_setup.h"
 
@@ -218,6 +219,8 @@ int
 worker_snap_take(struct worker_snap *s, const struct worker *w)
 {
 	memset(s, 0, sizeof(*s));
+	if (w->tcp.ooo != NULL && w->tcp.ooo->used != 0)
+		return -1; /* connecting held nothing out of order: restore empties the queue */
 	copy_worker(&s->w, w);
 	s->np = *w->net.io.np;
 	memcpy(&s->st, (const void *)w->st, sizeof(s->st));
@@ -252,6 +255,11 @@ worker_snap_touch(struct worker_snap *s, uint64_t idx)
 void
 worker_snap_restore(struct worker_snap *s, struct worker *w)
 {
+	/* the out-of-order queue (tcp_ooo.h), behind its pointer: empty at
+	 * the snapshot, so emptied (its mbufs back to the pool) before the
+	 * sockets whose handles named its segments are put back */
+	if (w->tcp.ooo != NULL)
+		ooo_drain(w->tcp.ooo);
 	copy_worker(w, &s->w);
 	*w->net.io.np = s->np;
 	memcpy((void *)w->st, &s->st, sizeof(s->st));

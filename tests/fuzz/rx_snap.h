@@ -17,6 +17,8 @@
  *     taken (see struct snap_region);
  *   - the delayed-ACK ring (tcp_dack.h): its header and the entries from
  *     head to tail, the only ones its reader reads.
+ *   - not the out-of-order queue (tcp_ooo.h): empty when the snapshot is
+ *     taken, it is emptied before each restore.
  * Not held: what the worker only reads after setup (configuration,
  * messages, VXLAN headers) and the latency histograms, which nothing reads
  * back.

@@ -27,6 +27,14 @@ int
 pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	const struct msg *m)
 {
+	return pkt_tcp_opt(w, t, seq, ack, flags, m, NULL, 0);
+}
+
+/* A segment with option bytes (SACK blocks): recorded with them. */
+int
+pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	    const struct msg *m, const uint8_t *opt, uint32_t optlen)
+{
 	struct node *n = container_of(w, struct node, w.net);
 	struct rec *r;
 
@@ -42,6 +50,11 @@ pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8
 	r->flags = flags;
 	r->len = m ? m->len : 0;
 	r->data = NULL;
+	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (net/pkt.h) */
+	assert_true(optlen <= sizeof(r->opt) && optlen % 4 == 0);
+	r->optlen = (uint8_t)optlen;
+	if (optlen)
+		memcpy(r->opt, opt, optlen);
 	if (r->len && m->sum != pkt_sum(m->data, m->len))
 		n->bad_sums++; /* a precomputed sum that is not the bytes' */
 	if (r->len) {
@@ -64,8 +77,48 @@ pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack
 {
 	struct node *n = container_of(w, struct node, w.net);
 
-	n->synack_ws = ws;
-	return pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, NULL);
+	n->synack_ws = (ws & PKT_SYN_WS) != 0;
+	n->synack_sack = (ws & PKT_SYN_SACK) != 0;
+	pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, NULL);
+	n->out[n->n_out - 1].sack_ok = (uint8_t)n->synack_sack;
+	return 0;
+}
+
+/* The out-of-order queue keeps a copy of the segment's bytes (the real
+ * packet layer keeps the mbuf). */
+void *
+pkt_hold(struct netw *w, const struct seg *s, uint16_t *off)
+{
+	struct node *n = container_of(w, struct node, w.net);
+	uint8_t *copy = malloc(s->dlen);
+
+	assert_non_null(copy);
+	memcpy(copy, s->data, s->dlen);
+	*off = 0;
+	n->held++;
+	return copy;
+}
+
+const uint8_t *
+pkt_held(const void *h, uint16_t off)
+{
+	return (const uint8_t *)h + off;
+}
+
+void
+pkt_unhold(struct netw *w, void *h)
+{
+	struct node *n = container_of(w, struct node, w.net);
+
+	assert_true(n->held > 0);
+	n->held--;
+	free(h);
+}
+
+static void
+harness_unhold(void *ctx, void *seg)
+{
+	pkt_unhold(ctx, seg);
 }
 
 /* A flooding client's SYN: recorded as any other segment. */
@@ -174,6 +227,10 @@ node_new(const struct dp_config *cfg)
 		w->tcp.snd = calloc(1, worker_snd_bytes(w));
 		assert_non_null(w->tcp.snd);
 	}
+	/* alloc_ooo */
+	w->tcp.ooo = calloc(1, sizeof(*w->tcp.ooo));
+	assert_non_null(w->tcp.ooo);
+	assert_int_equal(ooo_init(w->tcp.ooo, DP_OOO_SEGS, DP_OOO_PER_CONN, harness_unhold, &w->net), 0);
 	return n;
 }
 
@@ -197,6 +254,8 @@ free_nodes(void **state)
 		free(n->out);
 		free(n->w.net.skt.sk);
 		free(n->w.tcp.snd);
+		worker_free_ooo(&n->w);
+		assert_int_equal(n->held, 0); /* every held copy given back */
 		free(n->w.tcp.dack);
 		free(n->st);
 		free(n->msgbuf);
@@ -240,10 +299,11 @@ input(struct node *to, const struct seg *s)
 		tcp_server_input(&to->w.net, s);
 }
 
-/* Deliver a segment sent on tuple t (sender's view) to `to`. */
+/* Deliver a segment sent on tuple t (sender's view) to `to`, with option
+ * bytes opt (SACK blocks) and, on a SYN, SACK-permitted when sack_ok. */
 void
-inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-       const uint8_t *data, uint32_t len)
+inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	   const uint8_t *data, uint32_t len, const uint8_t *opt, uint32_t optlen, int sack_ok)
 {
 	struct seg s;
 	uint8_t *copy = NULL;
@@ -263,10 +323,21 @@ inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8
 	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertises */
 	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
 	s.mss = !(flags & TH_SYN) ? 0 : to->peer_mss == PEER_NO_MSS ? 0 : to->peer_mss ? to->peer_mss : 1460;
+	s.sack_ok = (flags & TH_SYN) && sack_ok;
 	s.data = copy;
 	s.dlen = len;
+	s.opt = opt;
+	s.optlen = (uint8_t)optlen;
+	s.pkt = NULL;
 	input(to, &s);
 	free(copy);
+}
+
+void
+inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+       const uint8_t *data, uint32_t len)
+{
+	inject_opt(to, t, seq, ack, flags, data, len, NULL, 0, to->peer_sack);
 }
 
 /* Deliver everything `from` has queued to `to`. Returns the count. */
@@ -280,7 +351,7 @@ deliver(struct node *from, struct node *to)
 	from->n_out = from->cap_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct rec *r = &batch[i];
-		inject(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len);
+		inject_opt(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len, r->opt, r->optlen, r->sack_ok);
 		free(r->data);
 	}
 	free(batch);

@@ -38,6 +38,9 @@ struct rec {
 	uint8_t flags;
 	uint32_t len;
 	uint8_t *data; /* malloc'd copy, NULL when len == 0 */
+	uint8_t sack_ok; /* a SYN that offered SACK (our bare SYN does; a SYN+ACK when asked) */
+	uint8_t optlen;  /* option bytes beside a SYN's (SACK blocks) */
+	uint8_t opt[40];
 };
 
 #define HIST_MAX 64
@@ -57,6 +60,9 @@ struct node {
 	uint8_t peer_ws;             /* the window scale its peer's SYNs offer (SEG_NO_WS: none) */
 	uint16_t peer_mss;           /* the MSS option its peer's SYNs carry (0: 1460, as pkt.c's) */
 	int synack_ws;               /* the last SYN+ACK it sent offered window scaling */
+	int synack_sack;             /* ... and SACK */
+	uint8_t peer_sack;           /* the SYNs that inject() delivers offer SACK */
+	uint64_t held;               /* segments the out-of-order queue holds (pkt_hold) */
 	uint64_t bad_sums;           /* segments whose sum was not their bytes' */
 	uint8_t *msgbuf; /* msg_layout's length */
 };
@@ -89,6 +95,8 @@ struct node *new_server(void (*tweak)(struct dp_config *));
 void input(struct node *to, const struct seg *s);
 void inject(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
        const uint8_t *data, uint32_t len);
+void inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+		const uint8_t *data, uint32_t len, const uint8_t *opt, uint32_t optlen, int sack_ok);
 size_t deliver(struct node *from, struct node *to);
 void pump(struct node *a, struct node *b);
 void open_and_ask(struct node *c, struct node *s);

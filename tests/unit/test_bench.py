@@ -132,6 +132,51 @@ class Keepalive(Patched):
         self.assertEqual(bench.failures({"throughput_gbps": res}), [])
 
 
+def good_run(gbps, total, n=6):
+    """A client run receiving gbps of goodput (goodRx) each second."""
+    return bench.Run([second(i + 1, goodRx=int(gbps * 1e9)) for i in range(n)], total)
+
+
+class Loss(Patched):
+    """The loss scenario: goodput kept, retransmits per drop, no error but
+    the drops and resends themselves."""
+
+    def loss(self, gbps, client=None, server=None):
+        self.runs = [good_run(10, dict(CLEAN_CLIENT)), good_run(gbps, dict(CLEAN_CLIENT, **(client or {})))]
+        self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER, **(server or {}))]
+        return bench.bench_loss()
+
+    def test_recovered(self):
+        res = self.loss(9, {"testDrop": 100, "tcpDrop": 130}, {"pushRt": 150})
+        self.assertNotIn("failed", res)
+        self.assertEqual((res["kept"], res["rt_per_drop"]), (0.9, 1.5))
+        self.assertEqual(bench.failures({"loss": res}), [])
+
+    def test_goodput_lost(self):
+        res = self.loss(5, {"testDrop": 100, "tcpDrop": 100}, {"pushRt": 100})
+        self.assertIn("goodput with loss 50% of the lossless one", res["failed"])
+
+    def test_too_many_resent(self):
+        # NewReno after a loss resends what the peer had kept
+        res = self.loss(9, {"testDrop": 100, "tcpDrop": 900}, {"pushRt": 151})
+        self.assertIn("151 segments retransmitted for 100 drops", res["failed"])
+
+    def test_http_error(self):
+        res = self.loss(9, {"testDrop": 100, "httpErr": 1}, {"pushRt": 100})
+        self.assertIn("errors client httpErr 1", res["failed"])
+
+    def test_nothing_dropped(self):
+        res = self.loss(10, {}, {})
+        self.assertIn("dropped nothing", res["failed"])
+
+    def test_lossless_errors(self):
+        self.runs = [good_run(10, dict(CLEAN_CLIENT, pushRt=3)), good_run(10, dict(CLEAN_CLIENT, pushRt=3)),
+                     good_run(9, dict(CLEAN_CLIENT, testDrop=10))]
+        self.servers = [dict(CLEAN_SERVER)] * 3
+        res = bench.bench_loss()
+        self.assertIn("without loss: errors client pushRt 3", res["failed"])
+
+
 class Attach(Patched):
     def test_interleaved_pairs_and_spread(self):
         bench.attach_viewers = lambda: ("dperf-top -d 0.1, dperf-ctl stats --watch 0.1", 2.0, None)
@@ -193,6 +238,24 @@ class CtlApply(unittest.TestCase):
     def test_all_late(self):
         r = bench.apply_latency(["applied by 1 of 2 workers within 1 s\n"] * 3)
         self.assertEqual((r["samples"], r["over_1s"], r["p50"]), (3, 3, 1e6))
+
+
+class TlsCrypto(unittest.TestCase):
+    # openssl speed -mr -seconds 1 ecdhx25519 ecdsap256 (OpenSSL 3.0.19), its last lines
+    SPEED = "+H:253\n+F4:3:256:39321.428571:11872.727273\n+F5:22:253:23696.000000:0.000042\n"
+
+    def test_ceilings_from_the_operations(self):
+        r = bench.parse_speed(self.SPEED)
+        self.assertEqual((r["x25519_ops"], r["ecdsap256_sign"], r["ecdsap256_verify"]), (23696, 39321, 11873))
+        # server: 2 X25519 + 1 sign; client: 2 X25519 + 1 verify; resumed: 2 X25519
+        self.assertEqual(r["server_full_hs"], round(1 / (2 / 23696 + 1 / 39321.428571)))
+        self.assertEqual(r["client_full_hs"], round(1 / (2 / 23696 + 1 / 11872.727273)))
+        self.assertEqual(r["resumed_hs"], 11848)
+
+    def test_missing_line_fails(self):
+        r = bench.parse_speed("+F4:3:256:39321.428571:11872.727273\n")
+        self.assertEqual(r, {"failed": "openssl speed printed no x25519_ops"})
+        self.assertIn("x25519_ops", bench.failures({"tls_crypto": r})[0])
 
 
 if __name__ == "__main__":

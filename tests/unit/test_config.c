@@ -42,6 +42,10 @@ static const char *const base_server[] = {
 
 #define BASE_LINES 6
 
+/* readable files for the TLS paths (make unit makes the pair first) */
+#define CERT DP_SOURCE_DIR "/build/tls/test-cert.pem"
+#define KEY DP_SOURCE_DIR "/build/tls/test-key.pem"
+
 struct tcase {
 	int server;         /* base_server instead of base_client */
 	const char *drop;   /* keyword whose base line becomes a comment */
@@ -285,7 +289,7 @@ static const struct tcase table[] = {
 	C("pipeline 0\n", "t.conf:7: pipeline: 0 out of range"),
 	C("protocol http\n", NULL),
 	C("protocol udp\n", NULL),
-	C("protocol sctp\n", "t.conf:7: protocol: bad protocol \"sctp\" (expected tcp, http or udp)"),
+	C("protocol sctp\n", "t.conf:7: protocol: bad protocol \"sctp\" (expected tcp, http, udp, https or tls)"),
 	C("tx_burst 1024\n", NULL),
 	C("tx_burst 1025\n", "t.conf:7: tx_burst: 1025 out of range (expected 1..1024)"),
 	C("tx_hold 5us\n", NULL),
@@ -461,6 +465,37 @@ static const struct tcase table[] = {
 	C("retransmit_timeout 100ms\ndelayed_ack 51ms\n",
 	  "t.conf:8: delayed_ack: 51000 us is more than half of retransmit_timeout (expected at most 50000 us"),
 	C("disable_ack\n", NULL),
+	/* TLS (dperf-live's): each keyword for its side, with protocol https or tls */
+	S("protocol https\ntls_cert " CERT "\ntls_key " KEY "\n", NULL),
+	S("protocol tls\ntls_cert " CERT "\ntls_key " KEY "\ntls_version 1.3\ntls_ciphers "
+	  "TLS_AES_128_GCM_SHA256\ntls_groups X25519\ntls_resume ids\ntls_alpn http/1.1\n", NULL),
+	S("protocol https\n", "t.conf: tls_cert: missing (expected the server's certificate and key "
+	  "with protocol https; scripts/tls-cert.sh makes a test pair)"),
+	S("protocol tls\ntls_cert " CERT "\n", "t.conf: tls_key: missing (expected the server's "
+	  "certificate and key with protocol tls"),
+	S("protocol https\ntls_cert /nonexistent/c.pem\ntls_key " KEY "\n", "t.conf:8: tls_cert: "
+	  "/nonexistent/c.pem: cannot read: No such file or directory (expected a readable PEM file)"),
+	S("protocol https\ntls_cert " CERT "\ntls_key " KEY "\ntls_sni x\n", "t.conf:10: tls_sni: a "
+	  "client's (expected only on \"mode client\")"),
+	C("protocol https\n", NULL),
+	C("protocol https\ntls_verify 1\ntls_ca " CERT "\ntls_sni dperf.test\ntls_resume tickets\n",
+	  NULL),
+	C("protocol https\ntls_verify 1\n", "t.conf:8: tls_verify: 1 without tls_ca (expected the "
+	  "certificates to trust)"),
+	C("protocol https\ntls_ca " CERT "\n", "t.conf:8: tls_ca: without \"tls_verify 1\" (expected "
+	  "both, or neither)"),
+	C("protocol https\ntls_cert " CERT "\n", "t.conf:8: tls_cert: a server's (expected no client "
+	  "certificate"),
+	C("tls_sni dperf.test\n", "t.conf:7: tls_sni: without TLS (expected \"protocol https\" or "
+	  "\"protocol tls\")"),
+	C("protocol http\ntls_resume tickets\n", "t.conf:8: tls_resume: without TLS"),
+	C("protocol https\ntls_version 1.1\n", "t.conf:8: tls_version: bad version \"1.1\" (expected "
+	  "1.2 or 1.3)"),
+	C("protocol https\ntls_resume sometimes\n", "t.conf:8: tls_resume: bad way \"sometimes\" "
+	  "(expected none, tickets or ids)"),
+	C("protocol https\ntls_verify 2\n", "t.conf:8: tls_verify: bad value \"2\" (expected 0 or 1)"),
+	C("protocol https\nflood\n", "t.conf:8: flood: with protocol https (expected connections"),
+	C("protocol https\ntls_sni\n", "t.conf:8: tls_sni: wrong number of arguments"),
 	/* log_level */
 	C("log_level debug\n", NULL),
 	C("log_level 0\n", NULL),
@@ -994,6 +1029,14 @@ test_dump_round_trip(void **state)
 		   "jumbo\nrss\nquiet\ndaemon\nfast_close\ntcp_rst 0\nhttp_host example.com\n"
 		   "http_path /a/b?c=d\nhttp_method POST\nlport_range 100 200\n"
 		   "retransmit_timeout 250ms\nlog_level 3\n");
+	round_trip("mode client\ncpu 0\ncps 1k\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		   "client 198.18.1.2 4\nserver 198.18.2.1 1\nprotocol https\ntls_version 1.2\n"
+		   "tls_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256\n"
+		   "tls_groups P-256\ntls_resume ids\ntls_sni dperf.test\ntls_alpn h2,http/1.1\n"
+		   "tls_verify 1\ntls_ca " CERT "\n");
+	round_trip("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		   "client 198.18.1.2 4\nserver 198.18.0.1 1\nprotocol tls\ntls_cert " CERT "\n"
+		   "tls_key " KEY "\ntls_resume tickets\n");
 	round_trip("mode server\ncpu 0 1\nport bond2:2(net_af_packet0,iface=v0,01:00.0) 198.18.0.1 "
 		   "198.18.0.2\nport bond4:1(02:00.0,02:00.1) 198.18.10.1 198.18.10.2\n"
 		   "client 198.18.1.2 4\nserver 198.18.0.1 1\nserver 198.18.10.1 1\n");

@@ -187,6 +187,20 @@ test_server_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
+/* protocol https parses (test_config) but is refused before anything
+ * starts until the TCP paths carry TLS: never run as plain TCP. */
+static void
+test_tls_refused_until_carried(void **state)
+{
+	struct dp_config cfg;
+
+	(void)state;
+	assert_int_equal(rules("1k", "protocol https\n", &cfg), -1);
+	assert_err("f.conf:9: protocol: https: not carried by this build's TCP paths yet "
+		   "(expected tcp, http or udp)");
+	assert_int_equal(rules("1k", "protocol http\n", &cfg), 0);
+}
+
 int
 main(void)
 {
@@ -198,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_messages_fit_mss),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
+		cmocka_unit_test(test_tls_refused_until_carried),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,9 @@
  * Unit tests of the TCP engine: hostile and unexpected segments: no socket, foreign tuples, bad sequence numbers, RSTs, methods the server refuses.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
 #include "tcp_harness.h"
+#include "tcp/tcp_sack.h"
 
 /* ------------------------------------------------------------------ */
 /* 7. Hostile segments                                                 */
@@ -225,7 +226,8 @@ test_server_bad_segments(void **state)
 	assert_int_equal(get, 1);
 	saved = *sk;
 
-	/* data ahead of rcv_nxt: dropped (tcpOoo), answered with a pure ACK */
+	/* data ahead of rcv_nxt: held (tcpOoo), answered with a pure ACK
+	 * whose SACK block names it (the client's SYN offered SACK) */
 	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->w.net.msg.req.data, c->w.net.msg.req.len);
 	assert_int_equal(C(s, TCP_OOO), 1);
 	assert_int_equal(C(s, TCP_DROP), 0);
@@ -235,6 +237,16 @@ test_server_bad_segments(void **state)
 	assert_int_equal(s->out[0].seq, sk->snd_nxt);
 	assert_int_equal(s->out[0].ack, sk->rcv_nxt);
 	assert_memory_equal(&s->out[0].t, &st, sizeof(st));
+	{
+		struct sack_opts o;
+
+		sack_parse(s->out[0].opt, s->out[0].optlen, &o);
+		assert_int_equal(o.n, 1);
+		assert_int_equal(o.b[0].start, sk->rcv_nxt + 100);
+		assert_int_equal(o.b[0].end, sk->rcv_nxt + 100 + c->w.net.msg.req.len);
+	}
+	assert_int_not_equal(sk->ooo, 0); /* the socket's handle of what it holds */
+	saved.ooo = sk->ooo;
 	assert_memory_equal(sk, &saved, sizeof(saved));
 	assert_int_equal(C(s, HTTP_GET), get);
 	box_clear(s);

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The receiver's side of loss recovery: data ahead of rcv_nxt held in the
+ * worker's out-of-order queue (tcp_ooo.h), and ACKs that say what is held
+ * (SACK blocks, tcp_sack.h). Off the in-order path: a connection without
+ * a gap never comes here.
+ */
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_sack.h"
+
+void
+sk_rcv_hold(struct netw *w, struct sock *sk, const struct seg *s)
+{
+	uint16_t off = 0;
+	void *h;
+
+	/* A FIN is not held (the queue keeps bytes): the peer sends it
+	 * again after the data before it is acknowledged. */
+	if (w->tcp->ooo == NULL || s->dlen == 0 || s->dlen > UINT16_MAX || (s->flags & TH_FIN) ||
+	    (h = pkt_hold(w, s, &off)) == NULL) {
+		CNT(&w->cnt, OOO_DROP);
+		return;
+	}
+	switch (ooo_insert(w->tcp->ooo, &sk->ooo, sk->rcv_nxt, s->seq, s->dlen, h, off)) {
+	case OOO_HELD:
+		CNT(&w->cnt, TCP_OOO);
+		return;
+	case OOO_DUP: /* every byte of it is held already */
+		CNT(&w->cnt, TCP_DROP);
+		break;
+	case OOO_FULL:
+		CNT(&w->cnt, OOO_DROP);
+		break;
+	}
+	pkt_unhold(w, h);
+}
+
+void
+sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags)
+{
+	struct sack_block b[SACK_MAX_BLOCKS];
+	uint8_t opt[4 + 8 * SACK_MAX_BLOCKS];
+	uint32_t n = ooo_sack(w->tcp->ooo, sk->ooo, b, sack_max_blocks(0));
+
+	sack_opt_write(opt, b, n);
+	pkt_tcp_opt(w, t, seq, sk->rcv_nxt, flags, NULL, opt, sack_opt_len(n));
+}

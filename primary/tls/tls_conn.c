@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * One TLS connection over our TCP (tls_conn.h).
+ */
+#include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "tls/tls_conn.h"
+
+/* The first allocation of c->out: a server's first flight with an ECDSA
+ * P-256 certificate (about 1.1 KB in TLS 1.3) fits; it doubles from there. */
+#define TLS_OUT_FIRST 2048
+/* A record's bytes beyond its plaintext, at most: header 5, TLS 1.3's
+ * content type 1 and tag 16, TLS 1.2 CBC's IV, MAC and padding; OpenSSL
+ * allows 256 (SSL3_RT_MAX_ENCRYPTED_OVERHEAD), so do we. */
+#define TLS_RECORD_OVERHEAD 261
+
+/* ---- the BIO: reads the segment being received, writes to c->out ---- */
+
+static int
+out_reserve(struct tls_conn *c, uint32_t n)
+{
+	uint32_t cap = c->out_cap ? c->out_cap : TLS_OUT_FIRST;
+	uint8_t *p;
+
+	if (n > TLS_OUT_MAX - c->out_len)
+		return -1;
+	while (cap < c->out_len + n)
+		cap *= 2;
+	if (cap == c->out_cap)
+		return 0;
+	p = OPENSSL_realloc(c->out, cap);
+	if (p == NULL)
+		return -1;
+	c->out = p;
+	c->out_cap = cap;
+	return 0;
+}
+
+static int
+bio_write(BIO *b, const char *data, int len)
+{
+	struct tls_conn *c = BIO_get_data(b);
+
+	BIO_clear_retry_flags(b);
+	if (len <= 0)
+		return 0;
+	if (out_reserve(c, (uint32_t)len) < 0)
+		return -1; /* not a retry: the SSL call fails, counted as internal */
+	memcpy(c->out + c->out_len, data, (size_t)len);
+	c->out_len += (uint32_t)len;
+	return len;
+}
+
+static int
+bio_read(BIO *b, char *data, int len)
+{
+	struct tls_conn *c = BIO_get_data(b);
+	uint32_t n;
+
+	BIO_clear_retry_flags(b);
+	if (c->in_len == 0) {
+		BIO_set_retry_read(b); /* the next segment will bring more */
+		return -1;
+	}
+	n = (uint32_t)len < c->in_len ? (uint32_t)len : c->in_len;
+	memcpy(data, c->in, n);
+	c->in += n;
+	c->in_len -= n;
+	return (int)n;
+}
+
+static long
+bio_ctrl(BIO *b, int cmd, long num, void *ptr)
+{
+	struct tls_conn *c = BIO_get_data(b);
+
+	(void)num;
+	(void)ptr;
+	switch (cmd) {
+	case BIO_CTRL_FLUSH:
+		return 1; /* written records are in c->out already */
+	case BIO_CTRL_PENDING:
+		return c != NULL ? (long)c->in_len : 0;
+	default:
+		return 0;
+	}
+}
+
+BIO_METHOD *
+tls_bio_method(void)
+{
+	BIO_METHOD *m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "dperf-tcp");
+
+	if (m == NULL)
+		return NULL;
+	if (!BIO_meth_set_write(m, bio_write) || !BIO_meth_set_read(m, bio_read) ||
+	    !BIO_meth_set_ctrl(m, bio_ctrl)) {
+		BIO_meth_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* ---- the connection ---- */
+
+static int
+failed(struct tls_conn *c, enum tls_fail kind)
+{
+	c->state = TLS_FAILED;
+	c->fail = (uint8_t)kind;
+	return -(int)kind;
+}
+
+/* An SSL call returned r <= 0: 0 when it only waits for more ciphertext,
+ * else the failure, classified by the reason OpenSSL queued. The thread's
+ * error queue is emptied either way (it would grow with every failure). */
+static int
+ssl_error(struct tls_conn *c, int r)
+{
+	int e = SSL_get_error(c->ssl, r);
+	unsigned long code;
+	int reason;
+
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+		ERR_clear_error();
+		return 0;
+	}
+	code = ERR_peek_last_error();
+	reason = ERR_GET_REASON(code);
+	ERR_clear_error();
+	if (e != SSL_ERROR_SSL || ERR_GET_LIB(code) != ERR_LIB_SSL)
+		return failed(c, TLS_F_INTERNAL);
+	if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED)
+		return failed(c, TLS_F_VERIFY);
+	if (reason >= SSL_AD_REASON_OFFSET && reason < SSL_AD_REASON_OFFSET + 256) {
+		c->alert = (uint8_t)(reason - SSL_AD_REASON_OFFSET);
+		return failed(c, TLS_F_ALERT);
+	}
+	return failed(c, TLS_F_PROTO);
+}
+
+int
+tls_open(struct tls_conn *c, struct tls_side *s)
+{
+	BIO *b;
+
+	memset(c, 0, sizeof(*c));
+	c->ssl = SSL_new(s->ctx);
+	b = BIO_new(s->bio);
+	if (c->ssl == NULL || b == NULL) {
+		BIO_free(b);
+		goto bad;
+	}
+	BIO_set_data(b, c);
+	BIO_set_init(b, 1);
+	SSL_set_bio(c->ssl, b, b); /* one reference for both sides */
+	c->state = TLS_HS;
+	if (SSL_is_server(c->ssl)) {
+		SSL_set_accept_state(c->ssl);
+		return 0;
+	}
+	if (s->sni != NULL && (!SSL_set_tlsext_host_name(c->ssl, s->sni) ||
+			       (s->verify && !SSL_set1_host(c->ssl, s->sni))))
+		goto bad;
+	if (s->alpn != NULL && SSL_set_alpn_protos(c->ssl, s->alpn, s->alpn_len) != 0)
+		goto bad;
+	if (s->sess != NULL && !SSL_set_session(c->ssl, s->sess))
+		goto bad;
+	SSL_set_connect_state(c->ssl);
+	if (ssl_error(c, SSL_do_handshake(c->ssl)) < 0)
+		return -(int)c->fail;
+	return 0;
+bad:
+	ERR_clear_error();
+	tls_close(c);
+	return failed(c, TLS_F_INTERNAL);
+}
+
+int
+tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *fn, void *arg)
+{
+	int ev = 0, r;
+
+	if (c->state == TLS_FAILED)
+		return -(int)c->fail;
+	if (c->state != TLS_HS && c->state != TLS_UP)
+		return 0; /* after close_notify: nothing more is read */
+	c->in = data;
+	c->in_len = len;
+	if (c->state == TLS_HS) {
+		r = SSL_do_handshake(c->ssl);
+		if (r != 1) {
+			r = ssl_error(c, r);
+			goto out;
+		}
+		c->state = TLS_UP;
+		c->resumed = (uint8_t)SSL_session_reused(c->ssl);
+		ev |= TLS_EV_DONE;
+	}
+	/* Until the BIO is empty: every record of the segment, and the
+	 * post-handshake messages (tickets) that SSL_read handles itself. */
+	for (const struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));;) {
+		int n = SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX);
+
+		if (n > 0) {
+			fn(arg, s->plain, (uint32_t)n);
+			continue;
+		}
+		if (SSL_get_error(c->ssl, n) == SSL_ERROR_ZERO_RETURN) {
+			ERR_clear_error();
+			c->state = TLS_SHUT;
+			ev |= TLS_EV_CLOSE;
+			r = 0;
+			break;
+		}
+		r = ssl_error(c, n);
+		break;
+	}
+out:
+	c->in = NULL;
+	c->in_len = 0;
+	return r < 0 ? r : ev;
+}
+
+int
+tls_write(struct tls_conn *c, const void *data, uint32_t len)
+{
+	int r;
+
+	if (c->state != TLS_UP)
+		return -TLS_F_INTERNAL;
+	if (len == 0)
+		return 0;
+	r = SSL_write(c->ssl, data, (int)len);
+	if (r == (int)len)
+		return 0;
+	r = ssl_error(c, r);
+	return r < 0 ? r : failed(c, TLS_F_INTERNAL);
+}
+
+int64_t
+tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap)
+{
+	const uint8_t *p = data;
+	uint32_t taken = 0;
+
+	if (cap > TLS_OUT_MAX)
+		cap = TLS_OUT_MAX;
+	while (taken < len) {
+		uint32_t n = len - taken < TLS_PLAIN_MAX ? len - taken : TLS_PLAIN_MAX;
+		int r;
+
+		if (c->out_len > cap || cap - c->out_len < n + TLS_RECORD_OVERHEAD)
+			break;
+		r = tls_write(c, p + taken, n);
+		if (r < 0)
+			return r;
+		taken += n;
+	}
+	return taken;
+}
+
+void
+tls_shutdown(struct tls_conn *c)
+{
+	if (c->state == TLS_UP || c->state == TLS_SHUT) {
+		SSL_shutdown(c->ssl);
+		ERR_clear_error();
+	}
+}
+
+int
+tls_eof(struct tls_conn *c)
+{
+	if (c->state == TLS_HS)
+		return failed(c, TLS_F_EOF);
+	return c->state == TLS_FAILED ? -(int)c->fail : 0;
+}
+
+int
+tls_timeout(struct tls_conn *c)
+{
+	return c->state == TLS_HS ? failed(c, TLS_F_TIMEOUT) : (c->state == TLS_FAILED ? -(int)c->fail : 0);
+}
+
+void
+tls_acked(struct tls_conn *c, uint32_t n)
+{
+	if (n >= c->out_len) {
+		/* all of it: the buffer goes, as OpenSSL's own do between records */
+		OPENSSL_free(c->out);
+		c->out = NULL;
+		c->out_len = c->out_cap = 0;
+		return;
+	}
+	memmove(c->out, c->out + n, c->out_len - n);
+	c->out_len -= n;
+}
+
+void
+tls_close(struct tls_conn *c)
+{
+	/* A connection that completed its handshake and ends without our
+	 * close_notify (a TCP close, the usual way for HTTP) keeps its
+	 * session resumable: SSL_free would drop a session whose shutdown
+	 * was not sent (ssl_clear_bad_session), so every TLS 1.2 client
+	 * would fall back to full handshakes. */
+	if (c->ssl != NULL && (c->state == TLS_UP || c->state == TLS_SHUT))
+		SSL_set_shutdown(c->ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+	SSL_free(c->ssl); /* and the BIO */
+	OPENSSL_free(c->out);
+	memset(c, 0, sizeof(*c));
+}

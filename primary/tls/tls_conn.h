@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * One TLS connection over our TCP: an SSL object whose BIO reads the
+ * ciphertext of the segment being received (no copy, no kernel socket)
+ * and writes records into the connection's own buffer, which the TCP
+ * sender cuts into segments (tls_src.h) and which is kept until the peer
+ * acknowledges it (a retransmission is cut again from it).
+ *
+ * Memory: what a connection holds is measured (tls_mem.h); between
+ * records OpenSSL's buffers are released (SSL_MODE_RELEASE_BUFFERS) and so
+ * is ours once acknowledged.
+ */
+#ifndef DPERF_TLS_CONN_H
+#define DPERF_TLS_CONN_H
+
+#include <stdint.h>
+
+#include <openssl/ssl.h>
+
+#include "tls/tls_ctx.h"
+
+enum tls_state {
+	TLS_IDLE = 0, /* no SSL object */
+	TLS_HS,       /* handshake in progress */
+	TLS_UP,       /* handshake completed: application data */
+	TLS_SHUT,     /* the peer's close_notify received */
+	TLS_FAILED,   /* fatal error (kind in fail): only freeing is left */
+};
+
+/* Why a connection failed: counted by kind. */
+enum tls_fail {
+	TLS_F_NONE = 0,
+	TLS_F_ALERT,    /* the peer sent a fatal alert */
+	TLS_F_PROTO,    /* what the peer sent is malformed or unexpected (we sent the alert) */
+	TLS_F_VERIFY,   /* client: the server's certificate did not verify */
+	TLS_F_EOF,      /* the peer closed the connection mid-handshake */
+	TLS_F_TIMEOUT,  /* the handshake stalled (the TCP timers gave up) */
+	TLS_F_INTERNAL, /* out of memory, or OpenSSL could not start the connection */
+	TLS_F__COUNT,
+};
+
+struct tls_conn {
+	SSL *ssl;
+	uint8_t *out;       /* records written, from the first byte not yet acknowledged */
+	uint32_t out_len;
+	uint32_t out_cap;
+	const uint8_t *in;  /* ciphertext of the segment being read */
+	uint32_t in_len;
+	uint8_t state;      /* enum tls_state */
+	uint8_t fail;       /* enum tls_fail, when state is TLS_FAILED */
+	uint8_t alert;      /* TLS_F_ALERT: the peer's alert description (RFC 8446 6) */
+	uint8_t resumed;    /* the handshake resumed a session */
+};
+
+/* tls_input()'s events (a bit set), or a negative enum tls_fail. */
+#define TLS_EV_DONE  0x1 /* the handshake completed in this call */
+#define TLS_EV_CLOSE 0x2 /* the peer's close_notify */
+
+/* Plaintext received, in order. */
+typedef void tls_plain_fn(void *arg, const uint8_t *data, uint32_t len);
+
+/* The BIO_METHOD of our BIO (one per side: tls_ctx.c). */
+BIO_METHOD *tls_bio_method(void);
+
+/* Starts a connection; a client's ClientHello is then in c->out (with
+ * SNI, ALPN and the session to resume as the side says). Returns 0 or
+ * -TLS_F_INTERNAL. c must not move while the connection lives. */
+int tls_open(struct tls_conn *c, struct tls_side *s);
+
+/* Ciphertext received in order (a segment's payload, any length, any cut
+ * of the records). Plaintext goes to fn; records to send (the handshake's
+ * next flight, an alert) are appended to c->out. Returns TLS_EV_* bits,
+ * or -enum tls_fail once the connection failed (c->out may hold our alert). */
+int tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *fn, void *arg);
+
+/* Plaintext to send: its records appended to c->out. 0, or -enum tls_fail.
+ * For a message whose records fit below TLS_OUT_MAX (a request, a head). */
+int tls_write(struct tls_conn *c, const void *data, uint32_t len);
+
+/* The records not yet acknowledged a connection may hold: a peer that
+ * reads nothing fails the connection beyond it. */
+#define TLS_OUT_MAX (1u << 22)
+
+/* A long body: as much of data as fits, a full record at a time, while
+ * c->out stays at most cap bytes (at most TLS_OUT_MAX); the rest waits for
+ * the peer to acknowledge what is out. Returns the plaintext bytes taken
+ * (0 when c->out is full), or -enum tls_fail. */
+int64_t tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap);
+
+/* Our close_notify appended to c->out. */
+void tls_shutdown(struct tls_conn *c);
+
+/* The peer closed its side (FIN or RST): during the handshake that is a
+ * failure (returns -TLS_F_EOF), after it the end of the stream (0). */
+int tls_eof(struct tls_conn *c);
+
+/* The handshake stalled: failed as TLS_F_TIMEOUT (returns it negated). */
+int tls_timeout(struct tls_conn *c);
+
+/* The first n bytes of c->out acknowledged by the peer: dropped (the
+ * buffer freed when empty). */
+void tls_acked(struct tls_conn *c, uint32_t n);
+
+/* Ends the connection whatever its state: every path that ends a TCP
+ * connection (FIN, RST, timeout, stop) calls it. Idempotent. */
+void tls_close(struct tls_conn *c);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * A TLS connection's records as a source of the TCP sender (tcp_send.h):
+ * segment k is c->out's bytes from k x mss, its sum computed as it is cut
+ * (the bytes are this connection's own, so no sum is precomputed).
+ */
+#ifndef DPERF_TLS_SRC_H
+#define DPERF_TLS_SRC_H
+
+#include "tcp/tcp_send.h"
+#include "tls/tls_conn.h"
+
+/* The message is c->out as it is now: from the first byte not yet
+ * acknowledged (the sender's snd_una) to the last written. */
+void tls_src(struct snd_src *src, const struct tls_conn *c);
+
+#endif
