@@ -8,10 +8,11 @@
  *
  * Framing (RFC 9112 6.3): 1xx, 204 and 304 have no body; else
  * Transfer-Encoding: chunked (which wins over a Content-Length); else
- * Content-Length. A response with neither ends when the server closes:
- * dperf cannot tell that from a failure, so it is malformed here, as
- * before. Transfer codings other than chunked are not read (dperf asks
- * for none). A second Content-Length is malformed (RFC 9112 6.3 item 5
+ * Content-Length; else the body goes on until the server closes (item 8:
+ * HTTP/1.0 servers, error pages): RS_CLOSE takes every byte, and the
+ * connection's end says how it ended (dp_rsp_scan_close: a FIN ends it,
+ * a reset or a timeout leaves it unfinished). Transfer codings other
+ * than chunked are not read (dperf asks for none). A second Content-Length is malformed (RFC 9112 6.3 item 5
  * allows equal ones; no server we test against sends two).
  */
 #include <string.h>
@@ -33,6 +34,7 @@ enum dp_rs_phase {
 	RS_CEND,       /* the CRLF after a chunk's data */
 	RS_TRAILER,    /* the start of a trailer line (or the final empty line) */
 	RS_TSKIP,      /* the rest of a trailer line */
+	RS_CLOSE,      /* a body delimited by the server's close: every byte to the FIN */
 };
 
 #define RSF_2XX     0x01 /* the status is 2xx */
@@ -113,8 +115,10 @@ end_of_line(struct dp_rsp_scan *r)
 			go(r, RS_CSIZE);
 			return 0;
 		}
-		if (!(r->flags & RSF_CL))
-			return -1; /* close-delimited: not read */
+		if (!(r->flags & RSF_CL)) {
+			go(r, RS_CLOSE);
+			return 0;
+		}
 		if (r->val == 0)
 			return 1;
 		go(r, RS_BODY);
@@ -328,8 +332,8 @@ dp_rsp_scan_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head, ui
 		if (i == len)
 			break;
 		e = head_byte(&r, p[i++]);
-		if (e < 0 || (r.flags & RSF_INTERIM) || r.phase == RS_CSIZE)
-			return -1; /* malformed; interim or chunked: the scanner's */
+		if (e < 0 || (r.flags & RSF_INTERIM) || r.phase == RS_CSIZE || r.phase == RS_CLOSE)
+			return -1; /* malformed; interim, chunked or close-delimited: the scanner's */
 		if (r.phase == RS_STATUS)
 			*status = (int)r.val; /* the code, once its three digits are in */
 		if (e > 0 || r.phase == RS_BODY) {
@@ -349,6 +353,8 @@ dp_rsp_scan(struct dp_rsp_scan *r, const uint8_t *p, uint32_t len, uint32_t *use
 	while (i < len) {
 		int e;
 
+		if (r->phase == RS_CLOSE)
+			break; /* the rest of the segment is body */
 		if (r->phase == RS_BODY || r->phase == RS_CDATA) {
 			uint32_t n = len - i < r->val ? len - i : r->val;
 
@@ -392,5 +398,13 @@ dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx)
 int
 dp_rsp_scan_in_data(const struct dp_rsp_scan *r)
 {
-	return r->phase == RS_BODY || r->phase == RS_CDATA;
+	return r->phase == RS_BODY || r->phase == RS_CDATA || r->phase == RS_CLOSE;
+}
+
+int
+dp_rsp_scan_close(struct dp_rsp_scan *r)
+{
+	if (r->phase != RS_CLOSE)
+		return DP_RSP_BAD;
+	return ended(r);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The client's view of one connection's response stream, a byte at a
  * time: a head split across segments anywhere (even inside "HTTP/1.1" or
- * the blank line), a Content-Length body, or a chunked one (RFC 9112 7.1:
- * hex sizes, extensions, the last chunk, trailers). No buffer: the state
+ * the blank line), a Content-Length body, a chunked one (RFC 9112 7.1:
+ * hex sizes, extensions, the last chunk, trailers), or one that ends when
+ * the server closes (neither: RFC 9112 6.3 item 8). No buffer: the state
  * is 8 bytes, so it lives in the 64-byte socket (sock.h, in a union with
  * the server's request scanner).
  *
@@ -27,7 +28,7 @@ _Static_assert(sizeof(struct dp_rsp_scan) == 8, "the response scanner lives in t
 
 /* What dp_rsp_scan returns. */
 enum {
-	DP_RSP_BAD = -1,  /* malformed, or a framing we do not read (close-delimited) */
+	DP_RSP_BAD = -1,  /* malformed, or a framing we do not read (a coding other than chunked) */
 	DP_RSP_MORE = 0,  /* all bytes consumed; the response goes on */
 	DP_RSP_2XX = 1,   /* a response ended, status 2xx; the scanner is reset */
 	DP_RSP_OTHER = 2, /* a response ended, any other status */
@@ -50,8 +51,14 @@ int dp_rsp_scan_head(const uint8_t *p, uint32_t len, int *status, uint32_t *head
  * follows; is_2xx says what it ends as. */
 void dp_rsp_scan_body(struct dp_rsp_scan *r, uint32_t body, int is_2xx);
 
+/* The server closed the connection (its FIN, in order): a response whose
+ * body ends at the close ends here, DP_RSP_2XX or DP_RSP_OTHER as its
+ * status says, the scanner reset; any other (a head, a body with a
+ * length, idle) is unfinished: DP_RSP_BAD, the state left as it was. */
+int dp_rsp_scan_close(struct dp_rsp_scan *r);
+
 /* 1 while the scanner is in content bytes (a Content-Length body, a
- * chunk's data), 0 in a head, chunk framing or trailers: the client
+ * chunk's data, a body to the close), 0 in a head, chunk framing or trailers: the client
  * bounds how many bytes of those may come in a row (tcp_client.c). */
 int dp_rsp_scan_in_data(const struct dp_rsp_scan *r);
 

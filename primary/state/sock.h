@@ -41,14 +41,15 @@ struct sock {
 	uint32_t t_prev;
 	uint32_t t_expire;  /* deadline, worker timer ticks (tlist.h) */
 	uint16_t ooo;       /* its held out-of-order segments (tcp/tcp_ooo.h handle); 0: none */
-	uint16_t spare;     /* free (a client's response state is rs below) */
+	uint16_t pend_head; /* server: bit k set: the k-th request waiting is a HEAD (tcp_server.c) */
 	uint32_t req_done;  /* requests completed on this connection */
 	uint64_t t_start;   /* TSC of the SYN or of the last request (latency) */
 	uint8_t state;      /* enum sk_state */
 	uint8_t flags;
 	uint8_t list;       /* enum sk_list */
 	uint8_t retries;
-	uint8_t inflight;   /* client: requests sent and not yet answered */
+	uint8_t inflight;   /* client: requests sent and not yet answered; server: requests
+			     * waiting behind an answer over several segments (tcp_server.c) */
 	uint8_t last_kind;  /* server: method of the last request answered */
 	union {
 		uint16_t raw_got;  /* raw TCP: bytes of the current message received */

@@ -157,12 +157,28 @@ read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 	return 0;
 }
 
+/* The server's FIN ends a response whose body ends at the close (no
+ * Content-Length, not chunked: HTTP/1.0 servers, error pages) as its
+ * status says; any other it leaves unfinished (next_step fails it). A
+ * reset or retries running out leave that one unfinished too
+ * (client_unfinished): only the FIN tells its end from a failure. */
+static void
+fin_ends_response(struct netw *w, struct sock *sk)
+{
+	int rc = w->is_http ? dp_rsp_scan_close(&sk->rs) : DP_RSP_BAD;
+
+	if (rc != DP_RSP_BAD)
+		response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+}
+
 /* After response data (dlen bytes; 0 for a FIN alone): next request,
  * wait, or close. The ACK of the data rides on what we send next when
  * that leaves within the delayed-ACK time (tcp_dack.h). */
 static void
 next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
+	if (sk->inflight > 0 && (sk->flags & SKF_FIN_RCVD))
+		fin_ends_response(w, sk);
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
 			fail(w, sk, t);

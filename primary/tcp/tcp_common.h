@@ -36,6 +36,7 @@ sk_opened(struct netw *w, struct sock *sk)
 	memset(&sk->rq, 0, sizeof(sk->rq)); /* and sk->rs: the same 8 bytes */
 	sk->last_kind = DP_REQ_NONE;
 	sk->inflight = 0;
+	sk->pend_head = 0;
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
 	sk->req_done = 0;

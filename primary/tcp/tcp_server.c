@@ -40,11 +40,13 @@ response(const struct netw *w, const struct sock *sk)
 	return answer(w, sk, sk->last_kind);
 }
 
-/* Whether the connection closes after the answer in progress. */
+/* Whether the connection closes after the answer in progress: no request
+ * waits behind it (sk->inflight, below), and the client or we close. */
 static inline int
 closing(const struct netw *w, const struct sock *sk)
 {
-	return !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping;
+	return sk->inflight == 0 &&
+	       (!w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping);
 }
 
 /* An answer longer than mss goes out through the sender (tcp_send.h),
@@ -161,8 +163,9 @@ count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_
 		sk->flags |= SKF_WANT_CLOSE;
 }
 
-/* Answer the requests; the last answer carries our FIN when we close (a
- * bad request closes). */
+/* Answer the requests, each in one segment (a worker whose answers take
+ * several goes through the queue below); the last answer carries our FIN
+ * when we close (a bad request closes). */
 static void
 respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
@@ -171,22 +174,6 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		    r->kind[r->n - 1] == DP_REQ_BAD;
 	uint32_t left = r->total;
 
-	if (unlikely(answer(w, sk, r->kind[0])->seg_sum != NULL)) {
-		/* An answer over several segments: one request at a time
-		 * (the config refuses pipeline with it); more requests in
-		 * this segment than one are not answered (see Known limits). */
-		struct snd_src src;
-
-		sk->last_kind = r->kind[0];
-		answer_src(w, sk, &src);
-		CNT(&w->cnt, HTTP_2XX);
-		snd_begin(w, sk, t, &src, close);
-		sk->retries = 0;
-		snd_arm_rt(w, sk, idx);
-		if (w->lat)
-			dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
-		return;
-	}
 	for (uint32_t k = 0; k < r->n; k++) {
 		const struct msg *m = answer(w, sk, r->kind[k]);
 		for (uint32_t i = 0; i < r->count[k]; i++) {
@@ -215,6 +202,137 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
 
+/* ---- requests waiting behind an answer over several segments ----
+ *
+ * A worker whose answer takes several segments (w->tcp->snd) answers one
+ * request at a time: the next once the one before is all acknowledged
+ * (the sender starts a message from an acknowledged stream). Requests
+ * that arrive meanwhile (a pipelining client) wait in the socket, in
+ * order: sk->inflight counts them (the client's field: a socket is one
+ * or the other), bit k of sk->pend_head is set when the k-th is a HEAD
+ * (the one method answered 200 with other bytes; GET and POST get the
+ * same answer), and PEND_BAD in sk->inflight marks a bad request last
+ * (400, then close: nothing after it is read). No byte is added to the
+ * socket; the room is PEND_MAX requests, a request beyond it is
+ * pipeFull and the connection is reset. */
+#define PEND_MAX 16u  /* the bits of sk->pend_head */
+#define PEND_BAD 0x80 /* in sk->inflight */
+
+static inline uint32_t
+pend_n(const struct sock *sk)
+{
+	return sk->inflight & (uint8_t)~PEND_BAD;
+}
+
+/* The kind of the first request waiting (DP_REQ_NONE: none). */
+static inline uint8_t
+pend_first(const struct netw *w, const struct sock *sk)
+{
+	if (pend_n(sk) > 0)
+		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->is_http ? DP_REQ_GET : DP_REQ_NONE;
+	return (sk->inflight & PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
+}
+
+static inline void
+pend_pop(struct sock *sk)
+{
+	if (pend_n(sk) > 0) {
+		sk->pend_head >>= 1;
+		sk->inflight--;
+	} else {
+		sk->inflight = 0;
+	}
+}
+
+/* One answer in one segment (a HEAD's, a 400), its FIN when we close. */
+static void
+answer_small(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
+	     int close)
+{
+	const struct msg *m = answer(w, sk, kind);
+
+	sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
+	sk->snd_nxt += m->len;
+	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	sk_ack_sent(sk);
+	if (close) {
+		sk->snd_nxt++;
+		CNT(&w->cnt, FIN_TX);
+		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	}
+	sk->retries = 0;
+	tl_add(w, sk, idx, TL_RT);
+}
+
+/* Answer the requests waiting, in order, while nothing is in progress.
+ * Returns 1 when something was sent (it carries our ACK). */
+static int
+answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+{
+	int sent = 0;
+
+	while (sk->inflight != 0 && sk->state == SK_ESTABLISHED && !snd_active(w, sk)) {
+		uint8_t kind = pend_first(w, sk);
+		int bad = kind == DP_REQ_BAD, close;
+
+		if (answer(w, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
+			break; /* after the answers before it are acknowledged */
+		pend_pop(sk);
+		sk->last_kind = kind;
+		close = bad || closing(w, sk);
+		if (!bad)
+			w->cnt.c[w->is_http ? DP_C_HTTP_2XX : DP_C_TCP_RSP]++;
+		if (answer(w, sk, kind)->seg_sum != NULL) {
+			struct snd_src src;
+
+			answer_src(w, sk, &src);
+			snd_begin(w, sk, t, &src, close);
+			sk->retries = 0;
+			snd_arm_rt(w, sk, idx);
+		} else {
+			answer_small(w, sk, idx, t, kind, close);
+		}
+		sent = 1;
+	}
+	if (sent && w->lat)
+		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+	return sent;
+}
+
+/* The requests of r join the queue, in order; when it is full, the
+ * first waiting may be answered now (all of one segment arrived at once,
+ * nothing in progress). Returns -1 when they do not fit: those that do
+ * not are pipeFull, the connection is reset. */
+static int
+pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	 const struct req_runs *r)
+{
+	uint32_t left = r->total;
+
+	for (uint32_t k = 0; k < r->n; k++) {
+		if (r->kind[k] == DP_REQ_BAD) {
+			sk->inflight |= PEND_BAD;
+			return 0;
+		}
+		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
+			uint32_t n = pend_n(sk);
+
+			if (n == PEND_MAX && answer_waiting(w, sk, idx, t))
+				n = pend_n(sk);
+			if (n == PEND_MAX) {
+				CNT_ADD(&w->cnt, PIPE_FULL, left);
+				sk_ctl(w, t, sk, TH_RST | TH_ACK);
+				sk_closed(w, sk);
+				return -1;
+			}
+			if (r->kind[k] == DP_REQ_HEAD)
+				sk->pend_head |= (uint16_t)(1u << n);
+			sk->inflight++;
+		}
+	}
+	return 0;
+}
+
 /* The server's established step: count and answer the requests, or
  * finish an answer in progress, or close after the client's FIN. */
 static void
@@ -224,11 +342,18 @@ server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct t
 	struct req_runs r;
 
 	r.n = r.total = 0;
-	if (s->dlen > 0)
+	if (s->dlen > 0 && !(sk->inflight & PEND_BAD))
 		count_requests(w, sk, s, &r);
-	if (r.total > 0 && !snd_active(w, sk)) {
+	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || sk->inflight != 0)) {
+		if (pend_add(w, sk, idx, t, &r) != 0 || answer_waiting(w, sk, idx, t))
+			return; /* reset, or the answer carries our ACK */
+		r.total = 0; /* waiting */
+	}
+	if (r.total > 0) {
 		respond(w, sk, idx, t, &r);
-	} else if (snd_active(w, sk)) { /* an answer in progress: snd_ack sent what it could */
+	} else if (snd_active(w, sk) || sk->inflight != 0) {
+		/* an answer in progress (snd_ack sent what it could), or
+		 * answers waiting for the ACK of those before them */
 		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
 			sk_ctl(w, t, sk, TH_ACK);
 	} else if (sk->flags & SKF_FIN_RCVD) {

@@ -182,7 +182,6 @@ test_malformed(void **state)
 		"HTTP/1.1 200 OK\n",                          /* bare LF */
 		"HTTP/1.1 200 OK\r\nServer: x\n\r\n",         /* bare LF */
 		"HTTP/1.1 200 OK\r\nServer: x\r\r\n",         /* CR not before LF */
-		"HTTP/1.1 200 OK\r\n\r\n",                    /* no length: close-delimited */
 		"HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n",
 		"HTTP/1.1 200 OK\r\nContent-Length: 1 2\r\n\r\n",
 		"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
@@ -210,6 +209,58 @@ test_malformed(void **state)
 	}
 	/* garbage never ends a response */
 	assert_int_equal(scan_whole("X\x01\x02", &end), DP_RSP_BAD);
+}
+
+/* The scanner fed msg whole, then the server's close: what the client
+ * counts at its FIN. */
+static int
+scan_then_close(const char *msg)
+{
+	struct dp_rsp_scan r;
+	uint32_t used;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = dp_rsp_scan(&r, (const uint8_t *)msg, (uint32_t)strlen(msg), &used);
+	if (rc != DP_RSP_MORE)
+		return 100 + rc; /* ended (or failed) before the close */
+	rc = dp_rsp_scan_close(&r);
+	if (rc != DP_RSP_BAD)
+		assert_true(dp_rsp_scan_idle(&r));
+	return rc;
+}
+
+/* A response with neither Content-Length nor chunked goes on until the
+ * server closes (RFC 9112 6.3 item 8): every byte after the head is
+ * body, however split, and only the close ends it, as its status says;
+ * a close anywhere else (in a head, in a body with a length, in chunk
+ * framing, before any byte) leaves the response unfinished. */
+static void
+test_close_delimited(void **state)
+{
+	static const char rsp[] = "HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6\r\n\r\n"
+				  "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"; /* all body */
+
+	(void)state;
+	check_splits(rsp, DP_RSP_MORE, sizeof(rsp) - 1);
+	check_splits("HTTP/1.1 200 OK\r\n\r\n", DP_RSP_MORE, 19);
+	assert_int_equal(scan_then_close(rsp), DP_RSP_2XX);
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\n\r\n"), DP_RSP_2XX); /* empty body */
+	assert_int_equal(scan_then_close("HTTP/1.1 502 Bad Gateway\r\nX: y\r\n\r\n<html>"),
+			 DP_RSP_OTHER);
+	/* unfinished at the close */
+	assert_int_equal(scan_then_close(""), DP_RSP_BAD);
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\nServer: x\r\n"), DP_RSP_BAD);
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\n\r"), DP_RSP_BAD);
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nab"),
+			 DP_RSP_BAD);
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab"),
+			 DP_RSP_BAD);
+	assert_int_equal(scan_then_close("HTTP/1.1 100 Continue\r\n\r\n"), DP_RSP_BAD);
+	/* 204 and 304 have no body whatever follows: ended before the close */
+	assert_int_equal(scan_then_close("HTTP/1.1 204 No Content\r\n\r\n"), 100 + DP_RSP_2XX);
+	/* a malformed head is malformed before any close */
+	assert_int_equal(scan_then_close("HTTP/1.1 200 OK\r\nServer: x\n\r\n"), 100 + DP_RSP_BAD);
 }
 
 static void
@@ -324,7 +375,7 @@ test_one_segment_agrees(void **state)
 		{ "HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello", DP_RSP_BAD },
 		{ "HTTP/1.1 200 OK\r\nContent-Length: 0000000005\r\n\r\nhello", DP_RSP_2XX },
 		{ "HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n", DP_RSP_BAD },
-		{ "HTTP/1.1 200 OK\r\n\r\nclose-delimited", DP_RSP_BAD },
+		{ "HTTP/1.1 200 OK\r\n\r\nclose-delimited", DP_RSP_MORE }, /* to the close */
 		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\n\r\nhello", DP_RSP_BAD },
 		{ "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\n", DP_RSP_BAD },
 		{ "HTTP/1.1 20x OK\r\nContent-Length: 5\r\n\r\nhello", DP_RSP_BAD },
@@ -358,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_hostile_sizes),
+		cmocka_unit_test(test_close_delimited),
 		cmocka_unit_test(test_agrees_with_parse),
 		cmocka_unit_test(test_one_segment_agrees),
 	};

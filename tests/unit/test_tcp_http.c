@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of the TCP engine: responses and raw TCP: split, malformed and non-2xx responses, FIN without a response, raw TCP payloads.
+ * Unit tests of the TCP engine: responses and raw TCP: split, malformed and non-2xx responses, FIN without a response, responses delimited by the server's close, raw TCP payloads.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
 // links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
@@ -311,6 +311,73 @@ test_rst_mid_response(void **state)
 	assert_reset_unfinished(&x);
 }
 
+/* A response without Content-Length or chunked (an HTTP/1.0 server, an
+ * error page) ends at the server's FIN (RFC 9112 6.3 item 8): its status
+ * counts (http2XX), every byte of it is goodput, our FIN answers theirs
+ * (issue 27 item 5: it was httpErr, skErr and our RST). */
+static void
+test_close_delimited(void **state)
+{
+	static const char head[] = "HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6 Python/3.11\r\n\r\n";
+	static char body[1000];
+	struct scripted x;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	assert_int_equal(C(x.c, GOOD_RX), 0);
+	memset(body, 'b', sizeof(body));
+	scripted_send(&x, head, sizeof(head) - 1);
+	for (int i = 0; i < 3; i++)
+		scripted_send(&x, body, sizeof(body));
+	assert_int_equal(C(x.c, HTTP_2XX), 0); /* not before the close */
+	inject(x.c, &x.st, x.seq, x.ack, TH_ACK | TH_PSH | TH_FIN, (const uint8_t *)body, 500);
+	assert_int_equal(C(x.c, HTTP_2XX), 1);
+	assert_int_equal(C(x.c, HTTP_ERR), 0);
+	assert_int_equal(C(x.c, SK_ERR), 0);
+	assert_int_equal(C(x.c, RST_TX), 0);
+	assert_int_equal(C(x.c, GOOD_RX), (sizeof(head) - 1 + 3500) * 8ULL);
+	assert_int_equal(x.c->out[x.c->n_out - 1].flags, TH_FIN | TH_ACK);
+	assert_int_equal(x.c->out[x.c->n_out - 1].ack, x.seq + 500 + 1);
+	/* a 502 to the close is a whole response, not a success */
+	free_nodes(NULL);
+	scripted_open(&x, NULL);
+	scripted_send(&x, "HTTP/1.1 502 Bad Gateway\r\n\r\n<html>", 34);
+	inject(x.c, &x.st, x.seq, x.ack, TH_ACK | TH_FIN, NULL, 0);
+	assert_int_equal(C(x.c, HTTP_ERR), 1);
+	assert_int_equal(C(x.c, HTTP_2XX), 0);
+	assert_int_equal(C(x.c, SK_ERR), 0);
+}
+
+/* The same response ended by the server's RST instead: unfinished, as
+ * a response with a length is (one rule whatever ends it, issue 31). */
+static void
+test_close_delimited_rst(void **state)
+{
+	static const char part[] = "HTTP/1.0 200 OK\r\n\r\nsome of the body";
+	struct scripted x;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	scripted_send(&x, part, sizeof(part) - 1);
+	inject(x.c, &x.st, x.seq, 0, TH_RST, NULL, 0);
+	assert_reset_unfinished(&x);
+}
+
+/* The server's FIN in the middle of a head: unfinished (httpErr). */
+static void
+test_fin_mid_head(void **state)
+{
+	static const char part[] = "HTTP/1.0 200 OK\r\nServer: x\r\n";
+	struct scripted x;
+
+	(void)state;
+	scripted_open(&x, NULL);
+	scripted_send(&x, part, sizeof(part) - 1);
+	inject(x.c, &x.st, x.seq, x.ack, TH_ACK | TH_FIN, NULL, 0);
+	assert_reset_unfinished(&x);
+	assert_int_equal(C(x.c, RST_TX), 1);
+}
+
 /* Headers that never end, a line every half timeout: malformed once a
  * head runs over 64 KiB (httpErr), not a timeout (issue 31: cut after
  * 12 s as skErr alone). */
@@ -462,6 +529,9 @@ main(void)
 		cmocka_unit_test_teardown(test_slow_response, free_nodes),
 		cmocka_unit_test_teardown(test_peer_mss, free_nodes),
 		cmocka_unit_test_teardown(test_rst_mid_response, free_nodes),
+		cmocka_unit_test_teardown(test_close_delimited, free_nodes),
+		cmocka_unit_test_teardown(test_close_delimited_rst, free_nodes),
+		cmocka_unit_test_teardown(test_fin_mid_head, free_nodes),
 		cmocka_unit_test_teardown(test_endless_headers, free_nodes),
 		cmocka_unit_test_teardown(test_endless_continue, free_nodes),
 		cmocka_unit_test_teardown(test_split_head_chunked, free_nodes),
