@@ -67,7 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * first agrees with the one-segment parse when both read it. */
 	{
 		uint32_t ends[2][64], cut = size > 1 ? p[1] % (uint32_t)size : 0;
-		int n[2] = { 0, 0 }, last[2];
+		int n[2] = { 0, 0 }, last[2], closed[2];
 
 		for (int way = 0; way < 2; way++) {
 			struct dp_rsp_scan r = {0};
@@ -90,8 +90,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 			last[way] = sr;
+			/* the server's close after the bytes: what it ends (a
+			 * body to the close) leaves the scanner idle */
+			closed[way] = sr == DP_RSP_MORE ? dp_rsp_scan_close(&r) : sr;
+			if (sr == DP_RSP_MORE && closed[way] != DP_RSP_BAD && !dp_rsp_scan_idle(&r))
+				abort();
 		}
-		if (n[0] != n[1] || last[0] != last[1] || memcmp(ends[0], ends[1], sizeof(ends[0][0]) * (size_t)n[0]))
+		if (n[0] != n[1] || last[0] != last[1] || closed[0] != closed[1] ||
+		    memcmp(ends[0], ends[1], sizeof(ends[0][0]) * (size_t)n[0]))
 			abort();
 		if (rc == 0 && n[0] > 0 &&
 		    ((ends[0][0] & 0x7fffffffu) != total || !(ends[0][0] >> 31) != !(status / 100 == 2)))
