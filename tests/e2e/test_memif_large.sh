@@ -5,7 +5,9 @@
 # memif, a client at 2k requests/s (keepalive) and one at 2k connections/s
 # (each answer closing its connection) get every answer complete
 # (http2XX = httpGet on both sides), with no retransmission, and the
-# bytes received are the answers' bytes.
+# bytes received are the answers' bytes. So does a client that pipelines
+# 4 requests per connection (issue 27 item 4: the server answered the
+# first of each batch only, and the client waited for the rest).
 . "$(dirname "$0")/lib.sh"
 
 SIZE=64000
@@ -17,7 +19,7 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 	[ "$get" -gt 1000 ] || fail "$1: only $get requests"
 	[ "$ok" = "$get" ] || fail "$1: httpGet $get, http2XX $ok"
 	[ "$(total "$s" http2XX)" = "$ok" ] || fail "$1: server answered $(total "$s" http2XX), client got $ok"
-	for k in skErr httpErr synRt pushRt finRt tcpDrop dropTx; do
+	for k in skErr httpErr synRt pushRt finRt tcpDrop dropTx pipeFull; do
 		[ "$(total "$c" $k)" = 0 ] || fail "$1: client $k $(total "$c" $k)"
 		[ "$(total "$s" $k)" = 0 ] || fail "$1: server $k $(total "$s" $k)"
 	done
@@ -37,6 +39,7 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 }
 run keepalive $'keepalive 1ms\ncc 2' $'keepalive\npayload_size 64k'
 run close "" "payload_size 64k"
+run pipeline $'keepalive 1ms\ncc 2\npipeline 4' $'keepalive\npayload_size 64k'
 
 # 1% loss (test_rx_drop 100 on the client: one data segment in 100 never
 # reaches it, testDrop): 1 MB answers still complete, the client holds what
@@ -76,4 +79,4 @@ for drop in 0 100; do
 	loss=$([ $drop = 0 ] && echo "no loss" || echo "1 segment in $drop dropped")
 	note "1 MB answers, $loss: $ok complete, $(rate "$c") Gbit/s, server pushRt $(total "$s" pushRt) sackRx $(total "$s" sackRx) spurRt $(total "$s" spurRt), client testDrop $(total "$c" testDrop) tcpDrop $(total "$c" tcpDrop) tcpOoo $(total "$c" tcpOoo) oooDrop $(total "$c" oooDrop)"
 done
-pass "64 KB answers over several segments, keepalive and closing: every one complete, no retransmission; 1 MB answers through 1% loss"
+pass "64 KB answers over several segments, keepalive, closing and pipelined: every one complete, no retransmission; 1 MB answers through 1% loss"
