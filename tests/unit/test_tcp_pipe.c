@@ -184,6 +184,39 @@ test_mixed_then_fin(void **state)
 	peer_close(&p);
 }
 
+/* The HEAD's answer between two long ones is lost: the second long
+ * answer waits until it is acknowledged (the sender starts a message
+ * from an acknowledged stream), the timer sends it again from its own
+ * bytes, then the rest follows, byte for byte. */
+static void
+test_small_answer_lost(void **state)
+{
+	struct peer p;
+	const struct msg *ka, *head;
+
+	(void)state;
+	peer_open(&p);
+	ka = &p.s->w.net.msg.rsp_ka;
+	head = &p.s->w.net.msg.rsp_head_ka;
+	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 0);
+	while (p.got < ka->len)
+		assert_true(peer_round(&p) > 0);
+	assert_int_equal(p.got, ka->len);
+	/* the ACK of the first answer let the HEAD's go, and only it */
+	assert_int_equal(p.s->n_out, 1);
+	assert_int_equal(p.s->out[0].len, head->len);
+	box_clear(p.s); /* lost */
+	assert_int_equal(server_sock(p.s, &p.t)->inflight, 1);
+	rt_expire(p.s);
+	assert_int_equal(p.s->n_out, 1);
+	assert_int_equal(p.s->out[0].len, head->len);
+	assert_int_equal(C(p.s, PUSH_RT), 1);
+	peer_take_all(&p);
+	assert_stream(&p, (const struct msg *[]){ ka, head, ka }, 3);
+	assert_int_equal(C(p.s, HTTP_2XX), 3);
+	peer_close(&p);
+}
+
 /* A bad request behind a GET: the GET's answer, then 400 and our FIN;
  * what follows the bad request is not read. */
 static void
@@ -265,6 +298,7 @@ main(void)
 		cmocka_unit_test_teardown(test_two_gets_one_segment, free_nodes),
 		cmocka_unit_test_teardown(test_get_during_answer, free_nodes),
 		cmocka_unit_test_teardown(test_mixed_then_fin, free_nodes),
+		cmocka_unit_test_teardown(test_small_answer_lost, free_nodes),
 		cmocka_unit_test_teardown(test_bad_after_get, free_nodes),
 		cmocka_unit_test_teardown(test_pipe_full, free_nodes),
 		cmocka_unit_test_teardown(test_small_answers_no_queue, free_nodes),
