@@ -56,7 +56,7 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 	for (uint64_t i = 0; i < n; i++) {
 		double us = base_us + (double)(i * 7919 % (uint64_t)spread_us);
 
-		dp_hist_add(&in->last.lat_response, (uint64_t)(us * (double)hz / 1e6));
+		dp_hist_add(&in->last.lat[DP_LAT_RESPONSE], (uint64_t)(us * (double)hz / 1e6));
 		if (all_us != NULL)
 			dp_hist_add(all_us, (uint64_t)(us * 1000)); /* ns: the exact samples, finely */
 	}
