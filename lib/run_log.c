@@ -152,6 +152,12 @@ dp_run_log_json(FILE *f, const struct dp_shm *s, const struct dp_run_log *r)
 	fprintf(f, ",\"error_counters\":[");
 	for (size_t i = 0; i < sizeof(error_counters) / sizeof(error_counters[0]); i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", error_counters[i]);
+	/* the latency kinds, so that dperf-report names and plots every one
+	 * (an empty one it leaves out) with no list of its own */
+	fprintf(f, "],\"latency_kinds\":[");
+	for (int k = 0; k < DP_LAT__COUNT; k++)
+		fprintf(f, "%s{\"key\":\"%s\",\"label\":\"%s\",\"help\":\"%s\"}", k ? "," : "",
+			dp_lat_kinds[k].key, dp_lat_kinds[k].label, dp_lat_kinds[k].help);
 	fprintf(f, "],\"history\":[");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dp_second *cur = nth(r, i);

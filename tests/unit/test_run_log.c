@@ -168,6 +168,10 @@ test_latency_kinds(void **state)
 	 * sample and its total (latency_total_us) four */
 	j = summary(f, &r);
 	assert_non_null(strstr(j, "{\"sec\":1,"));
+	/* the kinds named for dperf-report, every one in order */
+	assert_non_null(strstr(j, "\"latency_kinds\":[{\"key\":\"connect\",\"label\":\"connect\","));
+	assert_non_null(strstr(j, "},{\"key\":\"srtt\",\"label\":\"sRTT\",\"help\":\"smoothed RTT"));
+	assert_non_null(strstr(j, "},{\"key\":\"tls_handshake\",\"label\":\"TLS handshake\",\"help\":\"TLS handshake: "));
 	assert_non_null(strstr(j, "\"srtt\":{\"count\":3,\"p50\":20000.0,\"p90\":20000.0,\"p99\":20000.0,"
 				  "\"p999\":20000.0,\"max\":20000.0},\"tls_handshake\":{\"count\":0,"));
 	assert_non_null(strstr(j, "\"srtt\":{\"count\":1,\"p50\":40000.0,"));
