@@ -22,7 +22,11 @@ lat_add(struct netw *w, enum dp_lat_kind k, uint64_t ticks)
 }
 
 /* A TLS handshake that completed: us microseconds from the SYN sent (a
- * client) or received (a server) to the Finished that completed it. */
+ * client) or received (a server) to the Finished that completed it. For
+ * the TLS room's call: sk->t_start holds that SYN's TSC on both sides
+ * (sk_opened) until a client sends its first request, so us is
+ * (w->now - sk->t_start) * 1000 / w->tsc_per_ms. Recorded once per
+ * handshake, full or resumed. */
 void lat_tls_handshake(struct netw *w, uint64_t us);
 
 #endif
