@@ -51,6 +51,8 @@ add_hist(struct fleet *fl, const json_t *lh, uint64_t hz, unsigned k, const char
 	uint64_t max;
 	size_t i;
 
+	if (o == NULL) /* a summary from before this kind existed: none of it */
+		return 0;
 	if (!json_is_array(b) || !json_is_integer(json_object_get(o, "max")))
 		return bad(err, path, "latency_hist has no buckets for", dp_lat_kinds[k].key);
 	max = (uint64_t)json_integer_value(json_object_get(o, "max"));

@@ -209,6 +209,39 @@ test_refused(void **state)
 	unlink(b);
 }
 
+/* A summary written before sRTT and TLS handshake existed (no such key
+ * in its latency_hist) merges with a newer one: it adds none of them,
+ * and the rest as before. */
+static void
+test_older_summary(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	json_t *old, *j;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	summary(a, "a", 2000000000, 100, 100, 10, NULL);
+	summary(b, "b", 2000000000, 50, 100, 10, NULL);
+	old = json_load_file(b, 0, NULL);
+	assert_non_null(old);
+	assert_int_equal(json_object_del(json_object_get(old, "latency_hist"), "srtt"), 0);
+	assert_int_equal(json_object_del(json_object_get(old, "latency_hist"), "tls_handshake"), 0);
+	assert_int_equal(json_dump_file(old, b, JSON_COMPACT), 0);
+	json_decref(old);
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_non_null(j);
+	assert_int_equal((uint64_t)lat(j, "response", "count"), 150);
+	assert_int_equal((uint64_t)lat(j, "srtt", "count"), 100); /* a's only */
+	assert_int_equal((uint64_t)lat(j, "tls_handshake", "count"), 0);
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+}
+
 int
 main(void)
 {
@@ -216,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_same_hz),
 		cmocka_unit_test(test_other_hz),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_older_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
