@@ -520,3 +520,10 @@ big_client(struct dp_config *c)
 	c->keepalive_request_num = 2;
 	c->payload_size = 64000;
 }
+
+void
+post_client(struct dp_config *c)
+{
+	big_client(c);
+	c->http_method = DP_HTTP_POST; /* a body of 63915 bytes, 44 segments */
+}

@@ -214,6 +214,31 @@ test_srtt_recorded(void **state)
 	assert_int_equal(slat.h[DP_LAT_TLS_HS].count, 0);
 }
 
+/* The client's side: a POST body over several segments goes through the
+ * same sender, and its sRTT is recorded the same way (4 ms here); the
+ * server, whose answers are one segment, records none. */
+static void
+test_srtt_recorded_client(void **state)
+{
+	static struct dp_worker_lat slat, clat;
+	struct node *c = new_client(post_client), *s = new_server(ka_server);
+
+	(void)state;
+	memset(&slat, 0, sizeof(slat));
+	memset(&clat, 0, sizeof(clat));
+	s->w.net.lat = &slat;
+	c->w.net.lat = &clat;
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK: the body's first flight leaves */
+	advance(c, 4);
+	deliver(c, s);
+	deliver(s, c); /* its ACKs, 4 ms later */
+	assert_int_equal(clat.h[DP_LAT_SRTT].count, 1);
+	assert_int_equal(clat.h[DP_LAT_SRTT].max, 4 * c->w.net.tsc_per_ms);
+	assert_int_equal(slat.h[DP_LAT_SRTT].count, 0);
+}
+
 int
 main(void)
 {
@@ -225,6 +250,7 @@ main(void)
 		cmocka_unit_test_teardown(test_held_released_at_close, free_nodes),
 		cmocka_unit_test_teardown(test_rto_from_rtt, free_nodes),
 		cmocka_unit_test_teardown(test_srtt_recorded, free_nodes),
+		cmocka_unit_test_teardown(test_srtt_recorded_client, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
