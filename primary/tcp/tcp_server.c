@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 
 #include "http/http.h"
+#include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
@@ -199,7 +200,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);
 	if (w->lat)
-		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 }
 
 /* ---- requests waiting behind an answer over several segments ----
@@ -295,7 +296,7 @@ answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
 		sent = 1;
 	}
 	if (sent && w->lat)
-		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 	return sent;
 }
 
