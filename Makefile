@@ -239,10 +239,11 @@ fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_
 	    -print_final_stats=1 build/fuzz/corpus-$$h tests/fuzz/regressions/$$h 2>&1 | \
 	    grep -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" ; \
 	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
-	  if [ $$h = rx ]; then echo "== fuzz_rx_ub over the kept inputs"; \
-	    build/fuzz/fuzz_rx_ub -runs=0 -artifact_prefix=build/fuzz/crash-rx-ub- build/fuzz/corpus-rx tests/fuzz/regressions/rx 2>&1 | \
-	      grep -E "(INITED|==[0-9]+==ERROR|SUMMARY|runtime error)" ; \
-	    test -z "$$(ls build/fuzz/crash-rx-ub-* 2>/dev/null)"; fi; \
+	  if [ $$h = rx ]; then \
+	    echo "== fuzz_rx_ub over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions"; \
+	    build/fuzz/fuzz_rx_ub $$(ls -d build/fuzz/corpus-rx/* tests/fuzz/regressions/rx/*) \
+	      > build/fuzz/rx-ub.log 2>&1 || { grep -E "^Running:" build/fuzz/rx-ub.log | tail -1; \
+	      grep -E "runtime error|ERROR|SUMMARY|fuzz_rx" build/fuzz/rx-ub.log; exit 1; }; fi; \
 	done; rm -rf /var/run/dpdk/fuzz_rx
 
 # Longer runs, for what only millions of executions reach (fuzz_rx's goal:
