@@ -10,6 +10,7 @@
 #   make soak       ten minutes of CC with churn, then checks that nothing leaked
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each; FUZZ_HARNESSES="rx" for one)
 #   make fuzz-long  the same, 200 s each (FUZZ_LONG_SECONDS): not part of make test
+#                   (FUZZ_JOBS=2: two processes per harness, both cores)
 #   make man        the man pages in build/man/, from docs/man/*.md
 #   make docs       regenerate README's generated block (dperf-ctl's examples) from docs/man/*.md
 #   make install    binaries, man pages, example configs, dperf@.service (PREFIX, DESTDIR)
@@ -230,14 +231,23 @@ build/fuzz/%:
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
 
+# FUZZ_JOBS=2 runs two processes per harness on one corpus (libFuzzer
+# reads what the other adds) and sums their executions: both cores, so not
+# the default (make test, and a box shared with other work).
 FUZZ_HARNESSES ?= config http ctl rx tls
+FUZZ_JOBS ?= 1
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- -print_final_stats=1 \
+           build/fuzz/corpus-$$h tests/fuzz/regressions/$$h
 fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_ub)
 	@set -e; for h in $(FUZZ_HARNESSES); do \
-	  rm -rf build/fuzz/corpus-$$h; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
+	  rm -rf build/fuzz/corpus-$$h build/fuzz/fuzz-$$h-*.log; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
 	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
-	  build/fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- \
-	    -print_final_stats=1 build/fuzz/corpus-$$h tests/fuzz/regressions/$$h 2>&1 | \
-	    grep -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" ; \
+	  j=1; while [ $$j -lt $(FUZZ_JOBS) ]; do \
+	    build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-$$j.log 2>&1 & j=$$((j + 1)); done; \
+	  build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-0.log 2>&1 || true; wait; \
+	  grep -h -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" build/fuzz/fuzz-$$h-*.log | \
+	    awk '{ print } /^stat::number_of_executed_units/ { n += $$2; k++ } \
+	      END { if (k > 1) print "executions of the " k " processes: " n }'; \
 	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
 	  if [ $$h = rx ]; then \
 	    echo "== fuzz_rx_ub over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions"; \
