@@ -177,6 +177,13 @@ SEEDS = {
                                                                tcp(80, 1000, 1, 1, PSH | ACK, RSP[62:]))), sel=0xc1)
     + rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
                                               tcp(80, 1000, 1, 1, PSH | ACK, RSP[:62]))), sel=0x81),
+    # held out of order, then the connection ends (an RST at rcv_nxt): the
+    # held segments go back with it (the harness checks the queue holds
+    # only what open sockets hold)
+    "rsp_ooo_then_rst": rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                                              tcp(80, 1000, 1, 1, PSH | ACK, RSP[62:]))), sel=0xc1)
+    + rec(TO_CLIENT | FIXUP | SUMS, CLI4(ipv4("198.18.2.1", "198.18.1.2", 6,
+                                              tcp(80, 1000, 1, 1, RST | ACK))), sel=0x81),
     # pair 4 (POST bodies over segments): the next POST goes, then three
     # duplicate ACKs carrying SACK blocks (and a D-SACK below the ACK)
     "post_sack_dupacks": b"".join(
