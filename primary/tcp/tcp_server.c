@@ -12,6 +12,7 @@
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
+#include "tcp/tcp_server.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
 
@@ -21,8 +22,8 @@
  * that is not GET, HEAD or POST HTTP gets 400 and the connection closes
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
-static inline const struct msg *
-answer(const struct netw *w, const struct sock *sk, uint8_t kind)
+const struct msg *
+tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 {
 	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
 
@@ -37,7 +38,7 @@ answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 static inline const struct msg *
 response(const struct netw *w, const struct sock *sk)
 {
-	return answer(w, sk, sk->last_kind);
+	return tcp_server_answer(w, sk, sk->last_kind);
 }
 
 /* Whether the connection closes after the answer in progress. */
@@ -68,16 +69,6 @@ big_busy(const struct netw *w, const struct sock *sk)
 	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
 }
 
-/* The requests of one segment, as runs of one method. More changes of
- * method in one segment than this end the connection as a bad request. */
-#define MAX_RUNS 16
-struct req_runs {
-	uint32_t n;      /* runs */
-	uint32_t total;  /* requests */
-	uint8_t kind[MAX_RUNS];
-	uint32_t count[MAX_RUNS];
-};
-
 static void
 runs_add(struct req_runs *r, uint8_t kind)
 {
@@ -92,9 +83,9 @@ runs_add(struct req_runs *r, uint8_t kind)
 	r->total++;
 }
 
-static void
-accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
-	   const struct tuple *t)
+void
+tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+		  const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
@@ -122,17 +113,16 @@ accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
-/* The complete requests in a segment, counted by method (httpGet counts
- * GET and HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq). */
-static void
-count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_runs *r)
+void
+tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+		 struct req_runs *r)
 {
 	uint32_t off = 0, n;
 	int done;
 
 	if (!w->is_http) {
-		n = (sk->raw_got + s->dlen) / w->msg.req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->msg.req_size);
+		n = (sk->raw_got + dlen) / w->msg.req_size;
+		sk->raw_got = (uint16_t)((sk->raw_got + dlen) % w->msg.req_size);
 		CNT_ADD(&w->cnt, TCP_REQ, n);
 		if (n > 0) {
 			r->n = 1;
@@ -141,8 +131,8 @@ count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_
 		}
 		return;
 	}
-	while (off < s->dlen) {
-		off += dp_http_scan_request(&sk->rq, s->data + off, s->dlen - off, &done);
+	while (off < dlen) {
+		off += dp_http_scan_request(&sk->rq, data + off, dlen - off, &done);
 		if (!done)
 			break;
 		runs_add(r, sk->rq.kind);
@@ -157,7 +147,7 @@ count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_
 		else
 			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
 	}
-	if (w->keepalive && r->total > 0 && dp_http_wants_close(s->data, s->dlen))
+	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
 		sk->flags |= SKF_WANT_CLOSE;
 }
 
@@ -171,7 +161,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		    r->kind[r->n - 1] == DP_REQ_BAD;
 	uint32_t left = r->total;
 
-	if (unlikely(answer(w, sk, r->kind[0])->seg_sum != NULL)) {
+	if (unlikely(tcp_server_answer(w, sk, r->kind[0])->seg_sum != NULL)) {
 		/* An answer over several segments: one request at a time
 		 * (the config refuses pipeline with it); more requests in
 		 * this segment than one are not answered (see Known limits). */
@@ -188,7 +178,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		return;
 	}
 	for (uint32_t k = 0; k < r->n; k++) {
-		const struct msg *m = answer(w, sk, r->kind[k]);
+		const struct msg *m = tcp_server_answer(w, sk, r->kind[k]);
 		for (uint32_t i = 0; i < r->count[k]; i++) {
 			uint8_t f = TH_ACK | TH_PSH;
 			if (close && --left == 0)
@@ -225,7 +215,7 @@ server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct t
 
 	r.n = r.total = 0;
 	if (s->dlen > 0)
-		count_requests(w, sk, s, &r);
+		tcp_server_count(w, sk, s->data, s->dlen, &r);
 	if (r.total > 0 && !snd_active(w, sk)) {
 		respond(w, sk, idx, t, &r);
 	} else if (snd_active(w, sk)) { /* an answer in progress: snd_ack sent what it could */
@@ -254,7 +244,7 @@ server_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
-	accept_syn(w, sk, idx, s, t);
+	tcp_server_accept(w, sk, idx, s, t);
 }
 
 static inline int
@@ -280,6 +270,10 @@ static const struct tcp_role server_role = {
 void
 tcp_server_timer(struct netw *w, uint32_t idx, int which)
 {
+	if (unlikely(w->tcp->over_timer != NULL)) {
+		w->tcp->over_timer(w, idx, which);
+		return;
+	}
 	if (which == TL_IDLE) {
 		struct sock *sk = &w->skt.sk[idx];
 		struct tuple t;
@@ -304,5 +298,9 @@ tcp_server_timer(struct netw *w, uint32_t idx, int which)
 void
 tcp_server_input(struct netw *w, const struct seg *s)
 {
+	if (unlikely(w->tcp->over_input != NULL)) {
+		w->tcp->over_input(w, s);
+		return;
+	}
 	tcp_input(w, s, &server_role);
 }
