@@ -85,24 +85,9 @@ rule_v6_prefix(const struct dp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* protocol https and tls: the server carries them (tls/tls_server.c);
- * the client's TCP path does not yet: refused, rather than run as plain
- * TCP. */
-static int
-rule_tls(const struct dp_config *cfg, char *err, size_t errlen)
-{
-	if (!DP_PROTO_IS_TLS(cfg->protocol) || cfg->mode == DP_MODE_SERVER)
-		return 0;
-	return rule_err(cfg, dp_config_line(cfg, "protocol"), "protocol", err, errlen,
-			"%s on a client: not carried by this build's client yet (expected mode server, "
-			"or protocol tcp, http or udp)", cfg->protocol == DP_PROTO_TLS ? "tls" : "https");
-}
-
 int
 config_rules_check(const struct dp_config *cfg, char *err, size_t errlen)
 {
-	if (rule_tls(cfg, err, errlen) != 0)
-		return -1;
 	if (rule_v6_prefix(cfg, err, errlen) != 0 || rule_messages(cfg, err, errlen) != 0)
 		return -1;
 	return rule_limits(cfg, err, errlen);

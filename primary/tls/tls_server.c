@@ -18,38 +18,6 @@
 #include "tls/tls_src.h"
 #include "tls/tls_tcp.h"
 
-void tls_server_input(struct netw *w, const struct seg *s);
-void tls_server_timer(struct netw *w, uint32_t idx, int which);
-
-/* An answer as records: a message of one segment at once, a longer one
- * from its segments (a long template stores only a prefix: http/messages.h). */
-static int
-write_answer(struct netw *w, struct tls_conn *c, const struct msg *m)
-{
-	struct msg seg;
-
-	if (m->seg_sum == NULL)
-		return tls_write(c, m->data, m->len);
-	for (uint32_t k = 0; (uint64_t)k * w->mss < m->len; k++) {
-		int r;
-
-		msg_segment(m, w->mss, k, &seg);
-		r = tls_write(c, seg.data, seg.len);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Our close: close_notify after the handshake (once), then our FIN
- * (tls_flush). */
-static void
-close_after(struct sock *sk, struct tls_conn *c)
-{
-	if (c->ssl != NULL && !(SSL_get_shutdown(c->ssl) & SSL_SENT_SHUTDOWN))
-		tls_shutdown(c);
-	sk->flags |= SKF_CLOSE;
-}
 
 struct plain_ctx {
 	struct netw *w;
@@ -79,7 +47,7 @@ on_plain(void *arg, const uint8_t *data, uint32_t len)
 		const struct msg *m = tcp_server_answer(w, sk, r.kind[k]);
 
 		for (uint32_t i = 0; i < r.count[k]; i++) {
-			if (write_answer(w, p->c, m) < 0)
+			if (tls_write_msg(w, p->c, m) < 0)
 				return; /* failed: counted by the caller */
 			if (!w->is_http)
 				CNT(&w->cnt, TCP_RSP);
@@ -91,7 +59,7 @@ on_plain(void *arg, const uint8_t *data, uint32_t len)
 		bad |= r.kind[k] == DP_REQ_BAD;
 	}
 	if (r.total > 0 && (!w->keepalive || w->stopping || bad || (sk->flags & SKF_CLOSE)))
-		close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
+		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
 }
 
 
@@ -128,7 +96,7 @@ read_records(struct netw *w, struct sock *sk, struct tls_conn *c, const struct s
 	if (r & TLS_EV_DONE)
 		tls_hs_done(w, sk, c);
 	if (r & TLS_EV_CLOSE)
-		close_after(sk, c); /* the peer's close_notify: ours */
+		tls_close_after(sk, c); /* the peer's close_notify: ours */
 	if (p.answered && w->lat)
 		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
 }
@@ -149,7 +117,7 @@ tls_srv_established(struct netw *w, struct sock *sk, uint32_t idx, const struct 
 
 		if (tls_eof(c) < 0) /* mid-handshake */
 			tls_failed(w, c, was);
-		close_after(sk, c);
+		tls_close_after(sk, c);
 	}
 	tls_flush(w, sk, idx, t, c);
 	if (sk->snd_nxt != nxt || sk->state != SK_ESTABLISHED)
@@ -222,7 +190,7 @@ tls_server_timer(struct netw *w, uint32_t idx, int which)
 	} else if (c->state == TLS_UP) {
 		CNT(&w->cnt, IDLE_CLOSE); /* an idle keepalive connection */
 	}
-	close_after(sk, c);
+	tls_close_after(sk, c);
 	sk_tuple(&w->skt, idx, &t);
 	tls_flush(w, sk, idx, &t, c);
 }

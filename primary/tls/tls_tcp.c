@@ -20,8 +20,6 @@ _Static_assert(DP_C_TLS_F_PROTO - DP_C_TLS_F_ALERT == TLS_F_PROTO - TLS_F_ALERT 
 		       TLS_F__COUNT == TLS_F_INTERNAL + 1,
 	       "tlsFail* counters follow enum tls_fail");
 
-void tls_server_input(struct netw *w, const struct seg *s);
-void tls_server_timer(struct netw *w, uint32_t idx, int which);
 
 static void
 part_closed(struct netw *w, struct sock *sk)
@@ -43,11 +41,6 @@ tls_part_init(struct tls_part *p, struct netw *w, char *err, size_t errlen)
 	void *m;
 
 	memset(p, 0, sizeof(*p));
-	if (w->is_client) {
-		snprintf(err, errlen, "protocol %s on a client: not carried by this build yet (expected mode server)",
-			 w->cfg->protocol == DP_PROTO_TLS ? "tls" : "https");
-		return -1;
-	}
 	tls_opts_of(w->cfg, &o);
 	if (tls_side_init(&p->side, &o, err, errlen) != 0)
 		return -1;
@@ -65,8 +58,8 @@ tls_part_init(struct tls_part *p, struct netw *w, char *err, size_t errlen)
 	p->conn = m;
 	p->n_conn = w->skt.n_sk;
 	w->tls = p;
-	w->tcp->over_input = tls_server_input;
-	w->tcp->over_timer = tls_server_timer;
+	w->tcp->over_input = w->is_client ? tls_client_input : tls_server_input;
+	w->tcp->over_timer = w->is_client ? tls_client_timer : tls_server_timer;
 	w->tcp->over_closed = part_closed;
 	return 0;
 bad:
@@ -172,4 +165,30 @@ tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 	}
 	sk->retries = 0;
 	snd_arm_rt(w, sk, idx);
+}
+
+int
+tls_write_msg(const struct netw *w, struct tls_conn *c, const struct msg *m)
+{
+	struct msg seg;
+
+	if (m->seg_sum == NULL)
+		return tls_write(c, m->data, m->len);
+	for (uint32_t k = 0; (uint64_t)k * w->mss < m->len; k++) {
+		int r;
+
+		msg_segment(m, w->mss, k, &seg);
+		r = tls_write(c, seg.data, seg.len);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void
+tls_close_after(struct sock *sk, struct tls_conn *c)
+{
+	if (c->ssl != NULL && !(SSL_get_shutdown(c->ssl) & SSL_SENT_SHUTDOWN))
+		tls_shutdown(c);
+	sk->flags |= SKF_CLOSE;
 }

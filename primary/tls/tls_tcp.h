@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/l4.h"
 #include "net/netw.h"
 #include "state/sock.h"
 #include "tls/tls_conn.h"
@@ -68,5 +69,21 @@ void tls_settle(const struct netw *w, const struct sock *sk, struct tls_conn *c)
  * alone). On the retransmission timer when anything went. */
 void tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	       struct tls_conn *c);
+
+/* A message of ours (a request, an answer) as records: one of a segment
+ * at once, a longer one from its segments (a long template stores only a
+ * prefix: http/messages.h). 0, or -enum tls_fail. */
+int tls_write_msg(const struct netw *w, struct tls_conn *c, const struct msg *m);
+
+/* Our close after what is written: close_notify after the handshake
+ * (once), then our FIN (SKF_CLOSE, tls_flush). */
+void tls_close_after(struct sock *sk, struct tls_conn *c);
+
+/* The roles (tls_server.c, tls_client.c): the worker's segments and
+ * timers while the part is set. */
+void tls_server_input(struct netw *w, const struct seg *s);
+void tls_server_timer(struct netw *w, uint32_t idx, int which);
+void tls_client_input(struct netw *w, const struct seg *s);
+void tls_client_timer(struct netw *w, uint32_t idx, int which);
 
 #endif

@@ -187,11 +187,10 @@ test_server_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
-/* protocol https on a client parses (test_config) but is refused before
- * anything starts until the client's TCP path carries TLS: never run as
- * plain TCP. A server carries it. */
+/* protocol https passes the rules on a client and on a server (the
+ * engine carries both: primary/tls/). */
 static void
-test_tls_client_refused_until_carried(void **state)
+test_tls_passes(void **state)
 {
 	static const char srv[] =
 		"mode server\ncpu 0\nprotocol https\ntls_cert /etc/hostname\ntls_key /etc/hostname\n"
@@ -201,10 +200,7 @@ test_tls_client_refused_until_carried(void **state)
 	char perr[DP_ERR_LEN];
 
 	(void)state;
-	assert_int_equal(rules("1k", "protocol https\n", &cfg), -1);
-	assert_err("f.conf:9: protocol: https on a client: not carried by this build's client yet "
-		   "(expected mode server, or protocol tcp, http or udp)");
-	assert_int_equal(rules("1k", "protocol http\n", &cfg), 0);
+	assert_int_equal(rules("1k", "protocol https\n", &cfg), 0);
 	if (dp_config_parse("s.conf", srv, &cfg, perr, sizeof(perr)) != 0)
 		fail_msg("parse: %s", perr);
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
@@ -221,7 +217,7 @@ main(void)
 		cmocka_unit_test(test_messages_fit_mss),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
-		cmocka_unit_test(test_tls_client_refused_until_carried),
+		cmocka_unit_test(test_tls_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
  * hostile peers (a malformed record, a stall, a close mid-handshake):
  * counted by kind, no socket left, OpenSSL's heap back where it began.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c
 #include "tcp_harness.h"
 
 #include <openssl/err.h>
@@ -19,7 +19,8 @@
 #define CERT DP_SOURCE_DIR "/build/tls/test-cert.pem"
 #define KEY  DP_SOURCE_DIR "/build/tls/test-key.pem"
 
-static struct tls_part part;
+static struct tls_part part, part_c; /* the server's, our client's */
+static struct node *our_cli;
 static struct node *srv, *cli; /* cli: the tuples of a client of ours */
 static int64_t mem_before;
 static int warm; /* 1 once OpenSSL made its lazy globals (the first run of a test) */
@@ -238,9 +239,17 @@ assert_gone(struct node *s)
 static int
 teardown(void **state)
 {
-	int64_t live = tls_mem_live();
+	int64_t live;
 
+	/* the client's saved session (one per worker, to resume) is not a
+	 * connection's */
+	SSL_SESSION_free(part_c.side.sess);
+	part_c.side.sess = NULL;
+	live = tls_mem_live();
 	tls_part_fini(&part, &srv->w.net);
+	if (our_cli != NULL)
+		tls_part_fini(&part_c, &our_cli->w.net);
+	our_cli = NULL;
 	free_nodes(state);
 	/* every connection's memory (the server's and the client's) back:
 	 * OpenSSL's heap as it was once the worker's side was made */
@@ -504,6 +513,78 @@ test_hostile_close_mid_handshake(void **state)
 	assert_gone(s);
 }
 
+/* Our TLS client (tls_client.c) against our TLS server, back to back. */
+static struct node *
+tls_client(void (*tweak)(struct dp_config *))
+{
+	struct node *c = new_client(tweak);
+	char err[DP_ERR_LEN];
+
+	if (tls_part_init(&part_c, &c->w.net, err, sizeof(err)) != 0)
+		fail_msg("tls_part_init (client): %s", err);
+	our_cli = c;
+	mem_before = tls_mem_live();
+	return c;
+}
+
+static void
+https_ka_client(struct dp_config *c)
+{
+	c->protocol = DP_PROTO_HTTPS;
+	c->keepalive = 1;
+	c->keepalive_request_num = 3;
+	c->keepalive_request_interval_us = 0;
+	c->tls_resume = DP_TLS_RESUME_TICKETS;
+}
+
+/* Three connections of three requests each: every handshake completes,
+ * the second and third resume the first's session (a ticket), each
+ * request answered on both sides, all closed (close_notify, FIN). */
+static void
+test_client_against_server(void **state)
+{
+	struct node *s = tls_server(https_ka_server), *c = tls_client(https_ka_client);
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		pump(c, s);
+	}
+	assert_int_equal(C(c, TLS_HS), 3);
+	assert_int_equal(C(c, TLS_HS_DONE), 3);
+	assert_int_equal(C(s, TLS_HS_DONE), 3);
+	assert_int_equal(C(c, TLS_RESUMED), 2);
+	assert_int_equal(C(s, TLS_RESUMED), 2);
+	assert_int_equal(C(c, HTTP_GET), 9);
+	assert_int_equal(C(c, HTTP_2XX), 9);
+	assert_int_equal(C(s, HTTP_2XX), 9);
+	assert_int_equal(C(c, SK_ERR) + C(c, HTTP_ERR) + C(c, TLS_ERR) + C(s, TLS_ERR), 0);
+	assert_int_equal(open_sockets(c), 0);
+	assert_int_equal(c->bad_sums, 0);
+	assert_gone(s);
+}
+
+/* A client whose server is not TLS (plain HTTP answers the ClientHello
+ * with 400): the handshake fails as a protocol error, the connection is
+ * counted in skErr, nothing is left. */
+static void
+test_client_against_plain_server(void **state)
+{
+	struct node *s = new_server(NULL), *c;
+
+	(void)state;
+	srv = s;
+	cli = new_client(NULL);
+	memset(&part, 0, sizeof(part));
+	c = tls_client(https_ka_client);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	pump(c, s);
+	assert_int_equal(C(c, TLS_HS), 1);
+	assert_int_equal(C(c, TLS_F_PROTO), 1);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(open_sockets(c), 0);
+}
+
 int
 main(void)
 {
@@ -516,6 +597,8 @@ main(void)
 		cmocka_unit_test_teardown(test_hostile_bad_record, teardown),
 		cmocka_unit_test_teardown(test_hostile_stall, teardown),
 		cmocka_unit_test_teardown(test_hostile_close_mid_handshake, teardown),
+		cmocka_unit_test_teardown(test_client_against_server, teardown),
+		cmocka_unit_test_teardown(test_client_against_plain_server, teardown),
 	};
 
 	if (tls_mem_init() != 0)
