@@ -585,6 +585,27 @@ test_client_against_plain_server(void **state)
 	assert_int_equal(open_sockets(c), 0);
 }
 
+/* A client cc that memory cannot hold at the measured bytes per
+ * connection is refused with the figures; one that fits, or a server, is
+ * not. */
+static void
+test_cc_memory(void **state)
+{
+	struct dp_config cfg;
+	char err[DP_ERR_LEN];
+
+	(void)state;
+	base_cfg(&cfg, DP_MODE_CLIENT);
+	cfg.cc = 100000;
+	/* 100k x 17 KB = 1.6 GB */
+	assert_int_equal(tls_cc_check(&cfg, 17288, 2048, err, sizeof(err)), 0);
+	assert_int_equal(tls_cc_check(&cfg, 17288, 1024, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cc 100000: TLS connections of 17288 bytes each (measured) need 1649 MB, "
+				    "1024 MB available (expected cc at most 62109)"));
+	cfg.mode = DP_MODE_SERVER;
+	assert_int_equal(tls_cc_check(&cfg, 17288, 1024, err, sizeof(err)), 0);
+}
+
 int
 main(void)
 {
@@ -601,7 +622,11 @@ main(void)
 		cmocka_unit_test_teardown(test_client_against_plain_server, teardown),
 	};
 
+	const struct CMUnitTest pure[] = { cmocka_unit_test(test_cc_memory) };
+
 	if (tls_mem_init() != 0)
+		return 1;
+	if (cmocka_run_group_tests_name("cc", pure, NULL, NULL) != 0)
 		return 1;
 	/* OpenSSL makes globals on first use (algorithms fetched, the
 	 * thread's error queue) and keeps them: one unchecked run first, so
