@@ -359,6 +359,12 @@ tcp_client_close_idle(struct netw *w, uint32_t idx)
 	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
+	if (unlikely(w->tcp->over_timer != NULL)) {
+		/* its keepalive timer while stopping: the layer's own close
+		 * (TLS: close_notify, then FIN) */
+		w->tcp->over_timer(w, idx, TL_KA);
+		return;
+	}
 	sk_tuple(&w->skt, idx, &t);
 	active_close(w, sk, idx, &t);
 }

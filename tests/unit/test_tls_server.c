@@ -564,6 +564,46 @@ test_client_against_server(void **state)
 	assert_gone(s);
 }
 
+static void
+https_ka_slow_client(struct dp_config *c)
+{
+	https_ka_client(c);
+	c->keepalive_request_num = 0;
+	c->keepalive_request_interval_us = 1000000; /* idle on the keepalive timer between */
+	c->tls_version = 12;                        /* alerts in the clear: close_notify seen */
+}
+
+/* A graceful stop closes the client's idle keepalive connections (the
+ * engine's loop: tcp_client_close_idle) with close_notify, then FIN. */
+static void
+test_client_stop_closes_idle(void **state)
+{
+	struct node *s = tls_server(https_ka_server), *c = tls_client(https_ka_slow_client);
+	size_t notify = 0;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		pump(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(c->w.tcp.tl[TL_KA].count, 2);
+	c->w.net.stopping = 1;
+	while (c->w.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
+		uint32_t idx = c->w.tcp.tl[TL_KA].head - 1;
+
+		tl_remove(&c->w.net, &c->w.net.skt.sk[idx]);
+		tcp_client_close_idle(&c->w.net, idx);
+	}
+	for (size_t i = 0; i < c->n_out; i++) /* an alert record (21), TLS 1.2 */
+		notify += c->out[i].len >= 7 && c->out[i].data[0] == 21 && c->out[i].data[1] == 3;
+	assert_int_equal(notify, 2);
+	pump(c, s);
+	assert_int_equal(open_sockets(c), 0);
+	assert_int_equal(C(c, SK_ERR) + C(c, TLS_ERR) + C(s, TLS_ERR), 0);
+	assert_gone(s);
+}
+
 /* A client whose server is not TLS (plain HTTP answers the ClientHello
  * with 400): the handshake fails as a protocol error, the connection is
  * counted in skErr, nothing is left. */
@@ -620,6 +660,7 @@ main(void)
 		cmocka_unit_test_teardown(test_hostile_close_mid_handshake, teardown),
 		cmocka_unit_test_teardown(test_client_against_server, teardown),
 		cmocka_unit_test_teardown(test_client_against_plain_server, teardown),
+		cmocka_unit_test_teardown(test_client_stop_closes_idle, teardown),
 	};
 
 	const struct CMUnitTest pure[] = { cmocka_unit_test(test_cc_memory) };
