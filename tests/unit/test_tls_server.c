@@ -198,13 +198,14 @@ handshake(struct node *s, struct peer *p, uint32_t first, int one)
 static void
 read_plain(struct node *s, struct peer *p)
 {
-	for (int i = 0; i < 20; i++) {
+	for (int round = 0; round < 64;) {
 		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(sizeof(p->got) - p->got_len));
 
 		if (n > 0) {
 			p->got_len += (uint32_t)n;
 			continue;
 		}
+		round++; /* our ACK of what came: the server's next window */
 		send_pending(s, p, 0, 0); /* a TLS 1.3 client writes nothing here; ACKs below */
 		inject(s, &p->t, p->seq, p->ack, TH_ACK, NULL, 0);
 		collect(s, p);
@@ -299,6 +300,38 @@ test_https_get(void **state)
 	assert_int_equal(C(s, HTTP_GET), 2);
 	assert_int_equal(C(s, HTTP_2XX), 2);
 	assert_int_equal(C(s, TLS_ERR) + C(s, TLS_F_PROTO) + C(s, TLS_F_EOF) + C(s, SK_ERR), 0);
+	assert_gone(s);
+}
+
+static void
+https_big_server(struct dp_config *c)
+{
+	https_server(c);
+	c->payload_size = 40000; /* an answer over many segments and three records */
+}
+
+/* An answer longer than a segment (the template's segments, msg_segment)
+ * written as records: the client reads it whole, byte for byte. */
+static void
+test_https_big_answer(void **state)
+{
+	struct node *s = tls_server(https_big_server);
+	const struct msg *m = &s->w.net.msg.rsp_close;
+	struct peer p;
+	struct msg seg;
+
+	(void)state;
+	assert_non_null(m->seg_sum);
+	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
+	assert_int_equal(p.got_len, m->len);
+	for (uint32_t k = 0; (uint64_t)k * s->w.net.mss < m->len; k++) {
+		msg_segment(m, s->w.net.mss, k, &seg);
+		assert_memory_equal(p.got + (size_t)k * s->w.net.mss, seg.data, seg.len);
+	}
+	assert_true(p.fin_rx);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, HTTP_2XX), 1);
 	assert_gone(s);
 }
 
@@ -652,6 +685,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_https_get, teardown),
 		cmocka_unit_test_teardown(test_https_splits, teardown),
+		cmocka_unit_test_teardown(test_https_big_answer, teardown),
 		cmocka_unit_test_teardown(test_https_keepalive_resume, teardown),
 		cmocka_unit_test_teardown(test_tls_raw, teardown),
 		cmocka_unit_test_teardown(test_hostile_not_tls, teardown),
