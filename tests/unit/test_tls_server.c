@@ -411,7 +411,7 @@ static void
 test_tls_raw(void **state)
 {
 	struct node *s = tls_server(tls_raw_server);
-	uint8_t msg[100];
+	uint8_t msg[200];
 	struct peer p;
 
 	(void)state;
