@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 16 /* 14: struct dp_config left the memzone; 15: the loss recovery counters; 16: the TLS counters */
+#define DP_SHM_ABI 17 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: the TLS counters */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -139,23 +139,26 @@ struct dp_port_stats {
 	struct dp_member_stats members[DP_BOND_MAX_MEMBERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
-/* Latency histograms of one worker (written by it only), TSC ticks:
- * connect = SYN sent to SYN+ACK received; response = request sent to the
- * last byte of its response (client side); server = the request's packet
- * polled to its response queued for transmission (server side);
- * first_byte = request sent to the first byte of its response (client
- * side; of the first response of a pipelined batch, whose response time
- * is the batch's last byte). */
-struct dp_worker_lat {
-	struct dp_hist connect;
-	struct dp_hist response;
-	struct dp_hist server;
-	struct dp_hist first_byte;
-} __attribute__((aligned(DP_CACHE_LINE)));
+/* The latency kinds, in that order: the index of a worker's histograms
+ * (struct dp_worker_lat), of a history entry's lat[] and of
+ * dp_lat_between (lib/rates.h). Names and meanings: dp_lat_kinds
+ * (lib/figures.h), the one table every output reads. */
+enum dp_lat_kind {
+	DP_LAT_CONNECT,    /* SYN sent to SYN+ACK received (client) */
+	DP_LAT_RESPONSE,   /* request sent to the last byte of its response (client) */
+	DP_LAT_SERVER,     /* the request's packet polled to its response queued (server) */
+	DP_LAT_FIRST_BYTE, /* request sent to the first byte of its response (client; of the
+			    * first response of a pipelined batch) */
+	DP_LAT_SRTT,       /* a connection's smoothed RTT (RFC 6298) at each of its samples */
+	DP_LAT_TLS_HS,     /* SYN sent (client) or received (server) to the TLS Finished */
+	DP_LAT__COUNT
+};
 
-/* The kinds, in that order: the index of a history entry's lat[] and of
- * dp_lat_between (lib/rates.h). */
-enum dp_lat_kind { DP_LAT_CONNECT, DP_LAT_RESPONSE, DP_LAT_SERVER, DP_LAT_FIRST_BYTE, DP_LAT__COUNT };
+/* Latency histograms of one worker (written by it only), TSC ticks,
+ * indexed by enum dp_lat_kind. */
+struct dp_worker_lat {
+	struct dp_hist h[DP_LAT__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
 
 /* Per-second totals written by the main lcore at the end of each second. */
 struct dp_history_entry {

@@ -12,6 +12,17 @@ dp_mode_name(uint32_t mode)
 	return mode == DP_MODE_CLIENT ? "client" : mode == DP_MODE_SERVER ? "server" : "none";
 }
 
+const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT] = {
+	[DP_LAT_CONNECT] = { "connect", "connect", "SYN sent to SYN+ACK received" },
+	[DP_LAT_RESPONSE] = { "response", "response", "request sent to the end of its response" },
+	[DP_LAT_SERVER] = { "server", "server", "server: request polled to response queued" },
+	[DP_LAT_FIRST_BYTE] = { "first_byte", "first byte", "request sent to the first byte of its response" },
+	[DP_LAT_SRTT] = { "srtt", "sRTT",
+			  "smoothed RTT (RFC 6298) of a connection sending a message over several segments, at each sample" },
+	[DP_LAT_TLS_HS] = { "tls_handshake", "TLS handshake",
+			    "TLS handshake: SYN sent (client) or received (server) to Finished" },
+};
+
 const char *
 dp_state_name(uint32_t state)
 {

@@ -28,6 +28,18 @@
 const char *dp_mode_name(uint32_t mode);
 const char *dp_state_name(uint32_t state);
 
+/* The latency kinds (enum dp_lat_kind, shm.h) as every output names
+ * them: key in JSON, CSV, merge and dperf-report, key + "_seconds" in
+ * Prometheus; label in text; help says what is measured. A kind with no
+ * sample (count 0) is shown as such: count 0 in JSON, an empty cell in
+ * CSV, no line or "-" in text, never percentiles of 0. */
+struct dp_lat_desc {
+	const char *key;
+	const char *label;
+	const char *help;
+};
+extern const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT];
+
 /* Connections open now: each worker's sk_cur read once and summed; when
  * per_worker is not NULL it receives the values summed (so a reader's
  * per-worker rows always add up to its total). */

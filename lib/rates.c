@@ -24,10 +24,8 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 		}
 		out->w_busy[w] = dp_load(&ws->busy_tsc);
 		out->w_loop[w] = dp_load(&ws->loop_tsc);
-		dp_hist_merge(&out->lat_connect, &s->lat[w].connect);
-		dp_hist_merge(&out->lat_response, &s->lat[w].response);
-		dp_hist_merge(&out->lat_server, &s->lat[w].server);
-		dp_hist_merge(&out->lat_first_byte, &s->lat[w].first_byte);
+		for (int k = 0; k < DP_LAT__COUNT; k++)
+			dp_hist_merge(&out->lat[k], &s->lat[w].h[k]);
 	}
 	out->sk_cur = dp_open_sockets(s, out->w_sk_cur);
 	for (uint32_t p = 0; p < np; p++)
@@ -134,18 +132,13 @@ dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kin
 {
 	static struct dp_hist d; /* large: not on the stack */
 
+	if (kind < 0 || kind >= DP_LAT__COUNT)
+		kind = DP_LAT_SERVER;
 	if (b->lat_recorded) {
-		*out = b->lat_interval[kind < 0 || kind >= DP_LAT__COUNT ? DP_LAT_SERVER : kind];
+		*out = b->lat_interval[kind];
 		return;
 	}
-	if (kind == 0)
-		dp_hist_delta(&d, &a->lat_connect, &b->lat_connect);
-	else if (kind == 1)
-		dp_hist_delta(&d, &a->lat_response, &b->lat_response);
-	else if (kind == DP_LAT_FIRST_BYTE)
-		dp_hist_delta(&d, &a->lat_first_byte, &b->lat_first_byte);
-	else
-		dp_hist_delta(&d, &a->lat_server, &b->lat_server);
+	dp_hist_delta(&d, &a->lat[kind], &b->lat[kind]);
 	dp_lat_from_hist(&d, hz, out);
 }
 

@@ -20,10 +20,7 @@ struct dp_snapshot {
 	uint64_t w_busy[DP_MAX_WORKERS];
 	uint64_t w_loop[DP_MAX_WORKERS];
 	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
-	struct dp_hist lat_connect;  /* merged over workers, cumulative */
-	struct dp_hist lat_response;
-	struct dp_hist lat_server;
-	struct dp_hist lat_first_byte;
+	struct dp_hist lat[DP_LAT__COUNT]; /* merged over workers, cumulative */
 	uint32_t n_workers;
 	uint32_t n_ports;
 	/* Set by dp_snapshot_last_second: the latency over the interval that

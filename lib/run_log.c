@@ -120,8 +120,6 @@ nth(const struct dp_run_log *r, size_t i)
 static void
 second_json(FILE *f, const struct dp_shm *s, const struct dp_second *a, const struct dp_second *b)
 {
-	static const char *const lat_names[DP_LAT__COUNT] = { "connect", "response", "server",
-							      "first_byte" };
 	double secs = (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, t = at_s(s, b->tsc);
 	struct dp_interval iv = { .a = a->c, .b = b->c, .seconds = secs };
 	struct dp_rates h;
@@ -134,7 +132,7 @@ second_json(FILE *f, const struct dp_shm *s, const struct dp_second *a, const st
 	fprintf(f, ",\"latency_us\":{");
 	for (int k = 0; k < DP_LAT__COUNT; k++) {
 		fputs(k ? "," : "", f);
-		dp_lat_json(f, lat_names[k], &b->lat[k]);
+		dp_lat_json(f, dp_lat_kinds[k].key, &b->lat[k]);
 	}
 	fprintf(f, "},\"rates\":{");
 	for (int c = 0; c < DP_C__COUNT; c++)
@@ -154,6 +152,12 @@ dp_run_log_json(FILE *f, const struct dp_shm *s, const struct dp_run_log *r)
 	fprintf(f, ",\"error_counters\":[");
 	for (size_t i = 0; i < sizeof(error_counters) / sizeof(error_counters[0]); i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", error_counters[i]);
+	/* the latency kinds, so that dperf-report names and plots every one
+	 * (an empty one it leaves out) with no list of its own */
+	fprintf(f, "],\"latency_kinds\":[");
+	for (int k = 0; k < DP_LAT__COUNT; k++)
+		fprintf(f, "%s{\"key\":\"%s\",\"label\":\"%s\",\"help\":\"%s\"}", k ? "," : "",
+			dp_lat_kinds[k].key, dp_lat_kinds[k].label, dp_lat_kinds[k].help);
 	fprintf(f, "],\"history\":[");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dp_second *cur = nth(r, i);

@@ -18,36 +18,44 @@ dp_lat_json(FILE *f, const char *key, const struct dp_lat *l)
 		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
 }
 
-/* Latency (microseconds) over the interval and over the whole test. */
+void
+dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+		       const struct dp_snapshot *b, int total)
+{
+	static const int kinds[] = { DP_LAT_SRTT, DP_LAT_TLS_HS };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct dp_lat l;
+
+		if (total)
+			dp_lat_from_hist(&b->lat[kinds[i]], s->hdr.tsc_hz, &l);
+		else
+			dp_lat_between(a, b, kinds[i], s->hdr.tsc_hz, &l);
+		if (l.count)
+			fprintf(f, "latency  %s p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us (%" PRIu64 " samples)\n",
+				dp_lat_kinds[kinds[i]].label, l.p50, l.p90, l.p99, l.p999, l.max, l.count);
+	}
+}
+
+/* Latency (microseconds) over the interval and over the whole test,
+ * every kind (an empty one with count 0). */
 static void
 latency_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	struct dp_lat l;
 
 	fprintf(f, ",\"latency_us\":{");
-	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "connect", &l);
-	fputc(',', f);
-	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "response", &l);
-	fputc(',', f);
-	dp_lat_between(a, b, 2, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "server", &l);
-	fputc(',', f);
-	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "first_byte", &l);
+	for (int k = 0; k < DP_LAT__COUNT; k++) {
+		fputs(k ? "," : "", f);
+		dp_lat_between(a, b, k, s->hdr.tsc_hz, &l);
+		dp_lat_json(f, dp_lat_kinds[k].key, &l);
+	}
 	fprintf(f, "},\"latency_total_us\":{");
-	dp_lat_from_hist(&b->lat_connect, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "connect", &l);
-	fputc(',', f);
-	dp_lat_from_hist(&b->lat_response, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "response", &l);
-	fputc(',', f);
-	dp_lat_from_hist(&b->lat_server, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "server", &l);
-	fputc(',', f);
-	dp_lat_from_hist(&b->lat_first_byte, s->hdr.tsc_hz, &l);
-	dp_lat_json(f, "first_byte", &l);
+	for (int k = 0; k < DP_LAT__COUNT; k++) {
+		fputs(k ? "," : "", f);
+		dp_lat_from_hist(&b->lat[k], s->hdr.tsc_hz, &l);
+		dp_lat_json(f, dp_lat_kinds[k].key, &l);
+	}
 	fputc('}', f);
 }
 
@@ -167,13 +175,10 @@ static void
 latency_hist_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *b)
 {
 	fprintf(f, ",\"latency_hist\":{\"tsc_hz\":%" PRIu64 ",\"sub_bits\":%u,", s->hdr.tsc_hz, DP_HIST_SUB_BITS);
-	hist_json(f, "connect", &b->lat_connect);
-	fputc(',', f);
-	hist_json(f, "response", &b->lat_response);
-	fputc(',', f);
-	hist_json(f, "server", &b->lat_server);
-	fputc(',', f);
-	hist_json(f, "first_byte", &b->lat_first_byte);
+	for (int k = 0; k < DP_LAT__COUNT; k++) {
+		fputs(k ? "," : "", f);
+		hist_json(f, dp_lat_kinds[k].key, &b->lat[k]);
+	}
 	fputc('}', f);
 }
 
@@ -259,29 +264,42 @@ dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, co
 }
 
 
-/* Per-interval deltas of every counter, headline rates and latency. */
+/* The latency columns of the CSV, in this order (server latency is the
+ * JSON's only). */
+static const int csv_lat[] = { DP_LAT_CONNECT, DP_LAT_RESPONSE, DP_LAT_FIRST_BYTE, DP_LAT_SRTT, DP_LAT_TLS_HS };
+#define N_CSV_LAT (sizeof(csv_lat) / sizeof(csv_lat[0]))
+
+/* Per-interval deltas of every counter, headline rates and latency (an
+ * empty cell for a kind with no sample in the interval). */
 void
 dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b,
 	     int header)
 {
 	struct dp_rates h;
-	struct dp_lat c, r, fb;
 
 	if (header) {
 		fprintf(f, "elapsed,state,interval,cps,rps,bps_rx,bps_tx,pps_rx,pps_tx,skCon,target_cps");
 		for (int k = 0; k < DP_C__COUNT; k++)
 			fprintf(f, ",%s", dp_counter_names[k]);
-		fprintf(f, ",connect_p50_us,connect_p99_us,response_p50_us,response_p99_us,first_byte_p50_us,first_byte_p99_us\n");
+		for (size_t k = 0; k < N_CSV_LAT; k++)
+			fprintf(f, ",%s_p50_us,%s_p99_us", dp_lat_kinds[csv_lat[k]].key, dp_lat_kinds[csv_lat[k]].key);
+		fputc('\n', f);
 	}
 	dp_headline(s, a, b, &h);
-	dp_lat_between(a, b, 0, s->hdr.tsc_hz, &c);
-	dp_lat_between(a, b, 1, s->hdr.tsc_hz, &r);
-	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &fb);
 	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%" PRIu64 ",%" PRIu64, dp_elapsed_s(s, b->tsc),
 		dp_state_name(s->hdr.state), (double)(b->tsc - a->tsc) / (double)s->hdr.tsc_hz, h.cps, h.rps,
 		h.bps_rx, h.bps_tx, h.pps_rx, h.pps_tx, b->sk_cur, (uint64_t)s->ctl.target_cps);
 	for (int k = 0; k < DP_C__COUNT; k++)
 		fprintf(f, ",%" PRIu64, dp_delta(a->c[k], b->c[k]));
-	fprintf(f, ",%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", c.p50, c.p99, r.p50, r.p99, fb.p50, fb.p99);
+	for (size_t k = 0; k < N_CSV_LAT; k++) {
+		struct dp_lat l;
+
+		dp_lat_between(a, b, csv_lat[k], s->hdr.tsc_hz, &l);
+		if (l.count)
+			fprintf(f, ",%.1f,%.1f", l.p50, l.p99);
+		else
+			fputs(",,", f);
+	}
+	fputc('\n', f);
 	fflush(f);
 }

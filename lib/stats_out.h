@@ -20,6 +20,11 @@ void dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 		     const struct dp_snapshot *b, const struct dp_run_log *r);
 /* One latency's percentiles as "key":{...}. */
 void dp_lat_json(FILE *f, const char *key, const struct dp_lat *l);
+/* The kinds measured on both sides (sRTT, TLS handshake), each as a
+ * text line "latency  <label> p50 ... us" when it has samples, none
+ * otherwise; true: over the whole test (b's totals), else between a and b. */
+void dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
+			    const struct dp_snapshot *b, int total);
 /* One CSV row (with the header line first when header is non-zero). */
 void dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		  const struct dp_snapshot *b, int header);

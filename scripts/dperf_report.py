@@ -29,8 +29,11 @@ USAGE = """usage: dperf-report RUN.json [MORE.json ...] -o REPORT.html
 VERSION = "@DP_VERSION@"  # make puts dperf-live's version here
 FORMAT = "dperf-summary"
 FORMAT_VERSION = 1  # lib/run_log.h's DP_SUMMARY_FORMAT
-LAT_KINDS = (("connect", "connect"), ("first_byte", "first byte"), ("response", "response"),
-             ("server", "server (request polled to response queued)"))
+# The latency kinds come from the summary ("latency_kinds", written from
+# lib/figures.c's dp_lat_kinds: sRTT, TLS handshake and any later kind
+# with no change here); a summary written before it named them had these.
+OLD_LAT_KINDS = (("connect", "connect"), ("response", "response"), ("server", "server"),
+                 ("first_byte", "first byte"))
 PCTS = (("p50", "-"), ("p90", "--"), ("p99", ":"))
 SECOND_KEYS = ("elapsed", "state", "target_cps", "cps", "rps", "bps_rx", "bps_tx", "good_bps_rx",
                "good_bps_tx", "skCon", "latency_us", "rates")
@@ -91,7 +94,17 @@ def label(run, i):
     return "%d: %s (%s)" % (i + 1, run.get("name", "?"), os.path.basename(run["_path"]))
 
 
-def series(run):
+def lat_kinds(runs):
+    """(key, label) of every latency kind any of the runs names, in order."""
+    out = []
+    for r in runs:
+        kinds = r.get("latency_kinds")
+        pairs = [(k.get("key"), k.get("label")) for k in kinds if isinstance(k, dict)] if isinstance(kinds, list) else OLD_LAT_KINDS
+        out += [p for p in pairs if isinstance(p[0], str) and isinstance(p[1], str) and p not in out]
+    return out
+
+
+def series(run, kinds):
     """The plotted series of one run: name -> [[elapsed, value], ...]."""
     h = run["history"]
     t = [s["elapsed"] for s in h]
@@ -108,12 +121,12 @@ def series(run):
         "good_gbps_tx": col(lambda s: s["good_bps_tx"] / 1e9),
         "skCon": col(lambda s: s["skCon"]),
     }
-    # A second without a sample of a kind has no latency (null: a gap in
-    # the line), not a latency of 0.
-    for kind, _ in LAT_KINDS:
+    # A second without a sample of a kind (or a run without that kind) has
+    # no latency (null: a gap in the line), not a latency of 0.
+    for kind, _ in kinds:
         for p, _ in PCTS:
             out["lat_%s_%s" % (kind, p)] = col(
-                lambda s, k=kind, q=p: s["latency_us"][k][q] if s["latency_us"][k]["count"] else None)
+                lambda s, k=kind, q=p: s["latency_us"][k][q] if s["latency_us"].get(k, {}).get("count") else None)
     for name in run.get("error_counters", []):
         vals = col(lambda s, n=name: s["rates"].get(n, 0.0))
         if any(v for _, v in vals):
@@ -122,7 +135,9 @@ def series(run):
 
 
 def report_data(runs):
-    return {"runs": [{"label": label(r, i), "file": r["_path"], "series": series(r),
+    kinds = lat_kinds(runs)
+    return {"lat_kinds": kinds,
+            "runs": [{"label": label(r, i), "file": r["_path"], "series": series(r, kinds),
                       "changes": r.get("changes", [])} for i, r in enumerate(runs)]}
 
 
@@ -210,7 +225,7 @@ def plots(data):
     panels("gbps", [("received (Gbit/s)", [("gbps_rx", "wire", "-"), ("good_gbps_rx", "goodput", "--")]),
                     ("sent (Gbit/s)", [("gbps_tx", "wire", "-"), ("good_gbps_tx", "goodput", "--")])], "Gbit/s")
     panels("open", [("open connections (skCon)", [("skCon", "open", "-")])], "connections")
-    kinds = [(k, name) for k, name in LAT_KINDS
+    kinds = [(k, name) for k, name in data["lat_kinds"]
              if any(v is not None for r in runs for _, v in r["series"]["lat_%s_p50" % k])]
     if kinds:
         panels("latency", [("%s latency" % name, [("lat_%s_%s" % (k, p), p, st) for p, st in PCTS])
@@ -257,9 +272,9 @@ def summary_rows(runs):
     for k in ("httpGet", "http2XX", "httpErr", "tcpReq", "tcpRsp", "udpTx", "udpRx", "skErr", "pktRx",
               "pktTx"):
         rows.append((k, lambda r, k=k: "%d" % r.get(k, 0)))
-    for k, name in LAT_KINDS:
+    for k, name in lat_kinds(runs):
         for p in ("p50", "p99", "p999", "max"):
-            rows.append(("%s latency %s" % (name.split(" (")[0], p), lambda r, k=k, p=p: lat(r, k, p)))
+            rows.append(("%s latency %s" % (name, p), lambda r, k=k, p=p: lat(r, k, p)))
     rows.append(("seconds in the history (dropped)", lambda r: "%d (%d)" % (len(r["history"]),
                                                                          r.get("history_dropped", 0))))
     rows.append(("control changes", lambda r: "%d" % len(r.get("changes", []))))

@@ -24,8 +24,7 @@
 #include "hist.h"
 #include "rates.h"
 
-static const char *const kinds[] = { "connect", "response", "server", "first_byte" };
-#define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define N_KINDS DP_LAT__COUNT /* every kind, as dp_lat_kinds names it */
 static const char *const headline[] = { "cps", "rps", "bps_rx", "bps_tx", "pps_rx", "pps_tx",
 					"good_bps_rx", "good_bps_tx" };
 static const char *const gauges[] = { "skCon", "target_cps", "mbufTotal", "mbufFree", "mbufFreeStart" };
@@ -47,20 +46,22 @@ bad(FILE *err, const char *path, const char *what, const char *key)
 static int
 add_hist(struct fleet *fl, const json_t *lh, uint64_t hz, unsigned k, const char *path, FILE *err)
 {
-	const json_t *o = json_object_get(lh, kinds[k]), *b = json_object_get(o, "b"), *e;
+	const json_t *o = json_object_get(lh, dp_lat_kinds[k].key), *b = json_object_get(o, "b"), *e;
 	struct dp_hist *h = &fl->h[k];
 	uint64_t max;
 	size_t i;
 
+	if (o == NULL) /* a summary from before this kind existed: none of it */
+		return 0;
 	if (!json_is_array(b) || !json_is_integer(json_object_get(o, "max")))
-		return bad(err, path, "latency_hist has no buckets for", kinds[k]);
+		return bad(err, path, "latency_hist has no buckets for", dp_lat_kinds[k].key);
 	max = (uint64_t)json_integer_value(json_object_get(o, "max"));
 	json_array_foreach(b, i, e) {
 		json_int_t idx = json_integer_value(json_array_get(e, 0)), n = json_integer_value(json_array_get(e, 1));
 		uint32_t to = (uint32_t)idx;
 
 		if (json_array_size(e) != 2 || idx < 0 || idx >= DP_HIST_BUCKETS || n < 0)
-			return bad(err, path, "a bad bucket in latency_hist", kinds[k]);
+			return bad(err, path, "a bad bucket in latency_hist", dp_lat_kinds[k].key);
 		if (!fl->same_hz) /* the bucket's middle, in ns */
 			to = dp_hist_index((uint64_t)((double)(dp_hist_bucket_low(to) + dp_hist_bucket_width(to) / 2) *
 						      1e9 / (double)hz));
@@ -191,8 +192,8 @@ merge(FILE *out, FILE *err, int n, char **paths, json_t **in, struct fleet *fl)
 	lat = json_object();
 	lh = json_pack("{s:I,s:i}", "tsc_hz", (json_int_t)fl->hz, "sub_bits", DP_HIST_SUB_BITS);
 	for (unsigned k = 0; k < N_KINDS; k++) {
-		json_object_set_new(lat, kinds[k], lat_obj(&fl->h[k], fl->hz));
-		json_object_set_new(lh, kinds[k], hist_obj(&fl->h[k]));
+		json_object_set_new(lat, dp_lat_kinds[k].key, lat_obj(&fl->h[k], fl->hz));
+		json_object_set_new(lh, dp_lat_kinds[k].key, hist_obj(&fl->h[k]));
 	}
 	json_object_set_new(o, "latency_total_us", lat);
 	json_object_set_new(o, "latency_hist", lh);

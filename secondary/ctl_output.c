@@ -122,15 +122,16 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 			++col % 5 == 0 ? "\n" : " ");
 	if (col % 5)
 		fputc('\n', f);
-	if (b->lat_connect.count || b->lat_response.count) {
+	if (b->lat[DP_LAT_CONNECT].count || b->lat[DP_LAT_RESPONSE].count) {
 		struct dp_lat c, r, fb;
-		dp_lat_between(a, b, 0, s->hdr.tsc_hz, &c);
-		dp_lat_between(a, b, 1, s->hdr.tsc_hz, &r);
+		dp_lat_between(a, b, DP_LAT_CONNECT, s->hdr.tsc_hz, &c);
+		dp_lat_between(a, b, DP_LAT_RESPONSE, s->hdr.tsc_hz, &r);
 		dp_lat_between(a, b, DP_LAT_FIRST_BYTE, s->hdr.tsc_hz, &fb);
 		fprintf(f, "latency  connect p50 %.1f p99 %.1f p99.9 %.1f us | first byte p50 %.1f p99 %.1f us"
 			   " | response p50 %.1f p99 %.1f p99.9 %.1f us (max %.1f)\n",
 			c.p50, c.p99, c.p999, fb.p50, fb.p99, r.p50, r.p99, r.p999, r.max);
 	}
+	dp_lat_text_both_sides(f, s, a, b, 0);
 	for (uint32_t p = 0; p < b->n_ports; p++)
 		fprintf(f, "port %u %s: ierrors %" PRIu64 " oerrors %" PRIu64 " imissed %" PRIu64 "\n", p,
 			s->ports[p].name, b->pc[p][DP_PC_IERRORS], b->pc[p][DP_PC_OERRORS],

@@ -72,16 +72,18 @@ histogram(FILE *f, const char *name, const struct dp_hist *h, uint64_t hz, const
 	fprintf(f, "dperf_%s_count{%s} %" PRIu64 "\n", name, lbl, n);
 }
 
-/* Each worker's histograms of one kind; offset: the kind in struct
- * dp_worker_lat. */
+/* Each worker's histograms of one kind (enum dp_lat_kind): a kind with
+ * no sample yet has every bucket and its count at 0, as Prometheus
+ * expects of a histogram that has seen nothing. */
 static void
-histograms(FILE *f, const struct dp_shm *s, const char *name, const char *help, size_t offset,
-	   const struct who *who)
+histograms(FILE *f, const struct dp_shm *s, int kind, const struct who *who)
 {
-	fprintf(f, "# HELP dperf_%s %s\n# TYPE dperf_%s histogram\n", name, help, name);
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_seconds", dp_lat_kinds[kind].key);
+	fprintf(f, "# HELP dperf_%s %s\n# TYPE dperf_%s histogram\n", name, dp_lat_kinds[kind].help, name);
 	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++)
-		histogram(f, name, (const struct dp_hist *)((const char *)&s->lat[w] + offset), s->hdr.tsc_hz,
-			  who, w, s->workers[w].port);
+		histogram(f, name, &s->lat[w].h[kind], s->hdr.tsc_hz, who, w, s->workers[w].port);
 }
 
 void
@@ -136,12 +138,6 @@ ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 	fprintf(f, "# HELP dperf_end_seconds When the run ends, from the start: wait + slow start + duration\n"
 		   "# TYPE dperf_end_seconds gauge\ndperf_end_seconds{instance=\"%s\",role=\"%s\"} %.3f\n",
 		inst, role, dp_end_s(s));
-	histograms(f, s, "connect_seconds", "SYN sent to SYN+ACK received",
-		   offsetof(struct dp_worker_lat, connect), &who);
-	histograms(f, s, "response_seconds", "request sent to the end of its response",
-		   offsetof(struct dp_worker_lat, response), &who);
-	histograms(f, s, "first_byte_seconds", "request sent to the first byte of its response",
-		   offsetof(struct dp_worker_lat, first_byte), &who);
-	histograms(f, s, "server_seconds", "server: request polled to response queued",
-		   offsetof(struct dp_worker_lat, server), &who);
+	for (int k = 0; k < DP_LAT__COUNT; k++)
+		histograms(f, s, k, &who);
 }

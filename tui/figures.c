@@ -49,10 +49,33 @@ top_figures(const struct top *t, struct top_figs *f)
 	for (uint32_t p = 0; p < b->n_ports; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
 			f->port[c] += b->pc[p][c];
-	dp_lat_between(a, b, 0, hz, &f->lat_connect);
-	dp_lat_between(a, b, 1, hz, &f->lat_response);
-	dp_lat_between(a, b, DP_LAT_FIRST_BYTE, hz, &f->lat_first_byte);
-	dp_lat_between(a, b, 2, hz, &f->lat_server);
+	for (int k = 0; k < DP_LAT__COUNT; k++)
+		dp_lat_between(a, b, k, hz, &f->lat[k]);
+}
+
+/* "p50 X p99 Y" of l, or "p50 - p99 -" without a sample. */
+static const char *
+p50_p99(const struct dp_lat *l, char *buf, int len)
+{
+	char a[16], b[16];
+
+	if (l->count == 0)
+		snprintf(buf, (size_t)len, "p50 - p99 -");
+	else
+		snprintf(buf, (size_t)len, "p50 %s p99 %s", dp_fmt_us(l->p50, a, sizeof(a)),
+			 dp_fmt_us(l->p99, b, sizeof(b)));
+	return buf;
+}
+
+const char *
+top_lat_both_sides(const struct top_figs *f, char *buf, int len)
+{
+	char r[48], h[48];
+
+	snprintf(buf, (size_t)len, "%s %s   %s %s", dp_lat_kinds[DP_LAT_SRTT].label,
+		 p50_p99(&f->lat[DP_LAT_SRTT], r, sizeof(r)), dp_lat_kinds[DP_LAT_TLS_HS].label,
+		 p50_p99(&f->lat[DP_LAT_TLS_HS], h, sizeof(h)));
+	return buf;
 }
 
 const char *

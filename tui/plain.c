@@ -84,9 +84,13 @@ plain_frame(const struct top *t, FILE *out)
 	if (s->hdr.mode == DP_MODE_CLIENT) {
 		char d[16], e[16];
 		fprintf(out, "LATENCY    connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s\n",
-			dp_fmt_us(f.lat_connect.p50, a, sizeof(a)), dp_fmt_us(f.lat_connect.p99, b, sizeof(b)),
-			dp_fmt_us(f.lat_first_byte.p50, e, sizeof(e)),
-			dp_fmt_us(f.lat_response.p50, c, sizeof(c)), dp_fmt_us(f.lat_response.p99, d, sizeof(d)));
+			dp_fmt_us(f.lat[DP_LAT_CONNECT].p50, a, sizeof(a)), dp_fmt_us(f.lat[DP_LAT_CONNECT].p99, b, sizeof(b)),
+			dp_fmt_us(f.lat[DP_LAT_FIRST_BYTE].p50, e, sizeof(e)),
+			dp_fmt_us(f.lat[DP_LAT_RESPONSE].p50, c, sizeof(c)), dp_fmt_us(f.lat[DP_LAT_RESPONSE].p99, d, sizeof(d)));
+	}
+	{
+		char more[128];
+		fprintf(out, "LATENCY    %s\n", top_lat_both_sides(&f, more, sizeof(more)));
 	}
 	spark(out, "CPS", t, DP_SERIES_CPS);
 	spark(out, "Gbit/s rx", t, DP_SERIES_GBPS_RX);

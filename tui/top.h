@@ -46,10 +46,7 @@ struct top_figs {
 	uint32_t paused;
 	const uint64_t *tot;          /* cumulative counters (t->b.c) */
 	uint64_t port[DP_PC__COUNT];  /* port counters summed over ports */
-	struct dp_lat lat_connect;    /* over the refresh window, microseconds */
-	struct dp_lat lat_response;
-	struct dp_lat lat_first_byte; /* request sent to the first byte of its response */
-	struct dp_lat lat_server;
+	struct dp_lat lat[DP_LAT__COUNT]; /* over the refresh window, microseconds */
 };
 
 /* Loss counters, every one of them; shown in red when non-zero. */
@@ -68,6 +65,10 @@ extern const int top_n_tester_c;
 void top_figures(const struct top *t, struct top_figs *f);
 const char *top_fmt_hms(double s, char *buf, int len);
 const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
+/* The latencies measured on either side, one line: "sRTT p50 .. p99 ..
+ * TLS handshake p50 .. p99 ..", "-" for a kind with no sample in the
+ * window (no TLS traffic, no connection sending over several segments). */
+const char *top_lat_both_sides(const struct top_figs *f, char *buf, int len);
 
 /* clock.c: the only file including DPDK headers */
 uint64_t top_tsc(void);

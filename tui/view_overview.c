@@ -103,20 +103,21 @@ http(const struct top_figs *f, int y)
 static int
 latency(const struct top *t, const struct top_figs *f, int y)
 {
-	char a[16], b[16], c[16], d[16], e[16];
+	char a[16], b[16], c[16], d[16], e[16], more[128];
+	const struct dp_lat *l = f->lat;
 
 	ui_put(y, 0, AT_TITLE, " LATENCY");
-	if (t->shm->hdr.mode != DP_MODE_CLIENT) {
+	if (t->shm->hdr.mode != DP_MODE_CLIENT)
 		ui_put(y, GUTTER - 2, AT_NONE, "server p50 %s p99 %s p99.9 %s",
-		       dp_fmt_us(f->lat_server.p50, a, sizeof(a)), dp_fmt_us(f->lat_server.p99, b, sizeof(b)),
-		       dp_fmt_us(f->lat_server.p999, c, sizeof(c)));
-		return y + 1;
-	}
-	ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s",
-	       dp_fmt_us(f->lat_connect.p50, a, sizeof(a)), dp_fmt_us(f->lat_connect.p99, b, sizeof(b)),
-	       dp_fmt_us(f->lat_first_byte.p50, e, sizeof(e)),
-	       dp_fmt_us(f->lat_response.p50, c, sizeof(c)), dp_fmt_us(f->lat_response.p99, d, sizeof(d)));
-	return y + 1;
+		       dp_fmt_us(l[DP_LAT_SERVER].p50, a, sizeof(a)), dp_fmt_us(l[DP_LAT_SERVER].p99, b, sizeof(b)),
+		       dp_fmt_us(l[DP_LAT_SERVER].p999, c, sizeof(c)));
+	else
+		ui_put(y, GUTTER - 2, AT_NONE, "connect p50 %s p99 %s   first byte p50 %s   response p50 %s p99 %s",
+		       dp_fmt_us(l[DP_LAT_CONNECT].p50, a, sizeof(a)), dp_fmt_us(l[DP_LAT_CONNECT].p99, b, sizeof(b)),
+		       dp_fmt_us(l[DP_LAT_FIRST_BYTE].p50, e, sizeof(e)),
+		       dp_fmt_us(l[DP_LAT_RESPONSE].p50, c, sizeof(c)), dp_fmt_us(l[DP_LAT_RESPONSE].p99, d, sizeof(d)));
+	ui_put(y + 1, GUTTER - 2, AT_NONE, "%s", top_lat_both_sides(f, more, sizeof(more)));
+	return y + 2;
 }
 
 /* One row of engine counters, totals since start. */
@@ -201,7 +202,7 @@ view_overview(const struct top *t, int y0, int y1)
 		y = losses(&f, y);
 	if (y + 1 <= y1)
 		counter_row(y++, " TESTER", f.tot, top_tester_c, top_n_tester_c, AT_WARN);
-	if (y + 1 <= y1)
+	if (y + 2 <= y1)
 		y = latency(t, &f, y);
 	/* Graphs get the rest: a blank line, then three graphs of equal
 	 * height, CPS and each way's Gbit/s. */

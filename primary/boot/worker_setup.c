@@ -294,8 +294,8 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->launch.slow_start_ms = cfg->slow_start * 1000;
 	w->hz = hz;
 	w->net.txq.hold = w->hz / 1000000 * cfg->tx_hold_us;
-	w->tsc_per_ms = w->hz / 1000;
-	w->tsc_per_t = w->tsc_per_ms / TL_PER_MS;
+	w->net.tsc_per_ms = w->hz / 1000;
+	w->tsc_per_t = w->net.tsc_per_ms / TL_PER_MS;
 	/* Timer ticks of 1/64 ms: a keepalive interval of 1 ms sends each
 	 * connection's request 1 ms after its response, spread as the
 	 * responses came, not all at the next millisecond (a burst that

@@ -3,6 +3,7 @@
 
 #include "ctl_msg.h"
 #include "control/report.h"
+#include "stats_out.h"
 
 #define PER_LINE 5
 
@@ -88,15 +89,16 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_config *cfg,
 	ports(f, prev, cur);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
 		struct dp_lat c, r, fb;
-		dp_lat_between(prev, cur, 0, shm->hdr.tsc_hz, &c);
-		dp_lat_between(prev, cur, 1, shm->hdr.tsc_hz, &r);
+		dp_lat_between(prev, cur, DP_LAT_CONNECT, shm->hdr.tsc_hz, &c);
+		dp_lat_between(prev, cur, DP_LAT_RESPONSE, shm->hdr.tsc_hz, &r);
 		dp_lat_between(prev, cur, DP_LAT_FIRST_BYTE, shm->hdr.tsc_hz, &fb);
 		lat_line(f, &c, &fb, &r);
 	} else {
 		struct dp_lat l;
-		dp_lat_between(prev, cur, 2, shm->hdr.tsc_hz, &l);
+		dp_lat_between(prev, cur, DP_LAT_SERVER, shm->hdr.tsc_hz, &l);
 		server_line(f, &l);
 	}
+	dp_lat_text_both_sides(f, shm, prev, cur, 0);
 	fflush(f);
 }
 
@@ -133,14 +135,15 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 	members(f, shm);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
 		struct dp_lat c, r, fb;
-		dp_lat_from_hist(&last->lat_connect, shm->hdr.tsc_hz, &c);
-		dp_lat_from_hist(&last->lat_response, shm->hdr.tsc_hz, &r);
-		dp_lat_from_hist(&last->lat_first_byte, shm->hdr.tsc_hz, &fb);
+		dp_lat_from_hist(&last->lat[DP_LAT_CONNECT], shm->hdr.tsc_hz, &c);
+		dp_lat_from_hist(&last->lat[DP_LAT_RESPONSE], shm->hdr.tsc_hz, &r);
+		dp_lat_from_hist(&last->lat[DP_LAT_FIRST_BYTE], shm->hdr.tsc_hz, &fb);
 		lat_line(f, &c, &fb, &r);
 	} else {
 		struct dp_lat l;
-		dp_lat_from_hist(&last->lat_server, shm->hdr.tsc_hz, &l);
+		dp_lat_from_hist(&last->lat[DP_LAT_SERVER], shm->hdr.tsc_hz, &l);
 		server_line(f, &l);
 	}
+	dp_lat_text_both_sides(f, shm, first, last, 1);
 	fflush(f);
 }

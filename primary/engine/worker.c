@@ -179,7 +179,7 @@ worker_loop(struct worker *w)
 	struct netw *net = &w->net;
 	struct rte_mbuf *pkts[DP_RX_BURST];
 	uint64_t prev = rte_rdtsc();
-	uint64_t next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->tsc_per_ms;
+	uint64_t next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->net.tsc_per_ms;
 	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
 	 * next_t computed from it would then always be in the past. */
 	uint64_t ticks = net->now_t; /* recomputed from the TSC at the first tick */
@@ -197,9 +197,9 @@ worker_loop(struct worker *w)
 		/* A gap of a millisecond or more between two iterations: the
 		 * worker was descheduled (or the host stole the CPU). Peers'
 		 * packets queue up meanwhile; this says why they overflowed. */
-		if (unlikely(now - prev >= w->tsc_per_ms)) {
+		if (unlikely(now - prev >= w->net.tsc_per_ms)) {
 			CNT(&net->cnt, STALL);
-			CNT_ADD(&net->cnt, STALL_US, (now - prev) * 1000 / w->tsc_per_ms);
+			CNT_ADD(&net->cnt, STALL_US, (now - prev) * 1000 / w->net.tsc_per_ms);
 		}
 		prev = now;
 		net->now = now;
@@ -226,8 +226,8 @@ worker_loop(struct worker *w)
 			net->now_t = (uint32_t)ticks;
 			next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 			if (now >= next_tick) {
-				net->now_ms = (uint32_t)((now - w->start_tsc) / w->tsc_per_ms);
-				next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->tsc_per_ms;
+				net->now_ms = (uint32_t)((now - w->start_tsc) / w->net.tsc_per_ms);
+				next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->net.tsc_per_ms;
 				worker_tick(w);
 				work = 1;
 			} else if (!net->is_udp) {

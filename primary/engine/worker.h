@@ -41,8 +41,7 @@ struct worker {
 	const struct dp_control *ctl;
 	uint64_t gen_seen;   /* control generation last applied */
 	uint64_t hz;
-	uint64_t tsc_per_ms;
-	uint64_t tsc_per_t;  /* TSC per timer tick */
+	uint64_t tsc_per_t;  /* TSC per timer tick (net.tsc_per_ms: per millisecond) */
 	uint64_t start_tsc;
 	uint32_t next_arp_ms;
 	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */

@@ -66,6 +66,7 @@ struct netw {
 	uint64_t now;        /* TSC at the top of the loop */
 	uint32_t now_ms;     /* milliseconds since start */
 	uint32_t now_t;      /* timer ticks since start (TL_PER_MS per ms, tcp/tcp.h) */
+	uint64_t tsc_per_ms; /* TSC ticks per millisecond: the histograms' unit (net/lat.h) */
 	/* what the test is (set up before launch) */
 	uint32_t id;
 	uint16_t mss;
@@ -78,7 +79,7 @@ struct netw {
 	uint8_t v6;
 	uint8_t stopping;    /* a stop was requested (applied by the loop) */
 	const struct dp_config *cfg;
-	struct dp_worker_lat *lat; /* NULL: latency not recorded */
+	struct dp_worker_lat *lat; /* NULL: latency not recorded (net/lat.h records) */
 	struct tcp_part *tcp;      /* tcp/tcp.h: the worker's (engine/worker.h) */
 	struct tls_part *tls;      /* tls/tls_tcp.h: protocol https or tls; NULL: none */
 	struct sk_table skt;

@@ -8,6 +8,7 @@
 #include <rte_branch_prediction.h>
 
 #include "http/http.h"
+#include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
@@ -97,8 +98,8 @@ response_end(struct netw *w, struct sock *sk, enum dp_counter c)
 {
 	sk->inflight--;
 	sk->req_done++;
-	if (w->lat && sk->inflight == 0)
-		dp_hist_add(&w->lat->response, w->now - sk->t_start);
+	if (sk->inflight == 0)
+		lat_add(w, DP_LAT_RESPONSE, w->now - sk->t_start);
 	w->cnt.c[c]++;
 }
 
@@ -216,8 +217,7 @@ tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t 
 {
 	if (sk->flags & SKF_FIRST_BYTE) {
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-		if (w->lat)
-			dp_hist_add(&w->lat->first_byte, w->now - sk->t_start);
+		lat_add(w, DP_LAT_FIRST_BYTE, w->now - sk->t_start);
 	}
 	return read_response(w, sk, p, len);
 }
@@ -269,8 +269,7 @@ tcp_client_opened(struct netw *w, struct sock *sk, const struct seg *s)
 		sk->flags |= SKF_SACK;
 	if (w->tcp->snd) /* our SYN offered window scaling */
 		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
-	if (w->lat)
-		dp_hist_add(&w->lat->connect, w->now - sk->t_start);
+	lat_add(w, DP_LAT_CONNECT, w->now - sk->t_start);
 	return 1;
 }
 

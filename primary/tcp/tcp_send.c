@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The sender of messages over several segments (tcp_send.h).
  */
+#include "net/lat.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_send.h"
 
@@ -346,7 +347,15 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 		struct rtt_cfg c;
 
 		rtt_cfg_of(w, &c);
-		rtt_ack(&snd->rtt, s->ack, w->now_t, &c);
+		/* The sRTT histogram takes the estimate at each sample, not
+		 * once when the connection ends: a keepalive connection that
+		 * lives the whole test then shows in every second's figures
+		 * (how the path's delay grew with the load), and a long
+		 * transfer weighs by its round trips, as its packets see the
+		 * path. One sample per round trip at most (one timed segment),
+		 * so the cost is one histogram add per RTT. */
+		if (rtt_ack(&snd->rtt, s->ack, w->now_t, &c))
+			lat_add(w, DP_LAT_SRTT, (uint64_t)rtt_srtt(&snd->rtt) * w->tsc_per_ms / TL_PER_MS);
 
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */

@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 
 #include "http/http.h"
+#include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
@@ -174,7 +175,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		sk->retries = 0;
 		snd_arm_rt(w, sk, idx);
 		if (w->lat)
-			dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+			lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 		return;
 	}
 	for (uint32_t k = 0; k < r->n; k++) {
@@ -202,7 +203,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);
 	if (w->lat)
-		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 }
 
 /* The server's established step: count and answer the requests, or

@@ -10,6 +10,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 
+#include "net/lat.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_input.h"
@@ -97,8 +98,8 @@ read_records(struct netw *w, struct sock *sk, struct tls_conn *c, const struct s
 		tls_hs_done(w, sk, c);
 	if (r & TLS_EV_CLOSE)
 		tls_close_after(sk, c); /* the peer's close_notify: ours */
-	if (p.answered && w->lat)
-		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+	if (p.answered)
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 }
 
 /* The TLS server's established step. */

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "meminfo.h"
+#include "net/lat.h"
 
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_send.h"
@@ -103,7 +104,9 @@ tls_cc_check(const struct dp_config *cfg, int64_t bytes, uint64_t avail_mb, char
 void
 tls_hs_done(struct netw *w, const struct sock *sk, const struct tls_conn *c)
 {
-	(void)sk; /* the handshake time: w->now - sk->t_start (SYN to Finished) */
+	/* the handshake time: SYN sent or received to Finished (sk->t_start
+	 * holds the SYN's TSC until a client's first request: net/lat.h) */
+	lat_tls_handshake(w, (w->now - sk->t_start) * 1000 / w->tsc_per_ms);
 	CNT(&w->cnt, TLS_HS_DONE);
 	if (c->resumed)
 		CNT(&w->cnt, TLS_RESUMED);

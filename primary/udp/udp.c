@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <rte_cycles.h>
 
+#include "net/lat.h"
 #include "net/pkt.h"
 #include "state/sock_table.h"
 #include "udp/udp.h"
@@ -38,7 +39,7 @@ udp_input(struct netw *w, const struct udp_dgram *d)
 		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.rsp_ka.len * 8);
 	}
 	if (w->lat)
-		dp_hist_add(&w->lat->server, rte_rdtsc() - w->now);
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
 }
 
 int

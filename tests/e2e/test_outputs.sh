@@ -23,6 +23,15 @@ grep -q '^dperf_stall_seconds_total{instance="e2e-cli",role="client"} [0-9]*\.[0
 hcount=$(awk '/^dperf_response_seconds_count\{instance="e2e-cli",role="client",port="0",worker="0"\}/{print $2}' "$T/metrics.txt")
 hinf=$(awk '/^dperf_response_seconds_bucket\{instance="e2e-cli",role="client",port="0",worker="0",le="\+Inf"\}/{print $2}' "$T/metrics.txt")
 [ -n "$hcount" ] && [ "$hcount" -gt 0 ] && [ "$hcount" = "$hinf" ] || fail "no latency histogram (count $hcount, +Inf $hinf)"
+# sRTT and TLS handshake are histograms beside them, per worker; with no
+# sample (one-segment requests keep no RTT estimate; no TLS here) every
+# bucket and the count are 0, as Prometheus expects of a histogram that
+# has seen nothing, not a latency of 0.
+for h in srtt tls_handshake; do
+	grep -q "^# TYPE dperf_${h}_seconds histogram$" "$T/metrics.txt" || fail "no dperf_${h}_seconds histogram"
+	hc=$(awk -v m="dperf_${h}_seconds_count" '$1 == m "{instance=\"e2e-cli\",role=\"client\",port=\"0\",worker=\"0\"}" {print $2}' "$T/metrics.txt")
+	[ "$hc" = 0 ] || fail "dperf_${h}_seconds_count is '$hc' on a client with no sample of it"
+done
 m=$(awk '/^dperf_sk_open_total/{print $2}' "$T/metrics.txt")
 [ "$m" -gt 0 ] || fail "skOpen in /metrics: $m"
 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other" | grep -q 404 || fail "a path other than /metrics must be 404"

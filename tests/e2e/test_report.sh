@@ -40,6 +40,13 @@ want = {"cps": [x["cps"] for x in h], "rps": [x["rps"] for x in h], "skCon": [x[
 for k, v in want.items():
     assert [p[1] for p in s[k]] == v, (k, s[k], v)
     assert [p[0] for p in s[k]] == [x["elapsed"] for x in h], k
+# the latency kinds come from the run (every one the engine has), and one
+# without a sample (no TLS here) is in each second with count 0, not drawn
+assert [k["key"] for k in run["latency_kinds"]] == ["connect", "response", "server", "first_byte", "srtt",
+                                                    "tls_handshake"], run["latency_kinds"]
+assert data["lat_kinds"] == [[k["key"], k["label"]] for k in run["latency_kinds"]], data["lat_kinds"]
+assert all(x["latency_us"]["tls_handshake"]["count"] == 0 for x in h)
+assert '<g id="lat_connect_p50-0">' in page and '<g id="lat_tls_handshake_p50-0">' not in page
 # the run itself launched (its rate under a loaded box is not this test's)
 assert sum(x["cps"] for x in h) > 1000, [x["cps"] for x in h]
 

@@ -65,6 +65,10 @@ echo "$once" | grep -qF "$CLIENT_NAME" || fail "--once: no instance name in: $on
 echo "$once" | grep -Eq 'RATES +CPS +[0-9.]+[KMGT]?' || fail "--once: no CPS figure in: $once"
 echo "$once" | grep -Eq '^TESTER +stall [0-9.]+[KMGT]? stallUs [0-9.]+[KMGT]? launchSkip [0-9.]+[KMGT]? devFault [0-9.]+[KMGT]?$' ||
 	fail "--once: no TESTER line in: $once"
+# The latencies of either side: this client's requests are one segment (no
+# RTT estimate) and there is no TLS: both "-", not a measured 0.
+echo "$once" | grep -Eq '^LATENCY +sRTT p50 - p99 -   TLS handshake p50 - p99 -$' ||
+	fail "--once: no sRTT / TLS handshake line (\"-\" without samples) in: $once"
 
 # --- live view ------------------------------------------------------------
 cmd="$(printf '%q' "$TOP") -p $(printf '%q' "$CLIENT_NAME") -d 0.5; echo dperf-top-exit=\$?; exec sleep 600"
@@ -77,6 +81,7 @@ head=$(echo "$screen" | head -n 1)
 echo "$head" | grep -qF "$CLIENT_NAME" || fail "instance name missing from header: $head"
 echo "$head" | grep -Eq ' (init|wait|slow-start|running|paused|stopping|done)( |$)' ||
 	fail "state missing from header: $head"
+echo "$screen" | grep -Eq 'sRTT p50 .* p99 .*   TLS handshake p50 .* p99 ' || fail "no sRTT / TLS handshake row on screen: $screen"
 
 # CPS on screen vs dperf-ctl's per-second skOpen rate, within 5%.
 ok=0

@@ -646,7 +646,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int k = 0; k < 2; k++) {
 				pair[k].w.net.now_ms += (uint32_t)sel * 16;
 				pair[k].w.net.now_t += (uint32_t)sel * 16 * TL_PER_MS;
-				pair[k].w.net.now += (uint64_t)sel * 16 * pair[k].w.tsc_per_ms;
+				pair[k].w.net.now += (uint64_t)sel * 16 * pair[k].w.net.tsc_per_ms;
 				worker_tick(&pair[k].w);
 			}
 			exchange(pair, 8);

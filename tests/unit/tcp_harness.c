@@ -389,7 +389,7 @@ advance(struct node *n, uint32_t ms)
 {
 	n->w.net.now_ms += ms;
 	n->w.net.now_t += ms * TL_PER_MS;
-	n->w.net.now += (uint64_t)ms * n->w.tsc_per_ms;
+	n->w.net.now += (uint64_t)ms * n->w.net.tsc_per_ms;
 }
 
 /* Microseconds on the timer clock alone (the millisecond clock as the
@@ -397,9 +397,9 @@ advance(struct node *n, uint32_t ms)
 void
 advance_us(struct node *n, uint32_t us)
 {
-	n->w.net.now += (uint64_t)us * n->w.tsc_per_ms / 1000;
+	n->w.net.now += (uint64_t)us * n->w.net.tsc_per_ms / 1000;
 	n->w.net.now_t = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.tsc_per_t);
-	n->w.net.now_ms = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.tsc_per_ms);
+	n->w.net.now_ms = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.net.tsc_per_ms);
 }
 
 /* The worker's own timer code (primary/engine/timers.c). */
@@ -519,4 +519,11 @@ big_client(struct dp_config *c)
 	c->keepalive_request_interval_us = 0;
 	c->keepalive_request_num = 2;
 	c->payload_size = 64000;
+}
+
+void
+post_client(struct dp_config *c)
+{
+	big_client(c);
+	c->http_method = DP_HTTP_POST; /* a body of 63915 bytes, 44 segments */
 }

@@ -115,5 +115,6 @@ void ka3_now(struct dp_config *c);
 void ka_server(struct dp_config *c);
 void big_server(struct dp_config *c);
 void big_client(struct dp_config *c);
+void post_client(struct dp_config *c); /* big_client's, with POST bodies of 64000 bytes */
 
 #endif

@@ -32,7 +32,8 @@ struct inst {
 };
 
 /* An instance of a client at tsc_hz whose answers took base + i % spread
- * microseconds, n of them; its -o summary written to path. */
+ * microseconds, n of them, each with an sRTT sample of half that (and
+ * no TLS handshake); its -o summary written to path. */
 static void
 summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base_us, double spread_us,
 	struct dp_hist *all_us)
@@ -56,7 +57,8 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 	for (uint64_t i = 0; i < n; i++) {
 		double us = base_us + (double)(i * 7919 % (uint64_t)spread_us);
 
-		dp_hist_add(&in->last.lat_response, (uint64_t)(us * (double)hz / 1e6));
+		dp_hist_add(&in->last.lat[DP_LAT_RESPONSE], (uint64_t)(us * (double)hz / 1e6));
+		dp_hist_add(&in->last.lat[DP_LAT_SRTT], (uint64_t)(us / 2 * (double)hz / 1e6));
 		if (all_us != NULL)
 			dp_hist_add(all_us, (uint64_t)(us * 1000)); /* ns: the exact samples, finely */
 	}
@@ -97,8 +99,8 @@ test_same_hz(void **state)
 {
 	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
 	char *paths[] = { a, b };
-	struct dp_hist *both = calloc(1, sizeof(*both));
-	struct dp_lat want;
+	struct dp_hist *both = calloc(1, sizeof(*both)), *both_srtt = calloc(1, sizeof(*both_srtt));
+	struct dp_lat want, want_srtt;
 	const uint64_t hz = 2000000000;
 	json_t *j;
 	int rc;
@@ -110,11 +112,16 @@ test_same_hz(void **state)
 	 * tail; an average of the two p99s would be far off it */
 	summary(a, "a", hz, 90000, 100, 100, NULL);
 	summary(b, "b", hz, 10000, 5000, 4000, NULL);
-	for (uint64_t i = 0; i < 90000; i++)
+	for (uint64_t i = 0; i < 90000; i++) {
 		dp_hist_add(both, (uint64_t)((100 + (double)(i * 7919 % 100)) * (double)hz / 1e6));
-	for (uint64_t i = 0; i < 10000; i++)
+		dp_hist_add(both_srtt, (uint64_t)((100 + (double)(i * 7919 % 100)) / 2 * (double)hz / 1e6));
+	}
+	for (uint64_t i = 0; i < 10000; i++) {
 		dp_hist_add(both, (uint64_t)((5000 + (double)(i * 7919 % 4000)) * (double)hz / 1e6));
+		dp_hist_add(both_srtt, (uint64_t)((5000 + (double)(i * 7919 % 4000)) / 2 * (double)hz / 1e6));
+	}
 	dp_lat_from_hist(both, hz, &want);
+	dp_lat_from_hist(both_srtt, hz, &want_srtt);
 	j = run_merge(2, paths, &rc, err, sizeof(err));
 	assert_int_equal(rc, 0);
 	assert_non_null(j);
@@ -129,10 +136,19 @@ test_same_hz(void **state)
 	assert_true(lat(j, "response", "p999") == want.p999);
 	assert_true(lat(j, "response", "max") == want.max);
 	assert_true(want.p99 > 5000); /* b's tail, as it should */
+	/* sRTT the same way; no TLS handshake in either: merged, still none */
+	assert_int_equal((uint64_t)lat(j, "srtt", "count"), 100000);
+	assert_true(lat(j, "srtt", "p50") == want_srtt.p50);
+	assert_true(lat(j, "srtt", "p99") == want_srtt.p99);
+	assert_true(lat(j, "srtt", "max") == want_srtt.max);
+	assert_int_equal((uint64_t)lat(j, "tls_handshake", "count"), 0);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(json_object_get(j, "latency_hist"),
+									 "tls_handshake"), "b")), 0);
 	json_decref(j);
 	unlink(a);
 	unlink(b);
 	free(both);
+	free(both_srtt);
 }
 
 /* Different TSC rates: moved to nanosecond buckets; each percentile
@@ -193,6 +209,39 @@ test_refused(void **state)
 	unlink(b);
 }
 
+/* A summary written before sRTT and TLS handshake existed (no such key
+ * in its latency_hist) merges with a newer one: it adds none of them,
+ * and the rest as before. */
+static void
+test_older_summary(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	json_t *old, *j;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	summary(a, "a", 2000000000, 100, 100, 10, NULL);
+	summary(b, "b", 2000000000, 50, 100, 10, NULL);
+	old = json_load_file(b, 0, NULL);
+	assert_non_null(old);
+	assert_int_equal(json_object_del(json_object_get(old, "latency_hist"), "srtt"), 0);
+	assert_int_equal(json_object_del(json_object_get(old, "latency_hist"), "tls_handshake"), 0);
+	assert_int_equal(json_dump_file(old, b, JSON_COMPACT), 0);
+	json_decref(old);
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_non_null(j);
+	assert_int_equal((uint64_t)lat(j, "response", "count"), 150);
+	assert_int_equal((uint64_t)lat(j, "srtt", "count"), 100); /* a's only */
+	assert_int_equal((uint64_t)lat(j, "tls_handshake", "count"), 0);
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+}
+
 int
 main(void)
 {
@@ -200,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_same_hz),
 		cmocka_unit_test(test_other_hz),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_older_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

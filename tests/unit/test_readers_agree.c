@@ -199,10 +199,47 @@ test_server(void **state)
 	agree(f, 940.0); /* requests received: 900 GET + 40 POST */
 }
 
+/* The latencies of either side, sRTT with samples and TLS handshake
+ * without: every output shows the same sRTT, under its one name, and
+ * none shows the empty TLS histogram as a measured 0 (text: no line;
+ * JSON: count 0; CSV: empty cells; dperf-top: "-"). HZ is 1000: a tick
+ * is a millisecond. */
+static void
+test_latency_both_sides(void **state)
+{
+	struct fixture *f = *state;
+	char *text, *json, *csv, *top;
+
+	f->s->hdr.mode = DP_MODE_SERVER;
+	dp_snapshot_take(f->s, 1000, &f->t->a);
+	for (int i = 0; i < 5; i++)
+		dp_hist_add(&f->s->lat[1].h[DP_LAT_SRTT], 30);
+	dp_snapshot_take(f->s, 2000, &f->t->b);
+	print(p_text, f, &text);
+	print(p_json, f, &json);
+	print(p_csv, f, &csv);
+	print(p_top, f, &top);
+	assert_non_null(strstr(text, "\nlatency  sRTT p50 30000.0 p90 30000.0 p99 30000.0 p99.9 30000.0 max 30000.0 us (5 samples)\n"));
+	assert_null(strstr(text, "TLS"));
+	assert_non_null(strstr(json, "\"latency_us\":{\"connect\":{\"count\":0,"));
+	assert_non_null(strstr(json, "\"srtt\":{\"count\":5,\"p50\":30000.0,\"p90\":30000.0,\"p99\":30000.0,"
+				     "\"p999\":30000.0,\"max\":30000.0},\"tls_handshake\":{\"count\":0,"));
+	assert_true(csv_field(csv, "srtt_p50_us") == 30000.0);
+	assert_true(csv_field(csv, "srtt_p99_us") == 30000.0);
+	assert_non_null(strstr(csv, ",srtt_p50_us,srtt_p99_us,tls_handshake_p50_us,tls_handshake_p99_us\n"));
+	assert_non_null(strstr(csv, ",30000.0,30000.0,,\n")); /* no handshake: empty cells */
+	assert_non_null(strstr(top, "\nLATENCY    sRTT p50 30.00ms p99 30.00ms   TLS handshake p50 - p99 -\n"));
+	free(text);
+	free(json);
+	free(csv);
+	free(top);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_latency_both_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server, setup, teardown),
 	};

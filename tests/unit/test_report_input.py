@@ -70,6 +70,39 @@ class Report(unittest.TestCase):
         self.assertEqual(fetched, [])
         self.assertEqual(sorted(os.listdir(self.dir)), ["report.html"])
 
+    def test_latency_kinds(self):
+        """The kinds the summary names are plotted and tabled (sRTT here,
+        with samples); one without a sample in any second (TLS handshake)
+        gets no plot and "-" in the table, not a latency of 0."""
+        self.run["latency_kinds"] = [{"key": k, "label": n, "help": ""} for k, n in rep.OLD_LAT_KINDS] + [
+            {"key": "srtt", "label": "sRTT", "help": ""}, {"key": "tls_handshake", "label": "TLS handshake", "help": ""}]
+        empty = {"count": 0, "p50": 0.0, "p90": 0.0, "p99": 0.0, "p999": 0.0, "max": 0.0}
+        for i, sec in enumerate(self.run["history"]):
+            sec["latency_us"]["srtt"] = {"count": 3, "p50": 100.0 + i, "p90": 150.0, "p99": 200.0 + i,
+                                         "p999": 200.0, "max": 210.0}
+            sec["latency_us"]["tls_handshake"] = dict(empty)
+        self.run["latency_total_us"]["srtt"] = {"count": 99, "p50": 123.4, "p90": 150.0, "p99": 234.5,
+                                                "p999": 250.0, "max": 260.0}
+        self.run["latency_total_us"]["tls_handshake"] = dict(empty)
+        path = self.write("kinds.json", json.dumps(self.run))
+        rc, err = self.report(path)
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.out) as f:
+            page = f.read()
+        data = json.loads(re.search(r'<script type="application/json" id="dperf-report-data">(.*?)</script>',
+                                    page, re.S).group(1).replace("<\\/", "</"))
+        ser = data["runs"][0]["series"]
+        self.assertEqual([p[1] for p in ser["lat_srtt_p99"]], [200.0 + i for i in range(len(self.run["history"]))])
+        self.assertEqual({p[1] for p in ser["lat_tls_handshake_p50"]}, {None})
+        self.assertIn('<g id="lat_srtt_p50-0">', page)  # drawn
+        self.assertNotIn('<g id="lat_tls_handshake_p50-0">', page)  # not drawn
+        rows = dict(rep.summary_rows([rep.load(path)]))
+        self.assertEqual(rows["sRTT latency p50"], [rep.fmt_us(123.4)])
+        self.assertEqual(rows["TLS handshake latency p50"], ["-"])
+        # a summary written before the kinds were named: the four of then
+        del self.run["latency_kinds"]
+        self.assertEqual(rep.lat_kinds([self.run]), list(rep.OLD_LAT_KINDS))
+
     def test_other_version(self):
         self.run["format_version"] = 2
         self.refused(self.write("v2.json", json.dumps(self.run)), "format_version 2, this dperf-report reads 1")

@@ -142,6 +142,55 @@ test_changes(void **state)
 	dp_run_log_free(&r);
 }
 
+/* sRTT and TLS handshake beside the other kinds: each second's, the
+ * whole run's percentiles and its buckets (what merge adds up), under
+ * the names every output uses; a kind with no sample (no TLS here) says
+ * count 0 and has no bucket, and no text line. HZ is 1000: a tick is a
+ * millisecond, exact below 64. */
+static void
+test_latency_kinds(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_hist *srtt = &f->s->lat[0].h[DP_LAT_SRTT];
+	struct dp_run_log r;
+	char *j, *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	dp_snapshot_take(f->s, 0, f->b);
+	dp_run_log_begin(&r, f->s, f->b, 0);
+	for (int k = 0; k < 3; k++)
+		dp_hist_add(srtt, 20);
+	run_second(f, &r, 1);
+	dp_hist_add(srtt, 40);
+	run_second(f, &r, 2);
+	/* a: second 1, so that the summary's interval (latency_us) holds one
+	 * sample and its total (latency_total_us) four */
+	j = summary(f, &r);
+	assert_non_null(strstr(j, "{\"sec\":1,"));
+	/* the kinds named for dperf-report, every one in order */
+	assert_non_null(strstr(j, "\"latency_kinds\":[{\"key\":\"connect\",\"label\":\"connect\","));
+	assert_non_null(strstr(j, "},{\"key\":\"srtt\",\"label\":\"sRTT\",\"help\":\"smoothed RTT"));
+	assert_non_null(strstr(j, "},{\"key\":\"tls_handshake\",\"label\":\"TLS handshake\",\"help\":\"TLS handshake: "));
+	assert_non_null(strstr(j, "\"srtt\":{\"count\":3,\"p50\":20000.0,\"p90\":20000.0,\"p99\":20000.0,"
+				  "\"p999\":20000.0,\"max\":20000.0},\"tls_handshake\":{\"count\":0,"));
+	assert_non_null(strstr(j, "\"srtt\":{\"count\":1,\"p50\":40000.0,"));
+	/* the whole run: percentiles, and the buckets by index */
+	assert_non_null(strstr(j, "\"latency_total_us\":{\"connect\":{\"count\":0,"));
+	assert_non_null(strstr(j, "\"srtt\":{\"count\":4,\"p50\":20000.0,"));
+	assert_non_null(strstr(j, "\"srtt\":{\"count\":4,\"max\":40,\"b\":[[20,3],[40,1]]},"
+				  "\"tls_handshake\":{\"count\":0,\"max\":0,\"b\":[]}}"));
+	free(j);
+	m = open_memstream(&text, &len);
+	assert_non_null(m);
+	dp_lat_text_both_sides(m, f->s, f->a, f->b, 1);
+	fclose(m);
+	assert_string_equal(text, "latency  sRTT p50 20000.0 p90 20000.0 p99 20000.0 p99.9 20000.0 max 40000.0 us"
+				  " (4 samples)\n");
+	free(text);
+	dp_run_log_free(&r);
+}
+
 /* The configuration's text is a JSON string whatever the file held. */
 static void
 test_config_text(void **state)
@@ -163,6 +212,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_history_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_latency_kinds, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

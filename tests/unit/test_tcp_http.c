@@ -148,10 +148,10 @@ test_split_head_chunked(void **state)
 		       (const uint8_t *)rsp + cuts[k], cuts[k + 1] - cuts[k]);
 	}
 	/* time to first byte and response time (to the last byte), exactly */
-	assert_int_equal(lat.first_byte.count, 1);
-	assert_int_equal(lat.first_byte.max, 5 * c->w.tsc_per_ms);
-	assert_int_equal(lat.response.count, 1);
-	assert_int_equal(lat.response.max, 9 * c->w.tsc_per_ms);
+	assert_int_equal(lat.h[DP_LAT_FIRST_BYTE].count, 1);
+	assert_int_equal(lat.h[DP_LAT_FIRST_BYTE].max, 5 * c->w.net.tsc_per_ms);
+	assert_int_equal(lat.h[DP_LAT_RESPONSE].count, 1);
+	assert_int_equal(lat.h[DP_LAT_RESPONSE].max, 9 * c->w.net.tsc_per_ms);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(c, HTTP_ERR), 0);
 	assert_int_equal(C(c, GOOD_RX), (sizeof(rsp) - 1) * 8);

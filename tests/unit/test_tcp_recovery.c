@@ -182,6 +182,63 @@ test_rto_from_rtt(void **state)
 	box_clear(s);
 }
 
+/* The sRTT histogram (net/lat.h) takes the estimate at each RTT sample
+ * of the side that sends over several segments: a 5 ms round trip, then
+ * a 7 ms one, record 5 ms and 5.25 ms (7/8 x 5 + 1/8 x 7, RFC 6298 2.3),
+ * in TSC ticks; the client, whose request is one segment, has no
+ * estimator and records none. */
+static void
+test_srtt_recorded(void **state)
+{
+	static struct dp_worker_lat slat, clat;
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	const struct dp_hist *h = &slat.h[DP_LAT_SRTT];
+
+	(void)state;
+	memset(&slat, 0, sizeof(slat));
+	memset(&clat, 0, sizeof(clat));
+	s->w.net.lat = &slat;
+	c->w.net.lat = &clat;
+	open_and_ask(c, s);
+	advance(s, 5);
+	deliver(s, c); /* the first flight */
+	deliver(c, s); /* its ACKs, 5 ms after: the first sample */
+	assert_int_equal(h->count, 1);
+	assert_int_equal(h->max, 5 * s->w.net.tsc_per_ms);
+	advance(s, 7);
+	deliver(s, c);
+	deliver(c, s); /* 7 ms after */
+	assert_int_equal(h->count, 2);
+	assert_int_equal(h->max, 5 * s->w.net.tsc_per_ms + s->w.net.tsc_per_ms / 4);
+	assert_int_equal(clat.h[DP_LAT_SRTT].count, 0);
+	assert_int_equal(slat.h[DP_LAT_TLS_HS].count, 0);
+}
+
+/* The client's side: a POST body over several segments goes through the
+ * same sender, and its sRTT is recorded the same way (4 ms here); the
+ * server, whose answers are one segment, records none. */
+static void
+test_srtt_recorded_client(void **state)
+{
+	static struct dp_worker_lat slat, clat;
+	struct node *c = new_client(post_client), *s = new_server(ka_server);
+
+	(void)state;
+	memset(&slat, 0, sizeof(slat));
+	memset(&clat, 0, sizeof(clat));
+	s->w.net.lat = &slat;
+	c->w.net.lat = &clat;
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK: the body's first flight leaves */
+	advance(c, 4);
+	deliver(c, s);
+	deliver(s, c); /* its ACKs, 4 ms later */
+	assert_int_equal(clat.h[DP_LAT_SRTT].count, 1);
+	assert_int_equal(clat.h[DP_LAT_SRTT].max, 4 * c->w.net.tsc_per_ms);
+	assert_int_equal(slat.h[DP_LAT_SRTT].count, 0);
+}
+
 int
 main(void)
 {
@@ -192,6 +249,8 @@ main(void)
 		cmocka_unit_test_teardown(test_held_without_sack, free_nodes),
 		cmocka_unit_test_teardown(test_held_released_at_close, free_nodes),
 		cmocka_unit_test_teardown(test_rto_from_rtt, free_nodes),
+		cmocka_unit_test_teardown(test_srtt_recorded, free_nodes),
+		cmocka_unit_test_teardown(test_srtt_recorded_client, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -635,16 +635,6 @@ test_snd_drop_knob(void **state)
  * once the body is complete, both requests of the connection are
  * answered; a lost body segment is recovered. */
 static void
-post_client(struct dp_config *c)
-{
-	c->keepalive = 1;
-	c->keepalive_request_interval_us = 0;
-	c->keepalive_request_num = 2;
-	c->http_method = DP_HTTP_POST;
-	c->payload_size = 64000; /* a body of 63915 bytes, 44 segments */
-}
-
-static void
 test_post_big_body(void **state)
 {
 	struct node *c = new_client(post_client), *s = new_server(ka_server);

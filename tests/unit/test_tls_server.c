@@ -7,7 +7,7 @@
  * hostile peers (a malformed record, a stall, a close mid-handshake):
  * counted by kind, no socket left, OpenSSL's heap back where it began.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c primary/net/lat.c
 #include "tcp_harness.h"
 
 #include <openssl/err.h>
@@ -577,8 +577,13 @@ static void
 test_client_against_server(void **state)
 {
 	struct node *s = tls_server(https_ka_server), *c = tls_client(https_ka_client);
+	static struct dp_worker_lat lat_c, lat_s;
 
 	(void)state;
+	memset(&lat_c, 0, sizeof(lat_c));
+	memset(&lat_s, 0, sizeof(lat_s));
+	c->w.net.lat = &lat_c;
+	s->w.net.lat = &lat_s;
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(tcp_client_launch(&c->w.net), 0);
 		pump(c, s);
@@ -592,6 +597,10 @@ test_client_against_server(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 9);
 	assert_int_equal(C(s, HTTP_2XX), 9);
 	assert_int_equal(C(c, SK_ERR) + C(c, HTTP_ERR) + C(c, TLS_ERR) + C(s, TLS_ERR), 0);
+	/* each handshake's time recorded once, on both sides (tls_hs_done) */
+	assert_int_equal(lat_c.h[DP_LAT_TLS_HS].count, 3);
+	assert_int_equal(lat_s.h[DP_LAT_TLS_HS].count, 3);
+	c->w.net.lat = s->w.net.lat = NULL;
 	assert_int_equal(open_sockets(c), 0);
 	assert_int_equal(c->bad_sums, 0);
 	assert_gone(s);
