@@ -12,7 +12,7 @@ SERVER_EXTRA=$(printf 'protocol https\ntls_cert %s\ntls_key %s\ntls_resume ticke
 	CLIENT_EXTRA=$(printf 'protocol https\ntls_resume tickets') \
 	CPS=100 CLIENT_DURATION=30s SERVER_DURATION=60s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
+DPERF_ARGS="-o $T/summary.json" start_primary e2e-cli "$T/client.conf"
 grep -qE '^TLS: [0-9]+ bytes per connection' "$T/e2e-cli.log" || fail "client: no bytes per TLS connection stated"
 note "client $(grep -E '^TLS: ' "$T/e2e-cli.log"); server $(grep -E '^TLS: ' "$T/e2e-srv.log")"
 bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl"
@@ -51,4 +51,8 @@ for k in tlsFailAlert tlsFailProto tlsFailVerify tlsFailEof tlsFailTimeout tlsFa
 	[ "$(total "$s" $k)" = 0 ] || fail "server $k = $(total "$s" $k)"
 done
 [ "$(total "$c" skOpen)" = "$(total "$c" skClose)" ] || fail "client left connections open"
+# the handshake time (SYN sent to Finished) recorded once per handshake
+hist=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latency_total_us"]["tls_handshake"]["count"])' "$T/summary.json")
+[ "$hist" = "$done_" ] || fail "tls_handshake histogram count $hist, tlsHsDone $done_"
+note "$(grep -i '^latency' "$c" | tail -1 | grep -o 'TLS[^|]*' || true)"
 pass "$ok HTTPS requests on $done_ handshakes ($res resumed), set cps and set duration followed"
