@@ -61,7 +61,17 @@
 	X(DEV_FAULT, "devFault", CK_EVENT) \
 	X(IDLE_CLOSE, "idleClose", CK_EVENT) \
 	X(GOOD_RX, "goodRx", CK_BITS) /* payload delivered: in order, once (goodput) */ \
-	X(GOOD_TX, "goodTx", CK_BITS) /* payload sent for the first time (not retransmissions) */
+	X(GOOD_TX, "goodTx", CK_BITS) /* payload sent for the first time (not retransmissions) */ \
+	X(TLS_HS, "tlsHs", CK_EVENT)         /* TLS handshakes started (primary/tls/tls_tcp.h) */ \
+	X(TLS_HS_DONE, "tlsHsDone", CK_EVENT) /* ...completed (Finished both ways) */ \
+	X(TLS_RESUMED, "tlsResumed", CK_EVENT) /* ...of which resumed a session */ \
+	X(TLS_F_ALERT, "tlsFailAlert", CK_EVENT) /* handshakes failed: the peer's fatal alert */ \
+	X(TLS_F_PROTO, "tlsFailProto", CK_EVENT) /* ...what the peer sent is malformed or unexpected */ \
+	X(TLS_F_VERIFY, "tlsFailVerify", CK_EVENT) /* ...the server's certificate did not verify */ \
+	X(TLS_F_EOF, "tlsFailEof", CK_EVENT) /* ...the peer closed (FIN or RST) mid-handshake */ \
+	X(TLS_F_TIMEOUT, "tlsFailTimeout", CK_EVENT) /* ...the handshake stalled */ \
+	X(TLS_F_INTERNAL, "tlsFailInternal", CK_EVENT) /* ...out of memory, or OpenSSL could not start it */ \
+	X(TLS_ERR, "tlsErr", CK_EVENT) /* a TLS connection failed after its handshake (a bad record, an alert) */
 
 enum dp_counter {
 #define DP_X_ENUM(id, name, kind) DP_C_##id,

@@ -161,8 +161,8 @@ worker_snd_bytes(const struct worker *w)
 	int big = w->net.is_client ? w->net.msg.req.seg_sum != NULL
 			       : w->net.msg.rsp_ka.seg_sum != NULL || w->net.msg.rsp_close.seg_sum != NULL;
 
-	if (w->net.is_udp || !big)
-		return 0;
+	if (w->net.is_udp || (!big && !DP_PROTO_IS_TLS(w->net.cfg->protocol)))
+		return 0; /* TLS: every flight and answer is a connection's own records */
 	return w->net.skt.n_sk * sizeof(struct sk_snd);
 }
 

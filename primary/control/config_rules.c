@@ -85,24 +85,9 @@ rule_v6_prefix(const struct dp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* protocol https and tls are parsed and checked (the tls_* keywords;
- * primary/tls/ is tested on its own), but the TCP paths do not carry TLS
- * yet: refused, rather than run as plain TCP. */
-static int
-rule_tls(const struct dp_config *cfg, char *err, size_t errlen)
-{
-	if (!DP_PROTO_IS_TLS(cfg->protocol))
-		return 0;
-	return rule_err(cfg, dp_config_line(cfg, "protocol"), "protocol", err, errlen,
-			"%s: not carried by this build's TCP paths yet (expected tcp, http or udp)",
-			cfg->protocol == DP_PROTO_TLS ? "tls" : "https");
-}
-
 int
 config_rules_check(const struct dp_config *cfg, char *err, size_t errlen)
 {
-	if (rule_tls(cfg, err, errlen) != 0)
-		return -1;
 	if (rule_v6_prefix(cfg, err, errlen) != 0 || rule_messages(cfg, err, errlen) != 0)
 		return -1;
 	return rule_limits(cfg, err, errlen);

@@ -19,6 +19,7 @@
 #include "net/netw.h"
 #include "shm.h"
 #include "tcp/tcp.h"
+#include "tls/tls_tcp.h"
 
 /* Launch pacing (client). */
 struct launch {
@@ -34,6 +35,7 @@ struct launch {
 struct worker {
 	struct netw net;     /* what net/, tcp/ and udp/ work on */
 	struct tcp_part tcp; /* net.tcp points here */
+	struct tls_part tls; /* net.tls points here with TLS (tls_part_init) */
 	struct launch launch;
 	struct dp_worker_stats *st; /* its memzone block: net.cnt is published there (state/cnt.h) */
 	const struct dp_control *ctl;

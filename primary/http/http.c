@@ -14,8 +14,10 @@
 int
 dp_msg_is_http(const struct dp_config *cfg)
 {
-	if (cfg->protocol == DP_PROTO_HTTP)
+	if (cfg->protocol == DP_PROTO_HTTP || cfg->protocol == DP_PROTO_HTTPS)
 		return 1;
+	if (cfg->protocol == DP_PROTO_TLS) /* records of payload_size, whatever the size */
+		return 0;
 	if (cfg->protocol == DP_PROTO_UDP) /* a file's bytes are the whole datagram */
 		return cfg->payload_file[0] == '\0'
 		       && (cfg->payload_size == 0 || cfg->payload_size >= DP_HTTP_MIN_SIZE);

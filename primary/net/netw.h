@@ -30,6 +30,7 @@
 #define DP_FLOOD_RING 512
 
 struct tcp_part;
+struct tls_part;
 struct vxlan;
 
 /* How this worker's frames are built: its port, the port's tunnel, its
@@ -80,6 +81,7 @@ struct netw {
 	const struct dp_config *cfg;
 	struct dp_worker_lat *lat; /* NULL: latency not recorded (net/lat.h records) */
 	struct tcp_part *tcp;      /* tcp/tcp.h: the worker's (engine/worker.h) */
+	struct tls_part *tls;      /* tls/tls_tcp.h: protocol https or tls; NULL: none */
 	struct sk_table skt;
 	struct sk_cursor cur;
 	struct msgs msg;

@@ -33,6 +33,7 @@ struct tlist {
 struct dack_ring;
 struct ooo_pool;
 struct sk_snd;
+struct sock;
 
 /* A worker's TCP part: its timer lists (tlist.h), delayed ACKs
  * (tcp_dack.h), the sender of messages over several segments
@@ -51,6 +52,13 @@ struct tcp_part {
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct dp_http_head_cache rsp_head; /* client: the last response head */
+	/* A layer over TCP (TLS: tls/tls_tcp.h) that takes the worker's
+	 * segments and timers whole, with its own role over tcp_input.h's
+	 * one path, and is told when a connection ends, whatever ended it.
+	 * NULL: plain TCP (one predicted branch per segment). */
+	void (*over_input)(struct netw *w, const struct seg *s);
+	void (*over_timer)(struct netw *w, uint32_t idx, int which);
+	void (*over_closed)(struct netw *w, struct sock *sk);
 };
 
 /* Open one client connection (or, with flood, send one SYN). Returns 0, or

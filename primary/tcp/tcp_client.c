@@ -14,6 +14,7 @@
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
+#include "tcp/tcp_client.h"
 
 /* Bytes of response heads (interim ones included), chunk framing and
  * trailers in a row, without content between: more is a malformed
@@ -23,8 +24,6 @@
 static void
 send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
-	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
-
 	if (unlikely(w->tcp->snd != NULL)) { /* a POST body over several segments */
 		struct snd_src src;
 
@@ -36,6 +35,15 @@ send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 		sk->snd_nxt += w->msg.req.len;
 		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.req.len * 8);
 	}
+	tcp_client_asked(w, sk);
+	snd_arm_rt(w, sk, idx);
+}
+
+void
+tcp_client_asked(struct netw *w, struct sock *sk)
+{
+	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
+
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
 	sk->t_start = w->now;
@@ -46,7 +54,6 @@ send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 		CNT_ADD(&w->cnt, HTTP_GET, n);
 	else
 		CNT_ADD(&w->cnt, TCP_REQ, n);
-	snd_arm_rt(w, sk, idx);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
@@ -68,8 +75,8 @@ active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 /* A connection that ends with a response unfinished (a request sent,
  * its answer not all read), whatever ended it: the response is an error
  * (httpErr, beside the connection's skErr). */
-static void
-client_unfinished(struct netw *w, const struct sock *sk)
+void
+tcp_client_unfinished(struct netw *w, const struct sock *sk)
 {
 	if (sk->inflight > 0 && w->is_http)
 		CNT(&w->cnt, HTTP_ERR);
@@ -79,7 +86,7 @@ static void
 fail(struct netw *w, struct sock *sk, const struct tuple *t)
 {
 	CNT(&w->cnt, SK_ERR);
-	client_unfinished(w, sk);
+	tcp_client_unfinished(w, sk);
 	sk_ctl(w, t, sk, TH_RST | TH_ACK);
 	sk_closed(w, sk);
 }
@@ -172,6 +179,13 @@ fin_ends_response(struct netw *w, struct sock *sk)
 		response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
 }
 
+int
+tcp_client_closing(const struct netw *w, const struct sock *sk)
+{
+	return (sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
+	       (w->tcp->ka_num && sk->req_done >= w->tcp->ka_num);
+}
+
 /* After response data (dlen bytes; 0 for a FIN alone): next request,
  * wait, or close. The ACK of the data rides on what we send next when
  * that leaves within the delayed-ACK time (tcp_dack.h). */
@@ -193,8 +207,7 @@ next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 		}
 		return;
 	}
-	if ((sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
-	    (w->tcp->ka_num && sk->req_done >= w->tcp->ka_num)) {
+	if (tcp_client_closing(w, sk)) {
 		active_close(w, sk, idx, t);
 		return;
 	}
@@ -215,14 +228,20 @@ next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 /* The first byte of an answer, then the bytes of responses. Returns
  * nonzero when a malformed (or unasked-for) response ended the
  * connection. */
-static int
-client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+int
+tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	if (sk->flags & SKF_FIRST_BYTE) {
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 		lat_add(w, DP_LAT_FIRST_BYTE, w->now - sk->t_start);
 	}
-	if (read_response(w, sk, s->data, s->dlen) != 0) {
+	return read_response(w, sk, p, len);
+}
+
+static int
+client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+{
+	if (tcp_client_response(w, sk, s->data, s->dlen) != 0) {
 		fail(w, sk, t);
 		return 1;
 	}
@@ -246,9 +265,17 @@ static void
 client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	    const struct tuple *t)
 {
+	if (!tcp_client_opened(w, sk, s))
+		return;
+	send_request(w, sk, idx, t);
+}
+
+int
+tcp_client_opened(struct netw *w, struct sock *sk, const struct seg *s)
+{
 	if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
 		CNT(&w->cnt, TCP_DROP);
-		return;
+		return 0;
 	}
 	sk->snd_una = s->ack;
 	sk->rcv_nxt = s->seq + 1;
@@ -259,7 +286,7 @@ client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	if (w->tcp->snd) /* our SYN offered window scaling */
 		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
 	lat_add(w, DP_LAT_CONNECT, w->now - sk->t_start);
-	send_request(w, sk, idx, t);
+	return 1;
 }
 
 /* A POST body over several segments on its way. */
@@ -288,12 +315,16 @@ static const struct tcp_role client_role = {
 	.late_data = client_read, /* nobody asked for it: an error */
 	.sending = client_sending,
 	.resent = client_resent,
-	.unfinished = client_unfinished,
+	.unfinished = tcp_client_unfinished,
 };
 
 void
 tcp_client_input(struct netw *w, const struct seg *s)
 {
+	if (unlikely(w->tcp->over_input != NULL)) {
+		w->tcp->over_input(w, s);
+		return;
+	}
 	tcp_input(w, s, &client_role);
 }
 
@@ -343,6 +374,12 @@ tcp_client_close_idle(struct netw *w, uint32_t idx)
 	struct sock *sk = &w->skt.sk[idx];
 	struct tuple t;
 
+	if (unlikely(w->tcp->over_timer != NULL)) {
+		/* its keepalive timer while stopping: the layer's own close
+		 * (TLS: close_notify, then FIN) */
+		w->tcp->over_timer(w, idx, TL_KA);
+		return;
+	}
 	sk_tuple(&w->skt, idx, &t);
 	active_close(w, sk, idx, &t);
 }
@@ -350,6 +387,10 @@ tcp_client_close_idle(struct netw *w, uint32_t idx)
 void
 tcp_client_timer(struct netw *w, uint32_t idx, int which)
 {
+	if (unlikely(w->tcp->over_timer != NULL)) {
+		w->tcp->over_timer(w, idx, which);
+		return;
+	}
 	if (which == TL_KA) {
 		struct sock *sk = &w->skt.sk[idx];
 		struct tuple t;

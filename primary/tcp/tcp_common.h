@@ -59,6 +59,8 @@ static inline void
 sk_closed(struct netw *w, struct sock *sk)
 {
 	sk_release_held(w, sk);
+	if (unlikely(w->tcp->over_closed != NULL))
+		w->tcp->over_closed(w, sk); /* its TLS state freed */
 	tl_remove(w, sk);
 	sk->state = SK_CLOSED;
 	CNT(&w->cnt, SK_CLOSE);

@@ -13,6 +13,7 @@
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
+#include "tcp/tcp_server.h"
 
 #define SKF_WANT_CLOSE SKF_CLOSE
 
@@ -22,8 +23,8 @@
  * that is not GET, HEAD or POST HTTP gets 400 and the connection closes
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
-static inline const struct msg *
-answer(const struct netw *w, const struct sock *sk, uint8_t kind)
+const struct msg *
+tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 {
 	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
 
@@ -38,7 +39,7 @@ answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 static inline const struct msg *
 response(const struct netw *w, const struct sock *sk)
 {
-	return answer(w, sk, sk->last_kind);
+	return tcp_server_answer(w, sk, sk->last_kind);
 }
 
 /* Whether the connection closes after the answer in progress: no request
@@ -71,16 +72,6 @@ big_busy(const struct netw *w, const struct sock *sk)
 	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
 }
 
-/* The requests of one segment, as runs of one method. More changes of
- * method in one segment than this end the connection as a bad request. */
-#define MAX_RUNS 16
-struct req_runs {
-	uint32_t n;      /* runs */
-	uint32_t total;  /* requests */
-	uint8_t kind[MAX_RUNS];
-	uint32_t count[MAX_RUNS];
-};
-
 static void
 runs_add(struct req_runs *r, uint8_t kind)
 {
@@ -95,9 +86,9 @@ runs_add(struct req_runs *r, uint8_t kind)
 	r->total++;
 }
 
-static void
-accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
-	   const struct tuple *t)
+void
+tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+		  const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
@@ -125,17 +116,16 @@ accept_syn(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
-/* The complete requests in a segment, counted by method (httpGet counts
- * GET and HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq). */
-static void
-count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_runs *r)
+void
+tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+		 struct req_runs *r)
 {
 	uint32_t off = 0, n;
 	int done;
 
 	if (!w->is_http) {
-		n = (sk->raw_got + s->dlen) / w->msg.req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + s->dlen) % w->msg.req_size);
+		n = (sk->raw_got + dlen) / w->msg.req_size;
+		sk->raw_got = (uint16_t)((sk->raw_got + dlen) % w->msg.req_size);
 		CNT_ADD(&w->cnt, TCP_REQ, n);
 		if (n > 0) {
 			r->n = 1;
@@ -144,8 +134,8 @@ count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_
 		}
 		return;
 	}
-	while (off < s->dlen) {
-		off += dp_http_scan_request(&sk->rq, s->data + off, s->dlen - off, &done);
+	while (off < dlen) {
+		off += dp_http_scan_request(&sk->rq, data + off, dlen - off, &done);
 		if (!done)
 			break;
 		runs_add(r, sk->rq.kind);
@@ -160,7 +150,7 @@ count_requests(struct netw *w, struct sock *sk, const struct seg *s, struct req_
 		else
 			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
 	}
-	if (w->keepalive && r->total > 0 && dp_http_wants_close(s->data, s->dlen))
+	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
 		sk->flags |= SKF_WANT_CLOSE;
 }
 
@@ -176,7 +166,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	uint32_t left = r->total;
 
 	for (uint32_t k = 0; k < r->n; k++) {
-		const struct msg *m = answer(w, sk, r->kind[k]);
+		const struct msg *m = tcp_server_answer(w, sk, r->kind[k]);
 		for (uint32_t i = 0; i < r->count[k]; i++) {
 			uint8_t f = TH_ACK | TH_PSH;
 			if (close && --left == 0)
@@ -250,7 +240,7 @@ static void
 answer_small(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
 	     int close)
 {
-	const struct msg *m = answer(w, sk, kind);
+	const struct msg *m = tcp_server_answer(w, sk, kind);
 
 	sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
 	sk->snd_nxt += m->len;
@@ -276,14 +266,14 @@ answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
 		uint8_t kind = pend_first(w, sk);
 		int bad = kind == DP_REQ_BAD, close;
 
-		if (answer(w, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
+		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
 			break; /* after the answers before it are acknowledged */
 		pend_pop(sk);
 		sk->last_kind = kind;
 		close = bad || closing(w, sk);
 		if (!bad)
 			w->cnt.c[w->is_http ? DP_C_HTTP_2XX : DP_C_TCP_RSP]++;
-		if (answer(w, sk, kind)->seg_sum != NULL) {
+		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL) {
 			struct snd_src src;
 
 			answer_src(w, sk, &src);
@@ -344,7 +334,7 @@ server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct t
 
 	r.n = r.total = 0;
 	if (s->dlen > 0 && !(sk->inflight & PEND_BAD))
-		count_requests(w, sk, s, &r);
+		tcp_server_count(w, sk, s->data, s->dlen, &r);
 	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || sk->inflight != 0)) {
 		if (pend_add(w, sk, idx, t, &r) != 0 || answer_waiting(w, sk, idx, t))
 			return; /* reset, or the answer carries our ACK */
@@ -380,7 +370,7 @@ server_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 		CNT(&w->cnt, TCP_DROP);
 		return;
 	}
-	accept_syn(w, sk, idx, s, t);
+	tcp_server_accept(w, sk, idx, s, t);
 }
 
 static inline int
@@ -406,6 +396,10 @@ static const struct tcp_role server_role = {
 void
 tcp_server_timer(struct netw *w, uint32_t idx, int which)
 {
+	if (unlikely(w->tcp->over_timer != NULL)) {
+		w->tcp->over_timer(w, idx, which);
+		return;
+	}
 	if (which == TL_IDLE) {
 		struct sock *sk = &w->skt.sk[idx];
 		struct tuple t;
@@ -430,5 +424,9 @@ tcp_server_timer(struct netw *w, uint32_t idx, int which)
 void
 tcp_server_input(struct netw *w, const struct seg *s)
 {
+	if (unlikely(w->tcp->over_input != NULL)) {
+		w->tcp->over_input(w, s);
+		return;
+	}
 	tcp_input(w, s, &server_role);
 }

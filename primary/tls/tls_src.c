@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * A TLS connection's records as a source of the TCP sender (tls_src.h).
  */
-#include "net/cksum.h"
+#include "net/pkt.h"
 #include "tls/tls_src.h"
 
 static void
@@ -12,7 +12,7 @@ src_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
 
 	out->data = c->out + off;
 	out->len = len;
-	out->sum = dp_cksum(out->data, len, 0);
+	out->sum = pkt_sum(out->data, len); /* the packet layer's sum, as send_part's */
 	out->seg_sum = NULL;
 	out->seg_stored = 0;
 }

@@ -187,18 +187,23 @@ test_server_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
-/* protocol https parses (test_config) but is refused before anything
- * starts until the TCP paths carry TLS: never run as plain TCP. */
+/* protocol https passes the rules on a client and on a server (the
+ * engine carries both: primary/tls/). */
 static void
-test_tls_refused_until_carried(void **state)
+test_tls_passes(void **state)
 {
+	static const char srv[] =
+		"mode server\ncpu 0\nprotocol https\ntls_cert /etc/hostname\ntls_key /etc/hostname\n"
+		"port net_memif0 198.18.0.1 198.18.0.2\n"
+		"client 198.18.1.2 4\nserver 198.18.2.1 1\nlisten 80 1\n";
 	struct dp_config cfg;
+	char perr[DP_ERR_LEN];
 
 	(void)state;
-	assert_int_equal(rules("1k", "protocol https\n", &cfg), -1);
-	assert_err("f.conf:9: protocol: https: not carried by this build's TCP paths yet "
-		   "(expected tcp, http or udp)");
-	assert_int_equal(rules("1k", "protocol http\n", &cfg), 0);
+	assert_int_equal(rules("1k", "protocol https\n", &cfg), 0);
+	if (dp_config_parse("s.conf", srv, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
 int
@@ -212,7 +217,7 @@ main(void)
 		cmocka_unit_test(test_messages_fit_mss),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
-		cmocka_unit_test(test_tls_refused_until_carried),
+		cmocka_unit_test(test_tls_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The server's steps a layer over TCP reuses (TLS: tls/tls_server.c): a
+ * SYN accepted, the requests in received bytes counted by method, the
+ * answer to each.
+ */
+#ifndef DPERF_TCP_SERVER_H
+#define DPERF_TCP_SERVER_H
+
+#include <stdint.h>
+
+#include "net/l4.h"
+#include "net/netw.h"
+#include "state/sock.h"
+
+/* The requests of some received bytes, as runs of one method. More
+ * changes of method in one segment than this end the connection as a bad
+ * request. */
+#define MAX_RUNS 16
+struct req_runs {
+	uint32_t n;      /* runs */
+	uint32_t total;  /* requests */
+	uint8_t kind[MAX_RUNS];
+	uint32_t count[MAX_RUNS];
+};
+
+/* A SYN opening connection idx (or our SYN+ACK again for a retransmitted
+ * one): SYN_RCVD, the SYN+ACK sent, on the retransmission timer. */
+void tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+		       const struct tuple *t);
+
+/* The complete requests in data[0..dlen), received in order, counted by
+ * method (httpGet counts GET and HEAD, httpPost POST, httpErr anything
+ * else; raw TCP: tcpReq) into r (r->n and r->total zeroed by the caller);
+ * a request asking to close sets SKF_CLOSE. */
+void tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+		      struct req_runs *r);
+
+/* The answer to a request of this kind (DP_REQ_NONE: raw TCP). */
+const struct msg *tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind);
+
+#endif

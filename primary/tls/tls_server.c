@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The TLS server (protocol https and tls): tcp_input.h's one path with
+ * its own role. A connection's first bytes start its handshake; the
+ * plaintext after it is read as the plain server reads a segment
+ * (tcp_server.h: the requests counted by method, or raw messages of
+ * payload_size) and each answer written as records; the records go out
+ * through the TCP sender from the connection's buffer (tls_tcp.h). Our
+ * close_notify goes before our FIN on every close after the handshake.
+ */
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+
+#include "net/lat.h"
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_dack.h"
+#include "tcp/tcp_input.h"
+#include "tcp/tcp_send.h"
+#include "tcp/tcp_server.h"
+#include "tls/tls_src.h"
+#include "tls/tls_tcp.h"
+
+
+struct plain_ctx {
+	struct netw *w;
+	struct sock *sk;
+	struct tls_conn *c;
+	uint32_t answered;
+};
+
+/* Plaintext received: its requests counted and answered, as the plain
+ * server does with a segment (the config refuses pipeline with answers
+ * over several segments; here every answer is records, whatever its
+ * length). A bad request is answered 400 and closes. */
+static void
+on_plain(void *arg, const uint8_t *data, uint32_t len)
+{
+	struct plain_ctx *p = arg;
+	struct netw *w = p->w;
+	struct sock *sk = p->sk;
+	struct req_runs r;
+	int bad = 0;
+
+	if ((sk->flags & SKF_CLOSE) || p->c->state == TLS_FAILED)
+		return; /* closing: what follows is not answered */
+	r.n = r.total = 0;
+	tcp_server_count(w, sk, data, len, &r);
+	for (uint32_t k = 0; k < r.n; k++) {
+		const struct msg *m = tcp_server_answer(w, sk, r.kind[k]);
+
+		for (uint32_t i = 0; i < r.count[k]; i++) {
+			if (tls_write_msg(w, p->c, m) < 0)
+				return; /* failed: counted by the caller */
+			if (!w->is_http)
+				CNT(&w->cnt, TCP_RSP);
+			else if (r.kind[k] != DP_REQ_BAD)
+				CNT(&w->cnt, HTTP_2XX);
+			p->answered++;
+		}
+		sk->last_kind = r.kind[k];
+		bad |= r.kind[k] == DP_REQ_BAD;
+	}
+	if (r.total > 0 && (!w->keepalive || w->stopping || bad || (sk->flags & SKF_CLOSE)))
+		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
+}
+
+
+/* Ciphertext in order: the handshake's next step, or records. */
+static void
+read_records(struct netw *w, struct sock *sk, struct tls_conn *c, const struct seg *s)
+{
+	struct plain_ctx p = { w, sk, c, 0 };
+	uint8_t was = c->state;
+	int r;
+
+	if (c->state == TLS_IDLE) {
+		CNT(&w->cnt, TLS_HS);
+		if (tls_open(c, &w->tls->side) < 0) {
+			tls_failed(w, c, TLS_HS);
+			sk->flags |= SKF_CLOSE;
+			return;
+		}
+		was = TLS_HS;
+	}
+	r = tls_input(c, s->data, s->dlen, on_plain, &p);
+	if (r >= 0 && c->state == TLS_FAILED) /* a write of an answer failed */
+		r = -(int)c->fail;
+	if (r < 0) {
+		if (was == TLS_HS && SSL_is_init_finished(c->ssl)) {
+			/* completed, then a record of the same segment failed */
+			tls_hs_done(w, sk, c);
+			was = TLS_UP;
+		}
+		tls_failed(w, c, was);
+		sk->flags |= SKF_CLOSE; /* with our alert, if OpenSSL wrote one */
+		return;
+	}
+	if (r & TLS_EV_DONE)
+		tls_hs_done(w, sk, c);
+	if (r & TLS_EV_CLOSE)
+		tls_close_after(sk, c); /* the peer's close_notify: ours */
+	if (p.answered)
+		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
+}
+
+/* The TLS server's established step. */
+static void
+tls_srv_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+		    const struct seg *s)
+{
+	struct tls_conn *c = tls_conn_of(w, sk);
+	uint32_t nxt = sk->snd_nxt;
+
+	tls_settle(w, sk, c);
+	if (s->dlen > 0 && !(sk->flags & SKF_CLOSE))
+		read_records(w, sk, c, s);
+	if ((sk->flags & SKF_FIN_RCVD) && !(sk->flags & SKF_CLOSE)) {
+		uint8_t was = c->state;
+
+		if (tls_eof(c) < 0) /* mid-handshake */
+			tls_failed(w, c, was);
+		tls_close_after(sk, c);
+	}
+	tls_flush(w, sk, idx, t, c);
+	if (sk->snd_nxt != nxt || sk->state != SK_ESTABLISHED)
+		return; /* what went carries our ACK */
+	if (s->dlen > 0)
+		sk_ack_partial(w, sk, idx, t, s->dlen); /* a part of a record or a flight */
+	else if (!snd_active(w, sk) && sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE)
+		tl_add(w, sk, idx, TL_IDLE); /* all answered: waiting for the next request */
+}
+
+static void
+tls_srv_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
+{
+	if ((s->flags & TH_ACK) || w->stopping) {
+		CNT(&w->cnt, TCP_DROP);
+		return;
+	}
+	tcp_server_accept(w, sk, idx, s, t);
+}
+
+static inline int
+tls_srv_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+{
+	if (!snd_active(w, sk))
+		return 0;
+	tls_src(src, tls_conn_of(w, sk));
+	*fin = (sk->flags & SKF_CLOSE) != 0;
+	return 1;
+}
+
+/* Only a FIN alone is resent outside a message (tcp_input.h: the data
+ * of a message is the sender's); any template of ours says so. */
+static inline const struct msg *
+tls_srv_resent(const struct netw *w, const struct sock *sk)
+{
+	(void)sk;
+	return &w->msg.rsp_ka;
+}
+
+static const struct tcp_role tls_server_role = {
+	.side = TCP_SERVER,
+	.fin_wait = TL_IDLE,
+	.open = tls_srv_open,
+	.established = tls_srv_established,
+	.sending = tls_srv_sending,
+	.resent = tls_srv_resent,
+	.unfinished = tls_unfinished,
+};
+
+void
+tls_server_timer(struct netw *w, uint32_t idx, int which)
+{
+	struct sock *sk = &w->skt.sk[idx];
+	struct tls_conn *c;
+	struct tuple t;
+
+	if (which != TL_IDLE) {
+		tcp_timer_rt(w, idx, &tls_server_role);
+		return;
+	}
+	if (sk->state != SK_ESTABLISHED) {
+		sk_closed(w, sk);
+		return;
+	}
+	c = tls_conn_of(w, sk);
+	tls_settle(w, sk, c);
+	if (c->state == TLS_HS) { /* the handshake stalled */
+		tls_timeout(c);
+		tls_failed(w, c, TLS_HS);
+	} else if (c->state == TLS_UP) {
+		CNT(&w->cnt, IDLE_CLOSE); /* an idle keepalive connection */
+	}
+	tls_close_after(sk, c);
+	sk_tuple(&w->skt, idx, &t);
+	tls_flush(w, sk, idx, &t, c);
+}
+
+void
+tls_server_input(struct netw *w, const struct seg *s)
+{
+	tcp_input(w, s, &tls_server_role);
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * TLS carried by our TCP: the worker's part and the steps both roles
+ * share (tls_tcp.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "meminfo.h"
+#include "net/lat.h"
+
+#include "tcp/tcp_common.h"
+#include "tcp/tcp_send.h"
+#include "tls/tls_measure.h"
+#include "tls/tls_src.h"
+#include "tls/tls_tcp.h"
+
+/* enum tls_fail and the counters of its kinds are in the same order. */
+_Static_assert(DP_C_TLS_F_PROTO - DP_C_TLS_F_ALERT == TLS_F_PROTO - TLS_F_ALERT &&
+		       DP_C_TLS_F_INTERNAL - DP_C_TLS_F_ALERT == TLS_F_INTERNAL - TLS_F_ALERT &&
+		       TLS_F__COUNT == TLS_F_INTERNAL + 1,
+	       "tlsFail* counters follow enum tls_fail");
+
+
+static void
+part_closed(struct netw *w, struct sock *sk)
+{
+	struct tls_conn *c = tls_conn_of(w, sk);
+
+	if (c->state == TLS_HS) { /* a path that did not say why: the peer's close */
+		tls_eof(c);
+		tls_failed(w, c, TLS_HS);
+	}
+	tls_close(c);
+}
+
+int
+tls_part_init(struct tls_part *p, struct netw *w, char *err, size_t errlen)
+{
+	struct tls_opts o;
+	size_t bytes = w->skt.n_sk * sizeof(struct tls_conn);
+	void *m;
+
+	memset(p, 0, sizeof(*p));
+	tls_opts_of(w->cfg, &o);
+	if (tls_side_init(&p->side, &o, err, errlen) != 0)
+		return -1;
+	p->conn_bytes = tls_conn_bytes(&p->side, err, errlen);
+	if (p->conn_bytes < 0)
+		goto bad;
+	if (tls_cc_check(w->cfg, p->conn_bytes, mem_available_mb(), err, errlen) != 0)
+		goto bad;
+	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu MB for the TLS state of %lu sockets", bytes >> 20,
+			 (unsigned long)w->skt.n_sk);
+		goto bad;
+	}
+	p->conn = m;
+	p->n_conn = w->skt.n_sk;
+	w->tls = p;
+	w->tcp->over_input = w->is_client ? tls_client_input : tls_server_input;
+	w->tcp->over_timer = w->is_client ? tls_client_timer : tls_server_timer;
+	w->tcp->over_closed = part_closed;
+	return 0;
+bad:
+	tls_side_free(&p->side);
+	return -1;
+}
+
+void
+tls_part_fini(struct tls_part *p, struct netw *w)
+{
+	if (p->conn != NULL) {
+		for (uint64_t i = 0; i < p->n_conn; i++)
+			if (p->conn[i].ssl != NULL)
+				tls_close(&p->conn[i]);
+		munmap(p->conn, p->n_conn * sizeof(struct tls_conn));
+	}
+	tls_side_free(&p->side);
+	if (w->tls == p) {
+		w->tls = NULL;
+		w->tcp->over_input = NULL;
+		w->tcp->over_timer = NULL;
+		w->tcp->over_closed = NULL;
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+int
+tls_cc_check(const struct dp_config *cfg, int64_t bytes, uint64_t avail_mb, char *err, size_t errlen)
+{
+	uint64_t need_mb = ((uint64_t)cfg->cc * (uint64_t)bytes + (1u << 20) - 1) >> 20;
+
+	if (cfg->mode != DP_MODE_CLIENT || cfg->cc == 0 || need_mb <= avail_mb)
+		return 0;
+	snprintf(err, errlen, "cc %llu: TLS connections of %lld bytes each (measured) need %llu MB, "
+		 "%llu MB available (expected cc at most %llu)", (unsigned long long)cfg->cc, (long long)bytes,
+		 (unsigned long long)need_mb, (unsigned long long)avail_mb,
+		 (unsigned long long)(((uint64_t)avail_mb << 20) / (uint64_t)bytes));
+	return -1;
+}
+
+void
+tls_hs_done(struct netw *w, const struct sock *sk, const struct tls_conn *c)
+{
+	/* the handshake time: SYN sent or received to Finished (sk->t_start
+	 * holds the SYN's TSC until a client's first request: net/lat.h) */
+	lat_tls_handshake(w, (w->now - sk->t_start) * 1000 / w->tsc_per_ms);
+	CNT(&w->cnt, TLS_HS_DONE);
+	if (c->resumed)
+		CNT(&w->cnt, TLS_RESUMED);
+}
+
+void
+tls_failed(struct netw *w, const struct tls_conn *c, uint8_t was)
+{
+	if (c->state != TLS_FAILED)
+		return;
+	if (was == TLS_HS)
+		w->cnt.c[DP_C_TLS_F_ALERT + (c->fail - TLS_F_ALERT)]++;
+	else if (was == TLS_UP || was == TLS_SHUT)
+		CNT(&w->cnt, TLS_ERR);
+}
+
+void
+tls_unfinished(struct netw *w, const struct sock *sk)
+{
+	struct tls_conn *c = tls_conn_of(w, sk);
+
+	if (c->state != TLS_HS)
+		return;
+	if (sk->retries > DP_MAX_RETRIES)
+		tls_timeout(c);
+	else
+		tls_eof(c);
+	tls_failed(w, c, TLS_HS);
+}
+
+void
+tls_settle(const struct netw *w, const struct sock *sk, struct tls_conn *c)
+{
+	if (c->out_len != 0 && !snd_active(w, sk))
+		tls_acked(c, c->out_len);
+}
+
+void
+tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+{
+	int fin = (sk->flags & SKF_CLOSE) != 0 && sk->state == SK_ESTABLISHED;
+	struct snd_src src;
+
+	tls_src(&src, c);
+	if (snd_active(w, sk)) {
+		/* more of the message in progress (its FIN, if asked, goes
+		 * with its last byte, or alone once it is all acknowledged) */
+		if (src.len == sk->snd_nxt - sk_snd_of(w, sk)->base)
+			return;
+		snd_output(w, sk, t, &src, fin);
+	} else if (c->out_len != 0) {
+		snd_begin(w, sk, t, &src, fin);
+	} else if (fin) {
+		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk->snd_nxt++;
+		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	} else {
+		return;
+	}
+	sk->retries = 0;
+	snd_arm_rt(w, sk, idx);
+}
+
+int
+tls_write_msg(const struct netw *w, struct tls_conn *c, const struct msg *m)
+{
+	struct msg seg;
+
+	if (m->seg_sum == NULL)
+		return tls_write(c, m->data, m->len);
+	for (uint32_t k = 0; (uint64_t)k * w->mss < m->len; k++) {
+		int r;
+
+		msg_segment(m, w->mss, k, &seg);
+		r = tls_write(c, seg.data, seg.len);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void
+tls_close_after(struct sock *sk, struct tls_conn *c)
+{
+	if (c->ssl != NULL && !(SSL_get_shutdown(c->ssl) & SSL_SENT_SHUTDOWN))
+		tls_shutdown(c);
+	sk->flags |= SKF_CLOSE;
+}

@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests of the TLS server over our TCP (primary/tls/tls_server.c):
+ * the real server worker (tcp_harness.c replaces the packet layer) against
+ * OpenSSL's own client object behind memory BIOs, its flights cut into
+ * segments every way (at every byte of the ClientHello, a byte a
+ * segment); HTTPS and raw TLS answers, TLS 1.2 and 1.3, resumption;
+ * hostile peers (a malformed record, a stall, a close mid-handshake):
+ * counted by kind, no socket left, OpenSSL's heap back where it began.
+ */
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c primary/net/lat.c
+#include "tcp_harness.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "tls/tls_mem.h"
+#include "tls/tls_tcp.h"
+
+#define CERT DP_SOURCE_DIR "/build/tls/test-cert.pem"
+#define KEY  DP_SOURCE_DIR "/build/tls/test-key.pem"
+
+static struct tls_part part, part_c; /* the server's, our client's */
+static struct node *our_cli;
+static struct node *srv, *cli; /* cli: the tuples of a client of ours */
+static int64_t mem_before;
+static int warm; /* 1 once OpenSSL made its lazy globals (the first run of a test) */
+
+/* OpenSSL's client over one connection of ours: what it writes goes to
+ * the server as segments; what the server sends is read in order. */
+struct peer {
+	SSL_CTX *ctx;
+	SSL *ssl;
+	BIO *rb, *wb;
+	struct tuple t;
+	uint32_t seq, ack; /* next to send; next expected */
+	int fin_rx, fin_tx, rst_rx;
+	uint8_t got[65536];
+	uint32_t got_len;
+};
+
+static void
+https_server(struct dp_config *c)
+{
+	c->protocol = DP_PROTO_HTTPS;
+	snprintf(c->tls_cert, sizeof(c->tls_cert), "%s", CERT);
+	snprintf(c->tls_key, sizeof(c->tls_key), "%s", KEY);
+}
+
+static void
+https_ka_server(struct dp_config *c)
+{
+	https_server(c);
+	c->keepalive = 1;
+	c->tls_resume = DP_TLS_RESUME_TICKETS;
+}
+
+static void
+tls_raw_server(struct dp_config *c)
+{
+	https_server(c);
+	c->protocol = DP_PROTO_TLS;
+	c->payload_size = 100;
+	c->keepalive = 1;
+}
+
+static struct node *
+tls_server(void (*tweak)(struct dp_config *))
+{
+	struct node *s = new_server(tweak);
+	char err[DP_ERR_LEN];
+
+	srv = s;
+	cli = new_client(NULL);
+	if (tls_part_init(&part, &s->w.net, err, sizeof(err)) != 0)
+		fail_msg("tls_part_init: %s", err);
+	mem_before = tls_mem_live();
+	return s;
+}
+
+static void
+peer_new(struct peer *p, struct node *s, uint64_t idx, int version)
+{
+	memset(p, 0, sizeof(*p));
+	p->ctx = SSL_CTX_new(TLS_client_method());
+	assert_non_null(p->ctx);
+	if (version) {
+		SSL_CTX_set_min_proto_version(p->ctx, version);
+		SSL_CTX_set_max_proto_version(p->ctx, version);
+	}
+	p->ssl = SSL_new(p->ctx);
+	p->rb = BIO_new(BIO_s_mem());
+	p->wb = BIO_new(BIO_s_mem());
+	BIO_set_mem_eof_return(p->rb, -1); /* empty: wait for more, not the end */
+	BIO_set_mem_eof_return(p->wb, -1);
+	SSL_set_bio(p->ssl, p->rb, p->wb);
+	SSL_set_connect_state(p->ssl);
+	client_tuple(cli, idx, &p->t);
+	(void)s;
+}
+
+static void
+peer_free(struct peer *p)
+{
+	SSL_free(p->ssl);
+	SSL_CTX_free(p->ctx);
+	p->ssl = NULL;
+	p->ctx = NULL;
+}
+
+/* What the server sent: its data in order into the client's BIO, its FIN. */
+static void
+collect(struct node *s, struct peer *p)
+{
+	for (size_t i = 0; i < s->n_out; i++) {
+		struct rec *r = &s->out[i];
+
+		if (r->t.rport != p->t.lport)
+			continue;
+		if (r->flags & TH_RST)
+			p->rst_rx = 1;
+		if (r->flags & TH_SYN) {
+			p->ack = r->seq + 1;
+			continue;
+		}
+		if (r->len > 0 && r->seq == p->ack) {
+			BIO_write(p->rb, r->data, (int)r->len);
+			p->ack += r->len;
+		}
+		if ((r->flags & TH_FIN) && r->seq + r->len == p->ack && !p->fin_rx) {
+			p->ack++;
+			p->fin_rx = 1;
+		}
+	}
+	box_clear(s);
+}
+
+/* The client's pending bytes to the server, cut at cut[] (sizes of the
+ * first segments; the rest in one segment, or a byte a segment with
+ * cut_one). */
+static void
+send_pending(struct node *s, struct peer *p, uint32_t first, int one)
+{
+	char *data;
+	long n = BIO_get_mem_data(p->wb, &data);
+	uint32_t off = 0;
+
+	while (off < (uint32_t)n) {
+		uint32_t len = (uint32_t)n - off;
+
+		if (one)
+			len = 1;
+		else if (off == 0 && first != 0 && first < len)
+			len = first;
+		inject(s, &p->t, p->seq, p->ack, TH_ACK | TH_PSH, (const uint8_t *)data + off, len);
+		p->seq += len;
+		off += len;
+		collect(s, p);
+	}
+	(void)BIO_reset(p->wb);
+}
+
+/* SYN, SYN+ACK, ACK. */
+static void
+peer_connect(struct node *s, struct peer *p)
+{
+	p->seq = 1000;
+	inject(s, &p->t, p->seq, 0, TH_SYN, NULL, 0);
+	collect(s, p);
+	assert_int_not_equal(p->ack, 0);
+	p->seq++;
+	inject(s, &p->t, p->seq, p->ack, TH_ACK, NULL, 0);
+	collect(s, p);
+}
+
+/* The client's side until its handshake is done (or failed), the first
+ * flight cut at first (a byte a segment with one). Returns SSL_do_handshake's
+ * last result. */
+static int
+handshake(struct node *s, struct peer *p, uint32_t first, int one)
+{
+	int r = 0;
+
+	for (int i = 0; i < 20; i++) {
+		int e;
+
+		r = SSL_do_handshake(p->ssl);
+		e = SSL_get_error(p->ssl, r); /* before the BIOs move (it reads their flags) */
+		send_pending(s, p, i == 0 ? first : 0, one);
+		if (r == 1 || e != SSL_ERROR_WANT_READ)
+			break;
+		inject(s, &p->t, p->seq, p->ack, TH_ACK, NULL, 0); /* our ACK of its flight */
+		collect(s, p);
+	}
+	return r;
+}
+
+/* The plaintext the server sent, read until nothing more comes. */
+static void
+read_plain(struct node *s, struct peer *p)
+{
+	for (int round = 0; round < 64;) {
+		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(sizeof(p->got) - p->got_len));
+
+		if (n > 0) {
+			p->got_len += (uint32_t)n;
+			continue;
+		}
+		round++; /* our ACK of what came: the server's next window */
+		send_pending(s, p, 0, 0); /* a TLS 1.3 client writes nothing here; ACKs below */
+		inject(s, &p->t, p->seq, p->ack, TH_ACK, NULL, 0);
+		collect(s, p);
+		if (BIO_ctrl_pending(p->rb) == 0)
+			break;
+	}
+}
+
+/* The client's FIN after the server's, and our ACK of it. */
+static void
+peer_close(struct node *s, struct peer *p)
+{
+	if (!p->fin_tx) {
+		inject(s, &p->t, p->seq, p->ack, TH_ACK | TH_FIN, NULL, 0);
+		p->seq++;
+		p->fin_tx = 1;
+	}
+	collect(s, p);
+	inject(s, &p->t, p->seq, p->ack, TH_ACK, NULL, 0);
+	collect(s, p);
+}
+
+static void
+assert_gone(struct node *s)
+{
+	assert_int_equal(open_sockets(s), 0);
+	assert_int_equal(s->bad_sums, 0);
+	for (uint64_t i = 0; i < part.n_conn; i++)
+		assert_null(part.conn[i].ssl);
+}
+
+static int
+teardown(void **state)
+{
+	int64_t live;
+
+	/* the client's saved session (one per worker, to resume) is not a
+	 * connection's */
+	SSL_SESSION_free(part_c.side.sess);
+	part_c.side.sess = NULL;
+	live = tls_mem_live();
+	tls_part_fini(&part, &srv->w.net);
+	if (our_cli != NULL)
+		tls_part_fini(&part_c, &our_cli->w.net);
+	our_cli = NULL;
+	free_nodes(state);
+	/* every connection's memory (the server's and the client's) back:
+	 * OpenSSL's heap as it was once the worker's side was made */
+	if (warm && live > mem_before)
+		fail_msg("OpenSSL holds %lld bytes more than before the connections",
+			 (long long)(live - mem_before));
+	return 0;
+}
+
+static const char get[] = "GET / HTTP/1.1\r\nHost: dperf\r\n\r\n";
+
+/* One HTTPS exchange on a new connection; returns the client. */
+static void
+https_get(struct node *s, struct peer *p, uint64_t idx, int version, uint32_t first, int one)
+{
+	peer_new(p, s, idx, version);
+	peer_connect(s, p);
+	assert_int_equal(handshake(s, p, first, one), 1);
+	assert_int_equal(SSL_write(p->ssl, get, sizeof(get) - 1), (int)sizeof(get) - 1);
+	send_pending(s, p, 0, one);
+	read_plain(s, p);
+}
+
+/* A GET answered with the response template, exactly; the server closes
+ * with close_notify then FIN; nothing left. TLS 1.2 and 1.3. */
+static void
+test_https_get(void **state)
+{
+	struct node *s = tls_server(https_server);
+	int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		struct peer p;
+
+		https_get(s, &p, (uint64_t)v, versions[v], 0, 0);
+		assert_int_equal(SSL_version(p.ssl), versions[v]);
+		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+		assert_memory_equal(p.got, s->w.net.msg.rsp_close.data, p.got_len);
+		assert_true(p.fin_rx);
+		assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+		peer_close(s, &p);
+		peer_free(&p);
+	}
+	assert_int_equal(C(s, TLS_HS), 2);
+	assert_int_equal(C(s, TLS_HS_DONE), 2);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, TLS_ERR) + C(s, TLS_F_PROTO) + C(s, TLS_F_EOF) + C(s, SK_ERR), 0);
+	assert_gone(s);
+}
+
+static void
+https_big_server(struct dp_config *c)
+{
+	https_server(c);
+	c->payload_size = 40000; /* an answer over many segments and three records */
+}
+
+/* An answer longer than a segment (the template's segments, msg_segment)
+ * written as records: the client reads it whole, byte for byte. */
+static void
+test_https_big_answer(void **state)
+{
+	struct node *s = tls_server(https_big_server);
+	const struct msg *m = &s->w.net.msg.rsp_close;
+	struct peer p;
+	struct msg seg;
+
+	(void)state;
+	assert_non_null(m->seg_sum);
+	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
+	assert_int_equal(p.got_len, m->len);
+	for (uint32_t k = 0; (uint64_t)k * s->w.net.mss < m->len; k++) {
+		msg_segment(m, s->w.net.mss, k, &seg);
+		assert_memory_equal(p.got + (size_t)k * s->w.net.mss, seg.data, seg.len);
+	}
+	assert_true(p.fin_rx);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_gone(s);
+}
+
+/* The ClientHello cut in two at every byte, then a byte a segment. */
+static void
+test_https_splits(void **state)
+{
+	struct node *s = tls_server(https_server);
+	struct peer p;
+	uint32_t hello, n = 0;
+
+	(void)state;
+	peer_new(&p, s, 0, TLS1_2_VERSION);
+	SSL_do_handshake(p.ssl);
+	hello = (uint32_t)BIO_ctrl_pending(p.wb);
+	peer_free(&p);
+	assert_true(hello > 100);
+	for (uint32_t k = 1; k < hello; k += (k < 16 || k > hello - 16) ? 1 : 7, n++) {
+		https_get(s, &p, n % N_LPORT, TLS1_2_VERSION, k, 0);
+		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+		peer_close(s, &p);
+		peer_free(&p);
+	}
+	https_get(s, &p, n++ % N_LPORT, TLS1_3_VERSION, 0, 1);
+	assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, TLS_HS_DONE), n);
+	assert_int_equal(C(s, HTTP_2XX), n);
+	assert_gone(s);
+}
+
+/* Keepalive: two requests on one connection; a ticket resumes the next. */
+static void
+test_https_keepalive_resume(void **state)
+{
+	struct node *s = tls_server(https_ka_server);
+	SSL_SESSION *sess;
+	struct peer p;
+
+	(void)state;
+	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
+	assert_int_equal(p.got_len, s->w.net.msg.rsp_ka.len);
+	assert_false(p.fin_rx);
+	SSL_write(p.ssl, get, sizeof(get) - 1);
+	send_pending(s, &p, 0, 0);
+	read_plain(s, &p);
+	assert_int_equal(p.got_len, 2 * s->w.net.msg.rsp_ka.len);
+	sess = SSL_get1_session(p.ssl);
+	assert_non_null(sess);
+	/* the client closes: its close_notify, our close_notify and FIN */
+	SSL_shutdown(p.ssl);
+	send_pending(s, &p, 0, 0);
+	assert_true(p.fin_rx);
+	peer_close(s, &p);
+	peer_free(&p);
+
+	peer_new(&p, s, 1, TLS1_3_VERSION);
+	SSL_set_session(p.ssl, sess);
+	peer_connect(s, &p);
+	assert_int_equal(handshake(s, &p, 0, 0), 1);
+	assert_true(SSL_session_reused(p.ssl));
+	SSL_SESSION_free(sess);
+	SSL_shutdown(p.ssl);
+	send_pending(s, &p, 0, 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, TLS_HS_DONE), 2);
+	assert_int_equal(C(s, TLS_RESUMED), 1);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, IDLE_CLOSE), 0);
+	assert_gone(s);
+}
+
+/* protocol tls: raw records of payload_size, answered one for one. */
+static void
+test_tls_raw(void **state)
+{
+	struct node *s = tls_server(tls_raw_server);
+	uint8_t msg[200];
+	struct peer p;
+
+	(void)state;
+	memset(msg, 'q', sizeof(msg));
+	peer_new(&p, s, 0, 0);
+	peer_connect(s, &p);
+	assert_int_equal(handshake(s, &p, 0, 0), 1);
+	SSL_write(p.ssl, msg, 60);
+	send_pending(s, &p, 0, 0);
+	read_plain(s, &p);
+	assert_int_equal(p.got_len, 0); /* 60 of 100 bytes: no request yet */
+	SSL_write(p.ssl, msg, 100 + 40);
+	send_pending(s, &p, 0, 0);
+	read_plain(s, &p);
+	assert_int_equal(p.got_len, 200);
+	assert_int_equal(C(s, TCP_REQ), 2);
+	assert_int_equal(C(s, TCP_RSP), 2);
+	SSL_shutdown(p.ssl);
+	send_pending(s, &p, 0, 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* Hostile: plaintext HTTP to the TLS port is a malformed record: our
+ * alert and FIN, counted as tlsFailProto. */
+static void
+test_hostile_not_tls(void **state)
+{
+	struct node *s = tls_server(https_server);
+	struct peer p;
+
+	(void)state;
+	peer_new(&p, s, 0, 0);
+	peer_connect(s, &p);
+	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_PSH, (const uint8_t *)get, sizeof(get) - 1);
+	p.seq += sizeof(get) - 1;
+	collect(s, &p);
+	assert_true(p.fin_rx); /* no alert: OpenSSL sends none to a plaintext HTTP request */
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, TLS_HS), 1);
+	assert_int_equal(C(s, TLS_F_PROTO), 1);
+	assert_int_equal(C(s, TLS_HS_DONE) + C(s, HTTP_GET), 0);
+	assert_gone(s);
+}
+
+/* Hostile: a record whose tag does not verify, after the handshake:
+ * our bad_record_mac alert, our FIN, tlsErr (not a handshake failure). */
+static void
+test_hostile_bad_record(void **state)
+{
+	struct node *s = tls_server(https_server);
+	struct peer p;
+	char *data;
+	long n;
+
+	(void)state;
+	peer_new(&p, s, 0, TLS1_3_VERSION);
+	peer_connect(s, &p);
+	assert_int_equal(handshake(s, &p, 0, 0), 1);
+	SSL_write(p.ssl, get, sizeof(get) - 1);
+	n = BIO_get_mem_data(p.wb, &data);
+	assert_true(n > 30);
+	data[n - 1] ^= 0x40; /* the tag's last byte */
+	send_pending(s, &p, 0, 0);
+	assert_true(p.fin_rx);
+	assert_true(BIO_ctrl_pending(p.rb) >= 7); /* the alert record */
+	n = SSL_read(p.ssl, p.got, sizeof(p.got));
+	assert_true(n <= 0);
+	assert_int_equal(SSL_get_error(p.ssl, (int)n), SSL_ERROR_SSL); /* it read our fatal alert */
+	assert_int_equal(ERR_GET_REASON(ERR_peek_last_error()), SSL_R_SSLV3_ALERT_BAD_RECORD_MAC);
+	ERR_clear_error();
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_int_equal(C(s, TLS_HS_DONE), 1);
+	assert_int_equal(C(s, TLS_ERR), 1);
+	assert_int_equal(C(s, TLS_F_PROTO) + C(s, HTTP_GET) + C(s, HTTP_2XX), 0);
+	assert_gone(s);
+}
+
+/* Hostile: a ClientHello cut short, then nothing: the idle timeout ends
+ * it as a stalled handshake. */
+static void
+test_hostile_stall(void **state)
+{
+	struct node *s = tls_server(https_server);
+	struct peer p;
+	char *data;
+
+	(void)state;
+	peer_new(&p, s, 0, 0);
+	peer_connect(s, &p);
+	SSL_do_handshake(p.ssl);
+	BIO_get_mem_data(p.wb, &data);
+	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_PSH, (const uint8_t *)data, 20);
+	collect(s, &p);
+	for (int i = 0; i < 3 + DP_MAX_RETRIES && open_sockets(s) > 0; i++) {
+		advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
+		run_timers(s);
+		box_clear(s);
+	}
+	peer_free(&p);
+	assert_int_equal(C(s, TLS_F_TIMEOUT), 1);
+	assert_int_equal(C(s, TLS_F_EOF), 0);
+	assert_gone(s);
+}
+
+/* Hostile: the peer closes mid-handshake, by FIN and by RST. */
+static void
+test_hostile_close_mid_handshake(void **state)
+{
+	struct node *s = tls_server(https_server);
+	struct peer p;
+
+	(void)state;
+	for (int rst = 0; rst < 2; rst++) {
+		peer_new(&p, s, (uint64_t)rst, 0);
+		peer_connect(s, &p);
+		SSL_do_handshake(p.ssl);
+		send_pending(s, &p, 0, 0); /* the ClientHello: the server's flight comes back */
+		inject(s, &p.t, p.seq, p.ack, rst ? TH_RST | TH_ACK : TH_FIN | TH_ACK, NULL, 0);
+		p.seq++;
+		p.fin_tx = 1;
+		collect(s, &p);
+		if (!rst)
+			peer_close(s, &p);
+		peer_free(&p);
+	}
+	assert_int_equal(C(s, TLS_F_EOF), 2);
+	assert_int_equal(C(s, TLS_HS_DONE), 0);
+	assert_gone(s);
+}
+
+/* Our TLS client (tls_client.c) against our TLS server, back to back. */
+static struct node *
+tls_client(void (*tweak)(struct dp_config *))
+{
+	struct node *c = new_client(tweak);
+	char err[DP_ERR_LEN];
+
+	if (tls_part_init(&part_c, &c->w.net, err, sizeof(err)) != 0)
+		fail_msg("tls_part_init (client): %s", err);
+	our_cli = c;
+	mem_before = tls_mem_live();
+	return c;
+}
+
+static void
+https_ka_client(struct dp_config *c)
+{
+	c->protocol = DP_PROTO_HTTPS;
+	c->keepalive = 1;
+	c->keepalive_request_num = 3;
+	c->keepalive_request_interval_us = 0;
+	c->tls_resume = DP_TLS_RESUME_TICKETS;
+}
+
+/* Three connections of three requests each: every handshake completes,
+ * the second and third resume the first's session (a ticket), each
+ * request answered on both sides, all closed (close_notify, FIN). */
+static void
+test_client_against_server(void **state)
+{
+	struct node *s = tls_server(https_ka_server), *c = tls_client(https_ka_client);
+	static struct dp_worker_lat lat_c, lat_s;
+
+	(void)state;
+	memset(&lat_c, 0, sizeof(lat_c));
+	memset(&lat_s, 0, sizeof(lat_s));
+	c->w.net.lat = &lat_c;
+	s->w.net.lat = &lat_s;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		pump(c, s);
+	}
+	assert_int_equal(C(c, TLS_HS), 3);
+	assert_int_equal(C(c, TLS_HS_DONE), 3);
+	assert_int_equal(C(s, TLS_HS_DONE), 3);
+	assert_int_equal(C(c, TLS_RESUMED), 2);
+	assert_int_equal(C(s, TLS_RESUMED), 2);
+	assert_int_equal(C(c, HTTP_GET), 9);
+	assert_int_equal(C(c, HTTP_2XX), 9);
+	assert_int_equal(C(s, HTTP_2XX), 9);
+	assert_int_equal(C(c, SK_ERR) + C(c, HTTP_ERR) + C(c, TLS_ERR) + C(s, TLS_ERR), 0);
+	/* each handshake's time recorded once, on both sides (tls_hs_done) */
+	assert_int_equal(lat_c.h[DP_LAT_TLS_HS].count, 3);
+	assert_int_equal(lat_s.h[DP_LAT_TLS_HS].count, 3);
+	c->w.net.lat = s->w.net.lat = NULL;
+	assert_int_equal(open_sockets(c), 0);
+	assert_int_equal(c->bad_sums, 0);
+	assert_gone(s);
+}
+
+static void
+https_ka_slow_client(struct dp_config *c)
+{
+	https_ka_client(c);
+	c->keepalive_request_num = 0;
+	c->keepalive_request_interval_us = 1000000; /* idle on the keepalive timer between */
+	c->tls_version = 12;                        /* alerts in the clear: close_notify seen */
+}
+
+/* A graceful stop closes the client's idle keepalive connections (the
+ * engine's loop: tcp_client_close_idle) with close_notify, then FIN. */
+static void
+test_client_stop_closes_idle(void **state)
+{
+	struct node *s = tls_server(https_ka_server), *c = tls_client(https_ka_slow_client);
+	size_t notify = 0;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		pump(c, s);
+	}
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(c->w.tcp.tl[TL_KA].count, 2);
+	c->w.net.stopping = 1;
+	while (c->w.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
+		uint32_t idx = c->w.tcp.tl[TL_KA].head - 1;
+
+		tl_remove(&c->w.net, &c->w.net.skt.sk[idx]);
+		tcp_client_close_idle(&c->w.net, idx);
+	}
+	for (size_t i = 0; i < c->n_out; i++) /* an alert record (21), TLS 1.2 */
+		notify += c->out[i].len >= 7 && c->out[i].data[0] == 21 && c->out[i].data[1] == 3;
+	assert_int_equal(notify, 2);
+	pump(c, s);
+	assert_int_equal(open_sockets(c), 0);
+	assert_int_equal(C(c, SK_ERR) + C(c, TLS_ERR) + C(s, TLS_ERR), 0);
+	assert_gone(s);
+}
+
+/* A client whose server is not TLS (plain HTTP answers the ClientHello
+ * with 400): the handshake fails as a protocol error, the connection is
+ * counted in skErr, nothing is left. */
+static void
+test_client_against_plain_server(void **state)
+{
+	struct node *s = new_server(NULL), *c;
+
+	(void)state;
+	srv = s;
+	cli = new_client(NULL);
+	memset(&part, 0, sizeof(part));
+	c = tls_client(https_ka_client);
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	pump(c, s);
+	assert_int_equal(C(c, TLS_HS), 1);
+	assert_int_equal(C(c, TLS_F_PROTO), 1);
+	assert_int_equal(C(c, SK_ERR), 1);
+	assert_int_equal(open_sockets(c), 0);
+}
+
+/* A client cc that memory cannot hold at the measured bytes per
+ * connection is refused with the figures; one that fits, or a server, is
+ * not. */
+static void
+test_cc_memory(void **state)
+{
+	struct dp_config cfg;
+	char err[DP_ERR_LEN];
+
+	(void)state;
+	base_cfg(&cfg, DP_MODE_CLIENT);
+	cfg.cc = 100000;
+	/* 100k x 17 KB = 1.6 GB */
+	assert_int_equal(tls_cc_check(&cfg, 17288, 2048, err, sizeof(err)), 0);
+	assert_int_equal(tls_cc_check(&cfg, 17288, 1024, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cc 100000: TLS connections of 17288 bytes each (measured) need 1649 MB, "
+				    "1024 MB available (expected cc at most 62109)"));
+	cfg.mode = DP_MODE_SERVER;
+	assert_int_equal(tls_cc_check(&cfg, 17288, 1024, err, sizeof(err)), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_https_get, teardown),
+		cmocka_unit_test_teardown(test_https_splits, teardown),
+		cmocka_unit_test_teardown(test_https_big_answer, teardown),
+		cmocka_unit_test_teardown(test_https_keepalive_resume, teardown),
+		cmocka_unit_test_teardown(test_tls_raw, teardown),
+		cmocka_unit_test_teardown(test_hostile_not_tls, teardown),
+		cmocka_unit_test_teardown(test_hostile_bad_record, teardown),
+		cmocka_unit_test_teardown(test_hostile_stall, teardown),
+		cmocka_unit_test_teardown(test_hostile_close_mid_handshake, teardown),
+		cmocka_unit_test_teardown(test_client_against_server, teardown),
+		cmocka_unit_test_teardown(test_client_against_plain_server, teardown),
+		cmocka_unit_test_teardown(test_client_stop_closes_idle, teardown),
+	};
+
+	const struct CMUnitTest pure[] = { cmocka_unit_test(test_cc_memory) };
+
+	if (tls_mem_init() != 0)
+		return 1;
+	if (cmocka_run_group_tests_name("cc", pure, NULL, NULL) != 0)
+		return 1;
+	/* OpenSSL makes globals on first use (algorithms fetched, the
+	 * thread's error queue) and keeps them: one unchecked run first, so
+	 * that what the checked runs leave is what connections leave. */
+	if (cmocka_run_group_tests_name("warm-up", tests, NULL, NULL) != 0)
+		return 1;
+	warm = 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
