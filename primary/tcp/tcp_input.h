@@ -288,7 +288,7 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 	}
 	switch (sk->state) {
 	case SK_SYN_SENT:
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;

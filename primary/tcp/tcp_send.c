@@ -121,7 +121,7 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 		w->tcp->snd_drop.n = 0;
 		CNT(&w->cnt, TEST_DROP);
 	} else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, f, &seg);
+		pkt_tcp(w, t, seq, sk->rcv_nxt, f, sk_win(w, sk), &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
 		CNT(&w->cnt, PUSH_RT);
@@ -430,7 +430,7 @@ snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct s
 		 * peer answers with an ACK carrying its window (what Linux's
 		 * tcp_xmit_probe_skb does; our segments cannot be cut to one
 		 * byte, their sums are per whole segment). */
-		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, NULL);
+		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
 		sk_ack_sent(sk);
 		return;
 	}
