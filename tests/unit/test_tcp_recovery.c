@@ -8,6 +8,12 @@
 // links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
 #include "tcp_harness.h"
 
+static struct sk_snd *
+snd_state_of(struct node *s, const struct tuple *ct)
+{
+	return sk_snd_of(&s->w.net, server_sock(s, ct));
+}
+
 /* Drop segment i of from's box. */
 static void
 lose(struct node *from, size_t i)
@@ -182,6 +188,228 @@ test_rto_from_rtt(void **state)
 	box_clear(s);
 }
 
+/* Index in from's box of the segment starting at seq, or -1. */
+static long
+find_seq(const struct node *from, uint32_t seq)
+{
+	for (size_t i = 0; i < from->n_out; i++)
+		if (from->out[i].len && from->out[i].seq == seq)
+			return (long)i;
+	return -1;
+}
+
+/* Exchange until both boxes are empty, no timer run; dropping, once,
+ * the server's segment at seq when it shows up (lose_at), and its
+ * second sending when lose_twice. Returns the rounds. */
+static uint32_t
+exchange(struct node *c, struct node *s, uint32_t lose_at, int lose_twice)
+{
+	uint32_t rounds = 0, lost = 0;
+
+	while ((s->n_out || c->n_out) && rounds++ < 1000) {
+		long i = find_seq(s, lose_at);
+
+		if (i >= 0 && lost < (lose_twice ? 2u : 1u)) {
+			lose(s, (size_t)i);
+			lost++;
+		}
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_int_equal(lost, lose_twice ? 2 : 1);
+	return rounds;
+}
+
+/* A retransmission lost in its turn: the peer's SACKs of segments sent
+ * after it say so, and the hole goes a third time without the timer
+ * (RFC 6675 alone sends a hole once per recovery: seen failing, the
+ * answer stuck until the retransmission timer). */
+static void
+test_sack_lost_retransmission(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len;
+
+	(void)state;
+	open_and_ask(c, s);
+	len = s->w.net.msg.rsp_ka.len;
+	assert_int_equal(s->n_out, 10);
+	exchange(c, s, s->out[1].seq, 1); /* the second segment, and its resend */
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 2);
+	assert_int_equal(C(s, SPUR_RT), 0);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* A hole right where the last recovery ended (the first new segment it
+ * sent, at RecoveryPoint): a new recovery may begin when the cumulative
+ * ACK reaches RecoveryPoint (RFC 6675 5.1: at least, not above), so it
+ * is resent without the timer (seen failing with "above"). */
+static void
+test_sack_hole_at_recovery_point(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, recover;
+	struct tuple t;
+
+	(void)state;
+	open_and_ask(c, s);
+	len = s->w.net.msg.rsp_ka.len;
+	client_tuple(c, 0, &t);
+	lose(s, 1);
+	deliver(s, c);
+	deliver(c, s); /* the recovery begins: the hole, then new data from RecoveryPoint */
+	assert_int_not_equal(snd_state_of(s, &t)->recovery, 0);
+	recover = snd_state_of(s, &t)->recover;
+	assert_true(find_seq(s, recover) >= 0);
+	exchange(c, s, recover, 0);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 2);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* The tail of an answer: the last segment but one lost. One segment
+ * after it can be SACKed, never DupThresh: with nothing new to send and
+ * fewer than four segments out, all but one SACKed is enough (RFC 5827
+ * early retransmit), so it is resent without the timer (seen failing
+ * without it: the answer waited for the timer). */
+static void
+test_sack_tail_early_retransmit(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, base;
+
+	(void)state;
+	open_and_ask(c, s);
+	len = s->w.net.msg.rsp_ka.len;
+	base = s->out[0].seq;
+	assert_int_equal(len, 64000); /* 44 segments, the last of 1220 bytes */
+	exchange(c, s, base + 42 * 1460, 0);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 1);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* The last segment of an answer lost: nothing after it can say so, the
+ * timer resends it. The timeout's ssthresh is half the congestion window
+ * the answer had (at most the peer's window), not half of the one
+ * segment left out (RFC 5681 eq. 4's
+ * FlightSize, application-limited at a tail: seen failing with it, two
+ * segments). */
+static void
+test_tail_timeout_ssthresh(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, base, rounds = 0, cwnd;
+	struct tuple t;
+	struct sk_snd *snd;
+	long i;
+
+	(void)state;
+	open_and_ask(c, s);
+	client_tuple(c, 0, &t);
+	snd = snd_state_of(s, &t);
+	len = s->w.net.msg.rsp_ka.len;
+	base = s->out[0].seq;
+	while ((i = find_seq(s, base + 43 * 1460)) < 0 && rounds++ < 100) {
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_true(i >= 0);
+	lose(s, (size_t)i);
+	pump(s, c);
+	cwnd = snd->cwnd;
+	assert_true(cwnd >= 20u * 1460);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	rt_expire(s);
+	assert_int_equal(C(s, PUSH_RT), 1);
+	/* half the congestion window, at most the peer's (65535 here) */
+	assert_int_equal(snd->ssthresh, (cwnd < snd->wnd ? cwnd : snd->wnd) / 2);
+	assert_true(snd->ssthresh > 2 * 1460);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+}
+
+/* A SACK recovery ends at ssthresh (RFC 6675), not deflated to what is
+ * in flight as NewReno's (RFC 6582 option 1): the resend of the only
+ * hole acknowledges everything, nothing is in flight, and two segments
+ * would leave the next loss to the timer (seen failing with the
+ * deflation: cwnd 2 x mss). */
+static void
+test_sack_recovery_ends_at_ssthresh(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t rounds = 0;
+	struct tuple t;
+	struct sk_snd *snd;
+	int began = 0, ended = 0, lost = 0;
+	uint32_t base;
+
+	(void)state;
+	open_and_ask(c, s);
+	client_tuple(c, 0, &t);
+	snd = snd_state_of(s, &t);
+	base = s->out[0].seq;
+	/* a segment sent with the answer's last ones: no new data after
+	 * the recovery begins */
+	while ((s->n_out || c->n_out) && rounds++ < 1000 && !ended) {
+		long i = find_seq(s, base + 40 * 1460);
+
+		if (i >= 0 && !lost) {
+			lose(s, (size_t)i);
+			lost = 1;
+		}
+		deliver(s, c);
+		deliver(c, s);
+		if (snd->recovery == 3) /* SND_SACK */
+			began = 1;
+		else if (began) {
+			ended = 1;
+			assert_true(snd->cwnd >= snd->ssthresh);
+			assert_true(snd->ssthresh >= 4 * 1460);
+		}
+	}
+	assert_true(ended);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 1);
+}
+
+/* The first ACK to say a hole is lost may also acknowledge new data
+ * (the ACKs before it lost, or a delayed ACK of the segments before the
+ * hole): the recovery begins on it, the hole is resent at once, not a
+ * duplicate ACK later (seen failing without: only new data went). */
+static void
+test_sack_lost_on_new_ack(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t base;
+
+	(void)state;
+	open_and_ask(c, s);
+	base = s->out[0].seq;
+	lose(s, 3);
+	deliver(s, c); /* ACKs of 0, 1, 2, then of 2 with SACK 4, 4-5 ... 4-9 */
+	assert_true(c->n_out >= 2);
+	while (c->n_out > 1)
+		lose(c, 0); /* only the last reaches the server: ack 3, SACK 4-9 */
+	assert_int_equal(c->out[0].ack, base + 3 * 1460);
+	assert_true(c->out[0].optlen > 0);
+	deliver(c, s);
+	assert_true(find_seq(s, base + 3 * 1460) >= 0);
+	assert_int_equal(C(s, PUSH_RT), 1);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 1);
+}
+
 int
 main(void)
 {
@@ -192,6 +420,12 @@ main(void)
 		cmocka_unit_test_teardown(test_held_without_sack, free_nodes),
 		cmocka_unit_test_teardown(test_held_released_at_close, free_nodes),
 		cmocka_unit_test_teardown(test_rto_from_rtt, free_nodes),
+		cmocka_unit_test_teardown(test_sack_lost_retransmission, free_nodes),
+		cmocka_unit_test_teardown(test_sack_hole_at_recovery_point, free_nodes),
+		cmocka_unit_test_teardown(test_sack_tail_early_retransmit, free_nodes),
+		cmocka_unit_test_teardown(test_tail_timeout_ssthresh, free_nodes),
+		cmocka_unit_test_teardown(test_sack_recovery_ends_at_ssthresh, free_nodes),
+		cmocka_unit_test_teardown(test_sack_lost_on_new_ack, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
