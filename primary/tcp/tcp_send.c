@@ -421,6 +421,7 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
 		snd->dupacks = 0;
+		snd->probe_out = 0;
 		if (!seq_lt(s->ack, snd->base + src->len))
 			snd->active = 0; /* all of it acknowledged (its FIN aside) */
 		snd->wnd = wnd;
@@ -492,17 +493,73 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 	return 0;
 }
 
+/* The tail loss probe (RFC 8985 7). A loss that too few segments follow
+ * (the last ones of a message, or all but one of a small flight) gets no
+ * DupThresh nor early retransmit, and waited for the RTO, whose floor is
+ * 1 s on this box (SND_RTO_MIN). A probe after PTO = 2 x SRTT (at least
+ * TLP_MIN; one segment out, plus the peer's delayed ACK, TLP_ACK_DELAY)
+ * sends a new segment or the last one again; the peer's ACK of it, with
+ * SACK blocks, starts the recovery (sack_hole_lost). Once per ACK of new
+ * data, not in a recovery, not after a timeout, only with SACK and an
+ * RTT sample; never later than the RTO. */
+#define TLP_MIN       (10u * TL_PER_MS)
+#define TLP_ACK_DELAY (200u * TL_PER_MS) /* RFC 8985 7.2's WCDelAckT */
+
 void
 snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx)
 {
+	struct sk_snd *snd;
 	struct rtt_cfg c;
+	uint32_t rto;
 
 	if (!snd_active(w, sk)) {
+		if (w->tcp->snd != NULL)
+			sk_snd_of(w, sk)->probe_due = 0;
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
+	snd = sk_snd_of(w, sk);
 	rtt_cfg_of(w, &c);
-	tl_add_at(w, sk, idx, TL_RT, w->now_t + rtt_rto(&sk_snd_of(w, sk)->rtt, &c));
+	rto = rtt_rto(&snd->rtt, &c);
+	snd->probe_due = 0;
+	if ((sk->flags & SKF_SACK) && !snd->recovery && !snd->probe_out && sk->retries == 0 &&
+	    snd->wnd != 0 && rtt_srtt(&snd->rtt) != 0) {
+		uint32_t pto = max_u32(2 * rtt_srtt(&snd->rtt), TLP_MIN);
+
+		if (sk->snd_nxt - sk->snd_una <= w->mss)
+			pto += TLP_ACK_DELAY;
+		if (pto < rto) {
+			snd->probe_due = 1;
+			rto = pto;
+		}
+	}
+	tl_add_at(w, sk, idx, TL_RT, w->now_t + rto);
+}
+
+int
+snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+{
+	struct sk_snd *snd = sk_snd_of(w, sk);
+	uint32_t end = snd->base + src->len, seq;
+
+	if (!snd->probe_due)
+		return 0;
+	snd->probe_due = 0;
+	snd->probe_out = 1;
+	if (seq_ge(snd->nxt, sk->snd_nxt) && seq_lt(snd->nxt, end) &&
+	    snd->base + min_u32((seg_of(w, snd, snd->nxt) + 1) * w->mss, src->len) - sk->snd_una <=
+		    min_u32(snd->wnd, w->tcp->send_wnd)) {
+		send_from(w, sk, snd, t, src, snd->nxt, fin); /* new data */
+		return 1;
+	}
+	/* the last data sent, again (its FIN with it) */
+	end = seq_lt(sk->snd_nxt, end) ? sk->snd_nxt : end;
+	seq = end - min_u32(end - sk->snd_una, sk->snd_mss);
+	if (seq_lt(seq, snd->base + seg_of(w, snd, end - 1) * w->mss))
+		seq = snd->base + seg_of(w, snd, end - 1) * w->mss;
+	if (seq_lt(seq, end))
+		send_from(w, sk, snd, t, src, seq, fin);
+	return 1;
 }
 
 int

@@ -14,6 +14,18 @@ snd_state_of(struct node *s, const struct tuple *ct)
 	return sk_snd_of(&s->w.net, server_sock(s, ct));
 }
 
+/* open_and_ask, the client's SYN without SACK-permitted: the server's
+ * timer is the RTO alone (no tail loss probe without SACK). */
+static void
+open_and_ask_nosack(struct node *c, struct node *s)
+{
+	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	c->out[0].sack_ok = 0;
+	deliver(c, s);
+	deliver(s, c);
+	deliver(c, s);
+}
+
 /* Drop segment i of from's box. */
 static void
 lose(struct node *from, size_t i)
@@ -154,7 +166,8 @@ test_held_released_at_close(void **state)
 	assert_int_equal(c->w.tcp.ooo->used, 0);
 }
 
-/* The retransmission timeout from the connection's RTT (RFC 6298): after
+/* The retransmission timeout from the connection's RTT (RFC 6298; a
+ * peer without SACK, so no tail loss probe comes first): after
  * a 5 ms round trip it is 1 s (the minimum), not retransmit_timeout's
  * 2 s; a timeout doubles it (5.5); an ACK of new data after it samples
  * nothing from what went twice (Karn) and keeps the doubled value. */
@@ -166,7 +179,7 @@ test_rto_from_rtt(void **state)
 
 	(void)state;
 	assert_int_equal(s->w.tcp.tl[TL_RT].timeout, 2000 * TL_PER_MS);
-	open_and_ask(c, s);
+	open_and_ask_nosack(c, s);
 	advance(s, 5);
 	deliver(s, c); /* the first flight */
 	deliver(c, s); /* its ACKs, 5 ms after: a sample; the next flight goes */
@@ -296,8 +309,8 @@ test_sack_tail_early_retransmit(void **state)
 	assert_clean(s);
 }
 
-/* The last segment of an answer lost: nothing after it can say so, the
- * timer resends it. The timeout's ssthresh is half the congestion window
+/* The last segment of an answer lost, a peer without SACK (no tail loss
+ * probe): nothing after it can say so, the timer resends it. The timeout's ssthresh is half the congestion window
  * the answer had (at most the peer's window), not half of the one
  * segment left out (RFC 5681 eq. 4's
  * FlightSize, application-limited at a tail: seen failing with it, two
@@ -312,7 +325,7 @@ test_tail_timeout_ssthresh(void **state)
 	long i;
 
 	(void)state;
-	open_and_ask(c, s);
+	open_and_ask_nosack(c, s);
 	client_tuple(c, 0, &t);
 	snd = snd_state_of(s, &t);
 	len = s->w.net.msg.rsp_ka.len;
@@ -410,6 +423,42 @@ test_sack_lost_on_new_ack(void **state)
 	assert_int_equal(C(s, PUSH_RT), 1);
 }
 
+/* The last segment of an answer lost (RFC 8985 7): nothing after it can
+ * be SACKed, and the RTO is 1 s at least; a tail loss probe after 2 x
+ * SRTT (10 ms at least, plus 200 ms for the peer's delayed ACK with one
+ * segment out) sends it again, and the answer completes long before the
+ * RTO (seen failing without the probe: nothing sent at 300 ms). */
+static void
+test_tail_loss_probe(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, base, rounds = 0, rt;
+	long i;
+
+	(void)state;
+	open_and_ask(c, s);
+	len = s->w.net.msg.rsp_ka.len;
+	base = s->out[0].seq;
+	while ((i = find_seq(s, base + 43 * 1460)) < 0 && rounds++ < 100) {
+		advance(s, 1); /* a round trip of 1 ms: an RTT sample */
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_true(i >= 0);
+	lose(s, (size_t)i);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 0);
+	rt = C(s, PUSH_RT);
+	advance(s, 300);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt + 1); /* the probe: the last segment again */
+	assert_true(find_seq(s, base + 43 * 1460) >= 0);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_int_equal(C(s, SK_ERR) + C(c, SK_ERR), 0);
+}
+
 int
 main(void)
 {
@@ -426,6 +475,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tail_timeout_ssthresh, free_nodes),
 		cmocka_unit_test_teardown(test_sack_recovery_ends_at_ssthresh, free_nodes),
 		cmocka_unit_test_teardown(test_sack_lost_on_new_ack, free_nodes),
+		cmocka_unit_test_teardown(test_tail_loss_probe, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
