@@ -298,14 +298,10 @@ sack_enter(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tup
 
 /* Whether the hole at snd_una is lost: RFC 6675's IsLost (DupThresh
  * segments SACKed above it), or RFC 5827's early retransmit at a
- * message's tail. There, with nothing new to send and fewer than four
- * segments out, DupThresh can never arrive: all but one of them SACKed
- * says the hole is lost. Without it a loss among the last segments of
- * an answer waited for the timer, and the timeout left ssthresh at two
- * segments (the flight was the tail), so the next answers crawled in
- * congestion avoidance where any loss was again a timeout: 955 of the
- * 997 timeouts of one bench run of the loss scenario had at most three
- * segments out. */
+ * message's tail, where with nothing new to send and fewer than four
+ * segments out DupThresh never comes: all but one of them SACKed. (955
+ * of the 997 timeouts of a bench run of the loss scenario had at most
+ * three segments out.) */
 static int
 sack_hole_lost(const struct netw *w, const struct sock *sk, const struct sk_snd *snd,
 	       const struct snd_src *src)
@@ -431,15 +427,11 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 		flight = sk->snd_nxt - sk->snd_una;
 		if (snd->recovery) {
 			if (seq_le(snd->recover, s->ack)) {
-				/* The end of the recovery. RFC 6675's leaves
-				 * cwnd at ssthresh, where it began. NewReno's
-				 * (RFC 6582 3.2 step 3, option 1) deflates to
-				 * what is in flight: after a SACK recovery that
-				 * is often nothing (the resend filled the last
-				 * hole), and cwnd fell to two segments, where the
-				 * next loss could not make DupThresh and waited
-				 * for the timer (seen: a fifth of the 1 MB
-				 * answers of the bench's loss scenario). */
+				/* The end of the recovery: RFC 6675's at
+				 * ssthresh; NewReno's deflated to the flight
+				 * (RFC 6582 3.2 step 3, option 1), which after a
+				 * SACK recovery is often nothing: two segments,
+				 * and the next loss a timeout. */
 				if (snd->recovery != SND_SACK)
 					snd->cwnd = min_u32(snd->ssthresh, max_u32(flight, w->mss) + w->mss);
 				else
@@ -496,19 +488,15 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 	return 0;
 }
 
-/* The tail loss probe (RFC 8985 7). The loss of a message's last
- * segment gets no DupThresh nor early retransmit: nothing after it can
- * be SACKed, and it waited for the RTO, whose floor is 1 s on this box
- * (SND_RTO_MIN). Once all of the message is sent, a probe after PTO =
- * 2 x SRTT, at least TLP_MIN (one segment out: plus the peer's delayed
- * ACK, TLP_ACK_DELAY), sends the last segment again; the peer's ACK
- * says what it had (SACK blocks: the recovery, sack_hole_lost). Once per
- * ACK of new data, not in a recovery, not after a timeout, only with
- * SACK and an RTT sample; never later than the RTO. Not before the tail,
- * and not at RFC 8985's 10 ms: a worker on this shared box loses its
- * core for tens of milliseconds, and a probe armed on every ACK with
- * that floor resent 2,977 segments needlessly in 9 s of the lossless
- * bench (pushRt and tcpDrop, its errors). */
+/* The tail loss probe (RFC 8985 7): a lost last segment gets no
+ * DupThresh nor early retransmit, and waited for the RTO (1 s at least
+ * here). Once all of the message is sent, after PTO = 2 x SRTT, at least
+ * TLP_MIN (one segment out: plus the peer's delayed ACK), the last
+ * segment goes again; the ACK of it says what the peer had. Once per
+ * ACK of new data, not in a recovery nor after a timeout, with SACK and
+ * an RTT sample, before the RTO. Not RFC 8985's 10 ms: workers here lose
+ * their core for tens of ms, and that floor with a probe armed on every
+ * ACK resent 2,977 segments needlessly in 9 s of the lossless bench. */
 #define TLP_MIN       (200u * TL_PER_MS)
 #define TLP_ACK_DELAY (200u * TL_PER_MS) /* RFC 8985 7.2's WCDelAckT */
 
