@@ -54,6 +54,7 @@ struct sk_snd {
 	uint8_t probe_due : 1; /* the retransmission timer is a tail loss probe's (snd_probe) */
 	uint8_t probe_out : 1; /* a probe went, no ACK of new data since */
 	uint8_t sent_all : 1;  /* the message's last byte has been sent */
+	uint8_t lossy : 1;     /* the connection has lost a segment (a recovery, a timeout) */
 	struct sack_board sb; /* what the peer holds above snd_una (SKF_SACK) */
 	struct rtt_est rtt;   /* RFC 6298: the retransmission timeout (tcp_rtt.h) */
 };
