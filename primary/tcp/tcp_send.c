@@ -492,9 +492,9 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 
 /* The tail loss probe (RFC 8985 7): a lost last segment gets no
  * DupThresh nor early retransmit, and waited for the RTO (1 s at least
- * here). Once all of the message is sent, after PTO = 2 x SRTT (and the
- * RTO before its floor), at least TLP_MIN (+ the peer's delayed ACK with
- * one segment out), the last segment goes again; the ACK of it says what
+ * here). Once all of the message is sent, after PTO = 2 x SRTT, at least
+ * TLP_MIN (+ the peer's delayed ACK with one segment out), the last
+ * segment goes again; the ACK of it says what
  * the peer had. Once per ACK of new data, not in a recovery nor after a
  * timeout, with SACK and an RTT sample, before the RTO; only on a
  * connection that lost a segment before (lossy). Here a round trip grows
@@ -523,8 +523,7 @@ snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx)
 	snd->probe_due = 0;
 	if ((sk->flags & SKF_SACK) && snd->lossy && !snd->recovery && !snd->probe_out &&
 	    sk->retries == 0 && snd->wnd != 0 && rtt_srtt(&snd->rtt) != 0 && snd->sent_all) {
-		uint32_t pto = max_u32(max_u32(2 * rtt_srtt(&snd->rtt),
-					       rtt_srtt(&snd->rtt) + snd->rtt.rttvar4), TLP_MIN);
+		uint32_t pto = max_u32(2 * rtt_srtt(&snd->rtt), TLP_MIN);
 
 		if (sk->snd_nxt - sk->snd_una <= w->mss)
 			pto += TLP_ACK_DELAY;
