@@ -418,13 +418,9 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 		struct rtt_cfg c;
 
 		rtt_cfg_of(w, &c);
-		/* The sRTT histogram takes the estimate at each sample, not
-		 * once when the connection ends: a keepalive connection that
-		 * lives the whole test then shows in every second's figures
-		 * (how the path's delay grew with the load), and a long
-		 * transfer weighs by its round trips, as its packets see the
-		 * path. One sample per round trip at most (one timed segment),
-		 * so the cost is one histogram add per RTT. */
+		/* The sRTT histogram takes the estimate at each sample (one
+		 * per round trip): a keepalive connection shows in every
+		 * second's figures, not once at its end (dperf-ctl(8)). */
 		if (rtt_ack(&snd->rtt, s->ack, w->now_t, &c))
 			lat_add(w, DP_LAT_SRTT, (uint64_t)rtt_srtt(&snd->rtt) * w->tsc_per_ms / TL_PER_MS);
 
@@ -503,8 +499,7 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
  * DupThresh nor early retransmit, and waited for the RTO (1 s at least
  * here). Once all of the message is sent, after PTO = 2 x SRTT, at least
  * TLP_MIN (+ the peer's delayed ACK with one segment out), the last
- * segment goes again; the ACK of it says what
- * the peer had. Once per ACK of new data, not in a recovery nor after a
+ * segment goes again; its ACK says what the peer had. Once per ACK of new data, not in a recovery nor after a
  * timeout, with SACK and an RTT sample, before the RTO; only on a
  * connection that lost a segment before (lossy). Here a round trip grows
  * past any PTO whenever a worker loses its core: probes on every ACK at
