@@ -10,15 +10,12 @@
 #define SND_GO_BACK 2 /* ...and the peer keeps nothing out of order: went back once */
 #define SND_SACK    3 /* RFC 6675 recovery: the scoreboard says what goes */
 
-/* cwnd never grows past this (a 1 GiB message is the largest). */
-#define SND_CWND_MAX (1u << 30)
+#define SND_CWND_MAX (1u << 30) /* cwnd's bound: a 1 GiB message is the largest */
 
-/* RFC 6298's bounds, in timer ticks: 2.4's minimum, 1 s (or
- * retransmit_timeout when that is shorter: a test that asks for a short
- * timeout gets it); 2.5's maximum, 60 s. Not Linux's 200 ms: on this
- * project's shared 2-core box a worker loses its core for hundreds of
- * milliseconds, and 200 ms fired spurious timeouts (test_memif_large's
- * 64 KB answers without loss: pushRt 623). */
+/* RFC 6298's bounds in timer ticks: 1 s minimum (retransmit_timeout if
+ * shorter: a test asking for it gets it), 60 s maximum. Not Linux's 200
+ * ms: a worker of a shared box loses its core for hundreds of ms, and
+ * 200 ms fired spurious timeouts (64 KB answers without loss: pushRt 623). */
 #define SND_RTO_MIN (1000u * TL_PER_MS)
 #define SND_RTO_MAX (60000u * TL_PER_MS)
 
