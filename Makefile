@@ -218,6 +218,14 @@ build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+# The same harness with the HTTPS pair (fuzz_rx.c's FUZZ_RX_TLS): TLS
+# records as our TCP receives them, apart, since its crypto would slow
+# every execution of fuzz_rx fourfold. Corpus: tests/fuzz/corpus/rx_tls.
+build/fuzz/fuzz_rx_tls: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
+                        $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(FUZZ_RX_OBJ) $(BUILD)/gen/dp_version.h | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -DFUZZ_RX_TLS=1 -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
 build/fuzz/fuzz_rx_ub: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
@@ -236,10 +244,10 @@ build/fuzz/%:
 # FUZZ_JOBS=2 runs two processes per harness on one corpus (libFuzzer
 # reads what the other adds) and sums their executions: both cores, so not
 # the default (make test, and a box shared with other work).
-FUZZ_HARNESSES ?= config http ctl rx tls
+FUZZ_HARNESSES ?= config http ctl rx rx_tls tls
 FUZZ_JOBS ?= 1
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- -print_final_stats=1 \
-           build/fuzz/corpus-$$h tests/fuzz/regressions/$$h
+           build/fuzz/corpus-$$h $$(ls -d tests/fuzz/regressions/$$h 2>/dev/null)
 fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_ub)
 	@set -e; for h in $(FUZZ_HARNESSES); do \
 	  rm -rf build/fuzz/corpus-$$h build/fuzz/fuzz-$$h-*.log; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the seed corpus of fuzz_rx (tests/fuzz/corpus/rx/).
+"""Write the seed corpora of fuzz_rx (tests/fuzz/corpus/rx/) and fuzz_rx_tls (corpus/rx_tls/).
 
 Each seed is a list of records [flags][sel][len lo][len hi][frame], see
 the header of fuzz_rx.c. Checksums are left zero and fixed by the harness
@@ -272,7 +272,8 @@ def client_hello(name):
 
 
 CH12, CH13 = client_hello("client_hello_12"), client_hello("client_hello_13")
-SEEDS.update({
+# fuzz_rx_tls's (the harness built with the HTTPS pair): corpus/rx_tls
+TLS_SEEDS = {
     "tls_hello_13": tls_stream(CH13),
     "tls_hello_12": tls_stream(CH12),
     # a record cut across segments, and a second connection beside it
@@ -287,16 +288,18 @@ SEEDS.update({
     # our client's connection launched: a whole handshake and request
     # between the pair, left open (keepalive) when the input ends
     "tls_launch": rec(TLS | TICK, b"", sel=0) + rec(TLS | TICK, b"", sel=1),
-})
+}
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "rx")
-    os.makedirs(out, exist_ok=True)
-    for name, data in SEEDS.items():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(data)
-    print(f"{len(SEEDS)} seeds in {out}")
+    base = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+    for sub, seeds in (("rx", SEEDS), ("rx_tls", TLS_SEEDS)):
+        out = os.path.join(base, sub)
+        os.makedirs(out, exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(out, name), "wb") as f:
+                f.write(data)
+        print(f"{len(seeds)} seeds in {out}")
 
 
 if __name__ == "__main__":
