@@ -291,6 +291,7 @@ class TlsCps(Patched):
         with contextlib.redirect_stdout(out):
             bench.table({"tls_cps": r})
         self.assertIn("server_full_hs 50%, client_full_hs 62%", out.getvalue())
+        self.assertEqual(r["error_free_cps"], 500)
         self.assertIn("1000 / 995 / server tlsFailTimeout 1", out.getvalue())
 
     def test_resumed_over_the_key_exchange(self):
@@ -298,9 +299,28 @@ class TlsCps(Patched):
         self.runs = [run_of(250, resumed), run_of(500, resumed), run_of(800, resumed), run_of(700, resumed)]
         self.servers = [CLEAN_SERVER] * 4
         r = bench.bench_tls_cps("tickets", CRYPTO)
-        self.assertEqual(r["of_crypto_ceiling"], {"resumed_hs": 0.25})
-        self.assertEqual(r["resumed_share"], 0.99)
+        # the first level not held (800 of 1k), error-free, is the rate
         self.assertEqual(r["next_level"]["cps"]["median"], 800)
+        self.assertEqual((r["median"], r["error_free_cps"]), (500, 800))
+        self.assertEqual(r["of_crypto_ceiling"], {"resumed_hs": 0.4})
+        self.assertEqual(r["resumed_share"], 0.99)
+
+    def test_server_busy_ratio_and_nothing_held(self):
+        # 250 short of its target (200/s), error-free: no level held, the
+        # rate still measured; the server 25% busy -> 800/s per busy core
+        self.runs = [run_of(200, TLS_CLIENT), run_of(200, TLS_CLIENT)]
+        self.servers = [CLEAN_SERVER] * 2
+
+        class BusyServer(bench.Server):
+            def __exit__(s, *a):
+                super().__exit__(*a)
+                s.secs = [bench.steady([second(i + 1, cpu=25.0) for i in range(6)])[0]]
+        bench.Server = BusyServer
+        r = bench.bench_tls_cps("none", CRYPTO)
+        self.assertIn("no level held", r["failed"])
+        self.assertEqual(r["error_free_cps"], 200)
+        self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.2, "client_full_hs": 0.25})
+        self.assertEqual(r["server_busy_ratio"], 0.8)
 
     def test_no_ratio_without_the_crypto(self):
         self.assertEqual(bench.tls_ratios(500, {"failed": "openssl speed exited 1"}, ("resumed_hs",)), {})
