@@ -11,7 +11,7 @@ with errors in both tries, an attach pair without a usable second).
 
 Environment: BENCH_CC (default 2m), BENCH_ONLY (comma-separated scenarios
 to run, of cps, throughput, keepalive, large, loss, cc, tx_mpps, testpmd, attach, ctl,
-tls_crypto; default all),
+tls_crypto, tls_cps, tls_cps_resume, tls_throughput; default all),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
 """
@@ -170,8 +170,8 @@ class Server:
         self.out = os.path.join(TMP, "server.json")
         if os.path.exists(self.out):
             os.unlink(self.out)
-        self.p = start([DPERF, "-c", server_conf(self.extra), "-p", "bench-srv", "-o", self.out],
-                       os.path.join(TMP, "server.log"))
+        self.log = os.path.join(TMP, "server.log")
+        self.p = start([DPERF, "-c", server_conf(self.extra), "-p", "bench-srv", "-o", self.out], self.log)
         wait_up("bench-srv", self.p)
         return self
 
@@ -179,6 +179,7 @@ class Server:
         stop("bench-srv", self.p)
         if exc is None:
             self.total = summary(self.out, "the server")
+            self.secs = steady(seconds(self.log))
 
 
 class Run:
@@ -215,7 +216,9 @@ def steady(secs):
 # faulting on the ring the client just unmapped); traffic lost that way
 # would show here as unanswered requests or retransmits.
 ERRS = ("skErr", "tcpDrop", "synRt", "pushRt", "finRt", "ackRt", "dropTx", "httpErr", "badRx",
-        "udpDrop", "ierrors", "oerrors", "imissed", "rxNombuf")
+        "udpDrop", "ierrors", "oerrors", "imissed", "rxNombuf",
+        "tlsFailAlert", "tlsFailProto", "tlsFailVerify", "tlsFailEof", "tlsFailTimeout",
+        "tlsFailInternal", "tlsErr")
 
 
 def errors(total):
@@ -272,10 +275,10 @@ def verdict(target, rates, errs, skip=0):
     return "held"
 
 
-def cps_try(lv):
+def cps_try(lv, server_extra="", client_extra=""):
     """One client run at target lv against a fresh server: (secs, verdict, info)."""
-    with Server() as server:
-        run = run_client(lv)
+    with Server(server_extra) as server:
+        run = run_client(lv, client_extra)
     secs = run.secs
     rates = [s.get("http2XX", 0) for s in secs]
     errs = level_errors(run.total, server.total)
@@ -285,17 +288,23 @@ def cps_try(lv):
         f"client worker stalls >= 1 ms: {run.total.get('stall', 0)} "
         f"({run.total.get('stallUs', 0) / 1000:.1f} ms in all)")
     return secs, v, {"target": parse_number(lv), "cps": stat(rates), "errors": errs,
-                     "launch_skip": skip, "judged": sides(run.total, server.total)}
+                     "launch_skip": skip, "judged": sides(run.total, server.total),
+                     "server_cpu_pct": stat([s["cpu"] for s in getattr(server, "secs", [])])["median"],
+                     "resumed": run.total.get("tlsResumed", 0), "handshakes": run.total.get("tlsHsDone", 0)}
 
 
-def bench_cps():
+CPS_LEVELS = ["200k", "400k", "600k", "800k", "900k", "1m", "1.1m", "1.2m", "1.35m", "1.5m", "1.6m",
+              "1.75m", "2m", "2.25m", "2.5m"]
+
+
+def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k", "100k"), server_extra="", client_extra=""):
     """Raise the target until a level is not held: error-free on both
     sides over the whole level (level_errors) with a median of at least
     97% of the target. A client that cannot keep up skips launches (launchSkip)
     instead of overflowing its peer, so the first level not held usually
     shows the saturation rate, error-free, short of its target."""
-    levels = ["50k", "100k"] if SMOKE else ["200k", "400k", "600k", "800k", "900k", "1m", "1.1m",
-                                             "1.2m", "1.35m", "1.5m", "1.6m", "1.75m", "2m", "2.25m", "2.5m"]
+    if SMOKE:
+        levels = smoke_levels
     best, tried, saturation = None, [], None
     for lv in levels:
         # A level counts as held when one of two tries holds it: this
@@ -304,7 +313,7 @@ def bench_cps():
         # stays when its peer disconnects (docs/architecture.md, Known limits).
         kept = None
         for attempt in (1, 2):
-            secs, v, info = cps_try(lv)
+            secs, v, info = cps_try(lv, server_extra, client_extra)
             if v == "held":
                 break
             # A level not held reports its better try: error-free first.
@@ -324,9 +333,10 @@ def bench_cps():
                 "failed": "no level held: " + tried[-1]["verdict"]}, None
     secs = best["secs"]
     res = stat([s["http2XX"] for s in secs])
+    held = tried[-2] if saturation else tried[-1]
     res.update({"target": best["target"], "cores": "1+1 (client+server)",
                 "client_cpu_pct": stat([s["cpu"] for s in secs])["median"], "levels": tried,
-                "next_level": saturation})
+                "server_cpu_pct": held["server_cpu_pct"], "next_level": saturation})
     res["packets_per_conn"] = per_unit(secs, "http2XX")
     pps = stat([s["pktTx"] for s in secs])["median"]
     return res, {"pps_one_way": pps, "target": best["target"]}
@@ -616,6 +626,71 @@ def bench_tls_crypto():
     return r
 
 
+def tls_extras(resume):
+    """The TLS pair: HTTPS on both sides, TLS 1.3 and X25519 pinned (the
+    ceiling's key exchange), the test certificate (ECDSA P-256), both
+    sides resuming by tickets or never (every handshake full, no ticket
+    made)."""
+    cert, key = (os.path.join(BUILD, "tls", f) for f in ("test-cert.pem", "test-key.pem"))
+    subprocess.run([os.path.join(ROOT, "scripts", "tls-cert.sh"), os.path.dirname(cert)], check=True,
+                   stdout=subprocess.DEVNULL)
+    common = "protocol https\ntls_version 1.3\ntls_groups X25519"
+    return (f"{common}\ntls_cert {cert}\ntls_key {key}\ntls_resume {resume}",
+            f"{common}\ntls_resume {resume}")
+
+
+def tls_ratios(cps, crypto, ceilings):
+    """A TLS CPS over what the crypto allows one core (tls_crypto's
+    ceilings, by name): {ceiling name: ratio}; none when the crypto
+    figure failed."""
+    if crypto.get("failed"):
+        return {}
+    return {c: round(cps / crypto[c], 3) if crypto.get(c) else 0 for c in ceilings}
+
+
+# From low levels up: this shared box held no 500/s at first (docs/performance.md).
+TLS_FULL_LEVELS = ["250", "500", "1k", "2k", "3k", "4k", "5k", "6k", "7k", "8k", "10k"]
+TLS_RESUME_LEVELS = ["250", "500", "1k", "2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "20k"]
+
+
+def bench_tls_cps(resume, crypto):
+    """HTTPS CPS searched like bench_cps (error-free on both sides, TLS
+    failures included), every handshake full (resume none) or resumed by
+    tickets, over the crypto's single-core ceilings."""
+    server_extra, client_extra = tls_extras(resume)
+    levels, ceilings = ((TLS_FULL_LEVELS, ("server_full_hs", "client_full_hs")) if resume == "none"
+                        else (TLS_RESUME_LEVELS, ("resumed_hs",)))
+    res, _ = bench_cps(levels, ("250", "500"), server_extra, client_extra)
+    # The error-free rate: the best median of a level without errors, held
+    # or short of its target (the first level not held is the saturation).
+    clean = [lv for lv in res["levels"] if not lv["errors"]]
+    if not clean:
+        return res
+    best = max(clean, key=lambda lv: lv["cps"]["median"])
+    cps, busy = best["cps"]["median"], best["server_cpu_pct"] / 100
+    res.update({"error_free_cps": cps, "of_crypto_ceiling": tls_ratios(cps, crypto, ceilings),
+                "error_free_server_cpu_pct": best["server_cpu_pct"],
+                "resumed_share": round(best["resumed"] / best["handshakes"], 3) if best["handshakes"] else 0})
+    # What the server's core would do busy all the time, over its own
+    # ceiling: the client's core may saturate first (a full handshake's
+    # ECDSA verification costs it more than the server's signature). Busy
+    # time counts the worker's stalls, so on a loaded box this is low.
+    if busy:
+        res["server_busy_ratio"] = tls_ratios(cps / busy, crypto, ceilings[:1]).get(ceilings[0], 0)
+    return res
+
+
+def bench_tls_throughput():
+    """HTTPS keepalive: Gbit/s received on 200 connections of 1460-byte
+    answers, each record encrypted and decrypted (AES-GCM)."""
+    server_extra, client_extra = tls_extras("none")
+    res, _ = keepalive_figure(f"{server_extra}\nkeepalive\npayload_size 1460",
+                              f"{client_extra}\ncc 200\nkeepalive_request_interval 1us",
+                              lambda s: s["bitsRx"] / 1e9)
+    res.update({"cores": "1+1", "response_bytes": 1460, "connections": 200})
+    return res
+
+
 def saturation_target():
     """The attach cost's target without the CPS search: 90% of what the
     client reaches when asked for more than it can open (a 4M target)."""
@@ -814,8 +889,15 @@ def main():
         res["attach_cost"] = bench_attach_cost(*target)
     if run("ctl"):
         log("bench: ctl apply"); res["ctl_apply_us"] = bench_ctl_apply()
-    if run("tls_crypto"):
+    if any(run(n) for n in SCENARIOS if n.startswith("tls_")):
         log("bench: tls crypto ceiling"); res["tls_crypto"] = bench_tls_crypto()
+    if run("tls_cps"):
+        log("bench: tls cps search, full handshakes"); res["tls_cps"] = bench_tls_cps("none", res["tls_crypto"])
+    if run("tls_cps_resume"):
+        log("bench: tls cps search, resumed by tickets")
+        res["tls_cps_resume"] = bench_tls_cps("tickets", res["tls_crypto"])
+    if run("tls_throughput"):
+        log("bench: tls throughput"); res["tls_throughput_gbps"] = bench_tls_throughput()
     res["seconds"] = round(time.time() - t0)
     res["smoke"] = SMOKE
     table(res)
@@ -832,7 +914,8 @@ def failures(res):
     return [f"{k}: {v['failed']}" for k, v in res.items() if isinstance(v, dict) and v.get("failed")]
 
 
-SCENARIOS = ("cps", "throughput", "keepalive", "large", "loss", "cc", "tx_mpps", "testpmd", "attach", "ctl", "tls_crypto")
+SCENARIOS = ("cps", "throughput", "keepalive", "large", "loss", "cc", "tx_mpps", "testpmd", "attach", "ctl", "tls_crypto",
+             "tls_cps", "tls_cps_resume", "tls_throughput")
 
 
 def next_level(n):
@@ -848,9 +931,34 @@ def judged(fig):
     return "none"
 
 
+def tls_rows(r):
+    """The TLS figures' rows: each CPS beside its share of the crypto's ceiling."""
+    rows = []
+    for key, what in (("tls_cps", "full handshakes"), ("tls_cps_resume", "resumed by tickets")):
+        if key not in r:
+            continue
+        c = r[key]
+        ratio = ", ".join(f"{k} {v:.0%}" for k, v in c.get("of_crypto_ceiling", {}).items()) or "n/a"
+        rows += [(f"{key} (HTTPS CPS, TLS 1.3, X25519, {what})",
+                  "FAILED: " + c["failed"] if c.get("failed") else mmm(c), "1+1"),
+                 ("  next level: target / achieved / errors", next_level(c.get("next_level")), ""),
+                 ("  error-free rate (best level without errors)", f"{c.get('error_free_cps', 0):.0f}", ""),
+                 ("  of the crypto's one-core ceiling", ratio, ""),
+                 ("  server busy %, per busy core of its ceiling",
+                  f"{c.get('error_free_server_cpu_pct', 0):.0f}, {c.get('server_busy_ratio', 0):.0%}", ""),
+                 ("  resumed share", f"{c.get('resumed_share', 'n/a')}", "")]
+    if "tls_throughput_gbps" in r:
+        rows += [("tls_throughput_gbps (HTTPS keepalive, 1460-byte answers)",
+                  mmm(r["tls_throughput_gbps"], "{:.2f}"), "1+1"),
+                 ("  errors, both sides, whole run", judged(r["tls_throughput_gbps"]), "")]
+    return rows
+
+
+def mmm(d, fmt="{:.0f}"):
+    return f"{fmt.format(d['median'])} ({fmt.format(d['min'])}..{fmt.format(d['max'])})"
+
+
 def table(r):
-    def mmm(d, fmt="{:.0f}"):
-        return f"{fmt.format(d['median'])} ({fmt.format(d['min'])}..{fmt.format(d['max'])})"
     rows = []
     if "cps" in r:
         rows += [("cps (HTTP short connections, error-free on both sides)",
@@ -913,6 +1021,7 @@ def table(r):
                      ("  full handshakes/s the crypto allows: server / client",
                       f"{t['server_full_hs']} / {t['client_full_hs']}", "1"),
                      ("  resumed TLS 1.3 handshakes/s (X25519 only)", f"{t['resumed_hs']}", "1")]
+    rows += tls_rows(r)
     w = max(len(a) for a, _, _ in rows)
     print(f"{'figure'.ljust(w)}  {'median (min..max)'.ljust(28)}  cores")
     for a, b, c in rows:

@@ -34,10 +34,10 @@ class Patched(unittest.TestCase):
 
     def setUp(self):
         self.saved = {k: getattr(bench, k) for k in ("Server", "run_client", "attach_viewers",
-                                                     "detach_viewers", "log", "start")}
+                                                     "detach_viewers", "log", "start", "tls_extras")}
         self.saved_which = bench.shutil.which
         bench.log = lambda msg: None
-        self.runs, self.servers, self.calls = [], [], []
+        self.runs, self.servers, self.calls, self.extras = [], [], [], []
         test = self
 
         class FakeServer:
@@ -52,10 +52,12 @@ class Patched(unittest.TestCase):
 
         def fake_run(cps, extra="", during=None, duration=None, wait=1):
             test.calls.append("with" if during else "without")
+            test.extras.append(extra)
             if during:
                 during(None)
             return test.runs.pop(0)
         bench.Server, bench.run_client = FakeServer, fake_run
+        bench.tls_extras = lambda resume: ("server tls", f"client tls_resume {resume}")
 
     def tearDown(self):
         for k, v in self.saved.items():
@@ -256,6 +258,72 @@ class TlsCrypto(unittest.TestCase):
         r = bench.parse_speed("+F4:3:256:39321.428571:11872.727273\n")
         self.assertEqual(r, {"failed": "openssl speed printed no x25519_ops"})
         self.assertIn("x25519_ops", bench.failures({"tls_crypto": r})[0])
+
+
+TLS_CLIENT = dict(CLEAN_CLIENT, tlsHs=1000, tlsHsDone=1000, tlsResumed=0)
+CRYPTO = {"server_full_hs": 1000, "client_full_hs": 800, "resumed_hs": 2000}
+
+
+class TlsCps(Patched):
+    """The HTTPS CPS searches: TLS failures fail a level, the figure is set
+    beside the crypto's ceilings."""
+
+    def test_tls_failure_fails_level(self):
+        for k in ("tlsFailEof", "tlsFailTimeout", "tlsFailAlert", "tlsErr"):
+            self.assertEqual(bench.level_errors(dict(TLS_CLIENT, **{k: 2}), CLEAN_SERVER), {"client " + k: 2}, k)
+
+    def test_full_handshakes_over_the_ceiling(self):
+        # 250 and 500 held; 1k had handshakes time out on the server in both tries
+        self.runs = [run_of(250, TLS_CLIENT), run_of(500, TLS_CLIENT), run_of(990, TLS_CLIENT),
+                     run_of(995, TLS_CLIENT)]
+        self.servers = [CLEAN_SERVER, CLEAN_SERVER, dict(CLEAN_SERVER, tlsFailTimeout=3),
+                        dict(CLEAN_SERVER, tlsFailTimeout=1)]
+        r = bench.bench_tls_cps("none", CRYPTO)
+        self.assertEqual(self.extras, ["client tls_resume none"] * 4)
+        self.assertEqual((r["median"], r["target"]), (500, 500))
+        self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.5, "client_full_hs": 0.625})
+        self.assertEqual(r["next_level"]["errors"], {"server tlsFailTimeout": 1})
+        self.assertEqual(r["resumed_share"], 0)
+        self.assertNotIn("failed", r)
+        import io
+        import contextlib
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            bench.table({"tls_cps": r})
+        self.assertIn("server_full_hs 50%, client_full_hs 62%", out.getvalue())
+        self.assertEqual(r["error_free_cps"], 500)
+        self.assertIn("1000 / 995 / server tlsFailTimeout 1", out.getvalue())
+
+    def test_resumed_over_the_key_exchange(self):
+        resumed = dict(TLS_CLIENT, tlsResumed=990)
+        self.runs = [run_of(250, resumed), run_of(500, resumed), run_of(800, resumed), run_of(700, resumed)]
+        self.servers = [CLEAN_SERVER] * 4
+        r = bench.bench_tls_cps("tickets", CRYPTO)
+        # the first level not held (800 of 1k), error-free, is the rate
+        self.assertEqual(r["next_level"]["cps"]["median"], 800)
+        self.assertEqual((r["median"], r["error_free_cps"]), (500, 800))
+        self.assertEqual(r["of_crypto_ceiling"], {"resumed_hs": 0.4})
+        self.assertEqual(r["resumed_share"], 0.99)
+
+    def test_server_busy_ratio_and_nothing_held(self):
+        # 250 short of its target (200/s), error-free: no level held, the
+        # rate still measured; the server 25% busy -> 800/s per busy core
+        self.runs = [run_of(200, TLS_CLIENT), run_of(200, TLS_CLIENT)]
+        self.servers = [CLEAN_SERVER] * 2
+
+        class BusyServer(bench.Server):
+            def __exit__(s, *a):
+                super().__exit__(*a)
+                s.secs = [bench.steady([second(i + 1, cpu=25.0) for i in range(6)])[0]]
+        bench.Server = BusyServer
+        r = bench.bench_tls_cps("none", CRYPTO)
+        self.assertIn("no level held", r["failed"])
+        self.assertEqual(r["error_free_cps"], 200)
+        self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.2, "client_full_hs": 0.25})
+        self.assertEqual(r["server_busy_ratio"], 0.8)
+
+    def test_no_ratio_without_the_crypto(self):
+        self.assertEqual(bench.tls_ratios(500, {"failed": "openssl speed exited 1"}, ("resumed_hs",)), {})
 
 
 if __name__ == "__main__":
