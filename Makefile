@@ -183,7 +183,7 @@ build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/ht
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
 # The receive path's rooms whole, plus the engine and setup it runs under;
 # not the device (the harness stands in for tx_flush) nor the control path.
-FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c) \
+FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
                 primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 # Each input starts from a snapshot of the connected workers (rx_snap.h);
@@ -205,7 +205,8 @@ FUZZ_RX_OBJ  := $(patsubst %.c,build/fuzz/rx/%.o,$(FUZZ_RX_QUIET))
 # fuzz_rx_ub, the same code with every UBSan check and no comparison
 # tracing, then replays every input the run kept (each one that reached
 # new coverage) and the regressions. -O2: a tenth faster than -O1.
-FUZZ_RX_CC   = $(FUZZ_CC) $(FUZZ_FLAGS) -O2 -fsanitize-coverage-ignorelist=tests/fuzz/cov_ignore.txt $(ARCH) $(DPDK_CFLAGS)
+FUZZ_RX_CC   = $(FUZZ_CC) $(FUZZ_FLAGS) -O2 -fsanitize-coverage-ignorelist=tests/fuzz/cov_ignore.txt $(ARCH) $(DPDK_CFLAGS) \
+               -DDP_SOURCE_DIR='"$(CURDIR)"'
 FUZZ_RX_FAST = -fno-sanitize=alignment,pointer-overflow
 FUZZ_RX_DEPS = tests/fuzz/cov_ignore.txt $(BUILD)/gen/dp_version.h $(wildcard primary/*/*.h common/*.h)
 build/fuzz/rx/%.o: %.c $(FUZZ_RX_DEPS)
@@ -213,14 +214,14 @@ build/fuzz/rx/%.o: %.c $(FUZZ_RX_DEPS)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
 build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
-                    $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(FUZZ_RX_OBJ) $(BUILD)/gen/dp_version.h
+                    $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(FUZZ_RX_OBJ) $(BUILD)/gen/dp_version.h | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lbsd -lm -lpthread
-build/fuzz/fuzz_rx_ub: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS)
+	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+build/fuzz/fuzz_rx_ub: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -o $@ $(filter %.c,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lbsd -lm -lpthread
+	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -o $@ $(filter %.c,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
 # TLS records as our TCP delivers them (primary/tls/), against the test certificate.
 # (the record layer alone: the TCP roles over it are fuzz_rx's and the unit tests')
 build/fuzz/fuzz_tls: tests/fuzz/fuzz_tls.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c | $(TLS_TEST_KEY)

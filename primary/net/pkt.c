@@ -96,7 +96,8 @@ pkt_release(struct netw *w)
  * bytes (optlen, a multiple of 4: an ACK's SACK blocks). */
 static __rte_always_inline void
 tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
-	 uint8_t flags, const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
+	 uint8_t flags, uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt,
+	 uint32_t optlen)
 {
 	uint32_t l2, l3, synlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN +
 					(synopt & PKT_SYN_WS ? TCP_OPT_WS_LEN : 0) +
@@ -118,11 +119,13 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	th->recv_ack = ack;
 	th->data_off = (uint8_t)((thl / 4) << 4);
 	th->tcp_flags = flags;
-	th->rx_win = 0xffff; /* 65535 */
+	if (flags & RTE_TCP_SYN_FLAG)
+		win = pkt_win(w, 0); /* never scaled */
+	th->rx_win = rte_cpu_to_be_16(win);
 	th->cksum = 0;
 	th->tcp_urp = 0;
 	hsum = (uint32_t)t->lport + t->rport + sum32(seq) + sum32(ack) +
-	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + 0xffff;
+	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + th->rx_win;
 	if (synlen) {
 		uint8_t *o = (uint8_t *)(th + 1);
 		uint16_t mss = rte_cpu_to_be_16(w->mss);
@@ -142,8 +145,8 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 			o[0] = 1; /* no-operation: the option ends on a word */
 			o[1] = 3; /* window scale */
 			o[2] = 3;
-			o[3] = DP_WS_SHIFT;
-			hsum += (1 | 3 << 8) + (3 | (uint32_t)DP_WS_SHIFT << 8);
+			o[3] = w->rcv_ws;
+			hsum += (1 | 3 << 8) + (3 | (uint32_t)w->rcv_ws << 8);
 		}
 	}
 	if (optlen) {
@@ -169,43 +172,45 @@ void
 pkt_tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
-	tcp_fill(w, m, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
+	tcp_fill(w, m, t, seq, ack, flags, pkt_win(w, 0), msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0,
+		 NULL, 0);
 }
 
 /* One TCP segment built and queued (tcp_fill's options). */
 static __rte_always_inline int
 tcp_send(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	 const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
+	 uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
 {
 	struct rte_mbuf *m = pkt_alloc(w);
 
 	if (unlikely(m == NULL))
 		return -1;
-	tcp_fill(w, m, t, seq, ack, flags, msg, synopt, opt, optlen);
+	tcp_fill(w, m, t, seq, ack, flags, win, msg, synopt, opt, optlen);
 	pkt_send(w, m);
 	return 0;
 }
 
 int
 pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	const struct msg *msg)
+	uint16_t win, const struct msg *msg)
 {
 	/* a bare SYN always offers window scaling (RFC 7323 2.2) and SACK */
-	return tcp_send(w, t, seq, ack, flags, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0, NULL, 0);
+	return tcp_send(w, t, seq, ack, flags, win, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0,
+			NULL, 0);
 }
 
 int
 pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt)
 {
-	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, NULL, synopt, NULL, 0);
+	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0, NULL, synopt, NULL, 0);
 }
 
 int
 pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	    const struct msg *msg, const uint8_t *opt, uint32_t optlen)
+	    uint16_t win, const struct msg *msg, const uint8_t *opt, uint32_t optlen)
 {
 	RTE_ASSERT(optlen % 4 == 0 && optlen <= TCP_OPT_MAX && !(flags & RTE_TCP_SYN_FLAG));
-	return tcp_send(w, t, seq, ack, flags, msg, 0, opt, optlen);
+	return tcp_send(w, t, seq, ack, flags, win, msg, 0, opt, optlen);
 }
 
 static __rte_always_inline void

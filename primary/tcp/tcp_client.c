@@ -283,6 +283,8 @@ tcp_client_opened(struct netw *w, struct sock *sk, const struct seg *s)
 	sk_set_mss(w, sk, s);
 	if (s->sack_ok) /* ours offered it */
 		sk->flags |= SKF_SACK;
+	if (s->ws != SEG_NO_WS) /* ours offered it: our window is scaled from now on */
+		sk->flags |= SKF_WS;
 	if (w->tcp->snd) /* our SYN offered window scaling */
 		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
 	lat_add(w, DP_LAT_CONNECT, w->now - sk->t_start);
@@ -363,7 +365,7 @@ tcp_client_launch(struct netw *w)
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->rcv_nxt = 0;
 	sk->state = SK_SYN_SENT;
-	pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+	pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 	return 0;
 }

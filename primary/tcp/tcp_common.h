@@ -87,6 +87,14 @@ sk_set_mss(const struct netw *w, struct sock *sk, const struct seg *syn)
 	sk->snd_mss = (uint16_t)(peer < w->mss ? peer : w->mss);
 }
 
+/* Our window field on sk's segments (net/pkt.h: scaled when both SYNs
+ * offered scaling). */
+static inline uint16_t
+sk_win(const struct netw *w, const struct sock *sk)
+{
+	return pkt_win(w, (sk->flags & SKF_WS) != 0);
+}
+
 /* A segment carrying our ACK of everything received has been sent: no
  * delayed ACK is owed (tcp_dack.h). */
 static inline void
@@ -113,7 +121,7 @@ sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 	if (unlikely(sk->ooo != 0) && (sk->flags & SKF_SACK) && !(flags & TH_RST))
 		sk_ctl_sack(w, t, sk, seq, flags);
 	else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, NULL);
+		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
 		CNT(&w->cnt, RST_TX);
@@ -129,10 +137,10 @@ tcp_reply_rst(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 	if (in_flags & TH_RST)
 		return;
 	if (in_flags & TH_ACK)
-		pkt_tcp(w, t, ack, 0, TH_RST, NULL);
+		pkt_tcp(w, t, ack, 0, TH_RST, pkt_win(w, 0), NULL);
 	else
 		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
-			TH_RST | TH_ACK, NULL);
+			TH_RST | TH_ACK, pkt_win(w, 0), NULL);
 	CNT(&w->cnt, RST_TX);
 }
 
@@ -246,19 +254,19 @@ sk_send_msg(struct netw *w, const struct tuple *t, const struct sock *sk, uint32
 	uint32_t off = 0;
 
 	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, m);
+		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), m);
 		return;
 	}
 	for (; m->len - off > sk->snd_mss; off += sk->snd_mss) {
 		part.data = m->data + off;
 		part.len = sk->snd_mss;
 		part.sum = pkt_sum(part.data, part.len);
-		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), &part);
+		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), sk_win(w, sk), &part);
 	}
 	part.data = m->data + off;
 	part.len = m->len - off;
 	part.sum = pkt_sum(part.data, part.len);
-	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, &part);
+	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, sk_win(w, sk), &part);
 }
 
 /* Retransmit what is unacknowledged: one message from snd_una (every
@@ -275,12 +283,12 @@ sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const stru
 		sk_send_msg(w, t, sk, sk->snd_una, f, m);
 		CNT(&w->cnt, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
-		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, NULL);
+		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, sk_win(w, sk), NULL);
 		CNT(&w->cnt, FIN_RT);
 		CNT(&w->cnt, FIN_TX);
 	} else {
 		/* Only our ACK can be missing: send it again. */
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, NULL);
+		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
 		CNT(&w->cnt, ACK_RT);
 	}
 }

@@ -266,6 +266,10 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 	int fin = 0, sending = role->sending(w, sk, &src, &fin);
 
 	sk_tuple(&w->skt, idx, &t);
+	if (sending && snd_probe(w, sk, &t, &src, fin)) { /* a tail loss probe: no retry */
+		snd_arm_rt(w, sk, idx);
+		return;
+	}
 	/* A zero-window probe counts as a retry too: a peer that answers
 	 * one is alive and starts the count again (snd_ack), one that has
 	 * vanished is given up on like any other. */
@@ -288,7 +292,7 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 	}
 	switch (sk->state) {
 	case SK_SYN_SENT:
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, NULL);
+		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;

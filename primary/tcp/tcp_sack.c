@@ -88,6 +88,7 @@ sb_reset(struct sack_board *sb, uint32_t una)
 {
 	sb->n = 0;
 	sb->high_rxt = una;
+	sb->rxt_fence = una;
 }
 
 /* Bytes of [s, e) already in the board. */

@@ -70,6 +70,7 @@ int sack_is_dsack(const struct sack_opts *o, uint32_t ack);
 struct sack_board {
 	struct sack_block r[SB_RANGES]; /* SACKed, above the cumulative ACK: sorted, apart */
 	uint32_t high_rxt; /* RFC 6675 HighRxt: the end of the last retransmission in this recovery */
+	uint32_t rxt_fence; /* the highest byte sent when the last retransmission went (tcp_send.c) */
 	uint8_t n;
 };
 

@@ -49,13 +49,17 @@ struct sk_snd {
 	uint32_t wnd;      /* the peer's receive window, bytes (scaled) */
 	uint8_t dupacks;   /* duplicate ACKs in a row */
 	uint8_t shift;     /* the peer's window scale; 0 when not negotiated */
-	uint8_t recovery;  /* in fast recovery (tcp_send.c: SND_NEWRENO, SND_GO_BACK, SND_SACK), else 0 */
-	uint8_t active;    /* a message is in progress: not all of it acknowledged */
+	uint8_t recovery : 2; /* in fast recovery (tcp_send.c: SND_NEWRENO, SND_GO_BACK, SND_SACK), else 0 */
+	uint8_t active : 1;   /* a message is in progress: not all of it acknowledged */
+	uint8_t probe_due : 1; /* the retransmission timer is a tail loss probe's (snd_probe) */
+	uint8_t probe_out : 1; /* a probe went, no ACK of new data since */
+	uint8_t sent_all : 1;  /* the message's last byte has been sent */
+	uint8_t lossy : 1;     /* the connection has lost a segment (a recovery, a timeout) */
 	struct sack_board sb; /* what the peer holds above snd_una (SKF_SACK) */
 	struct rtt_est rtt;   /* RFC 6298: the retransmission timeout (tcp_rtt.h) */
 };
 
-_Static_assert(sizeof(struct sk_snd) == 108, "docs/performance.md states 64 + 108 bytes per connection");
+_Static_assert(sizeof(struct sk_snd) == 112, "docs/performance.md and dperf(8) state 64 + 112 bytes per connection");
 
 /* Where segment k of a message comes from. */
 struct snd_src {
@@ -106,8 +110,14 @@ int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct
  * several segments: its own RTO (RFC 6298, in timer ticks: SRTT +
  * 4 x RTTVAR, at least min(1 s, retransmit_timeout), at most 60 s,
  * doubled per timeout in a row; retransmit_timeout before the first
- * sample). Other connections keep the list's fixed timeout. */
+ * sample), or sooner a tail loss probe's (snd_probe). Other connections
+ * keep the list's fixed timeout. */
 void snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx);
+
+/* The retransmission timer, first: when it was armed for a tail loss
+ * probe (RFC 8985 7), sends the probe and returns 1 (not a timeout nor
+ * a retry: the RTO follows); else 0. */
+int snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
  * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are

@@ -7,9 +7,8 @@
 # lines, no httpErr/skErr, and the bytes nginx logged ($bytes_sent: heads,
 # bodies and chunk framing) equal the payload we received in order
 # (goodRx), exactly. A 4 MB response needs our ACKs to open the kernel's
-# congestion window: a stall would show as few responses. Then the same
-# through 1% loss on our side (test_rx_drop 100): every response complete,
-# http2XX equal to nginx's lines, goodRx equal to 8 x its $bytes_sent.
+# congestion window: a stall would show as few responses. (The same
+# through 1% loss on our side: test_tap_loss.)
 . "$(dirname "$0")/lib.sh"
 command -v nginx >/dev/null || fail "nginx is not installed (scripts/install-deps.sh)"
 
@@ -107,30 +106,4 @@ note "pktRx $rx pktTx $tx"
 mb=$((logged_bytes / 1000000))
 [ "$mb" -ge 150 ] || fail "only $mb MB in 3 s: the transfers stall"
 
-# 1% loss on our side (test_rx_drop 100, issue 27): what follows each hole
-# is held (tcpOoo) and our ACKs carry SACK blocks, so the kernel resends
-# the holes; every response still completes, its bytes once (goodRx is 8 x
-# what nginx logged for this run).
-gone() { ! kill -0 "$NGINX" 2>/dev/null; }
-wait_until 10 gone || fail "nginx did not stop"
-bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-wait_until 10 listening || fail "nginx did not start again: $(cat "$T/nginx/error.log")"
-lines0=$(wc -l <"$log")
-printf 'test_rx_drop 100\n' >>"$T/client.conf"
-retrans0=$(ns_retrans $NS)
-start_primary e2e-tapngx "$T/client.conf" $NS
-ip -n $NS addr add 198.18.0.1/24 dev dptapng
-ip -n $NS link set dptapng up
-wait_exit "$PID_e2e_tapngx" 30 || fail "lossy client exit status"
-wait_until 5 logged "$((lines0 + $(total "$c" http2XX)))" || true
-kill -TERM "$NGINX"
-ok2=$(total "$c" http2XX) lines2=$(( $(wc -l <"$log") - lines0 ))
-good2=$(total "$c" goodRx) bytes2=$(tail -n +$((lines0 + 1)) "$log" | awk '{ s += $4 } END { print s + 0 }')
-note "1% loss: http2XX $ok2, nginx logged $lines2 responses and $bytes2 bytes; goodRx $good2 bits; testDrop $(total "$c" testDrop) tcpOoo $(total "$c" tcpOoo) oooDrop $(total "$c" oooDrop) tcpDrop $(total "$c" tcpDrop), kernel retransmissions $(( $(ns_retrans $NS) - retrans0 ))"
-[ "$(total "$c" testDrop)" -gt 0 ] || fail "1% loss: test_rx_drop dropped nothing"
-[ "$(total "$c" tcpOoo)" -gt 0 ] || fail "1% loss: nothing held out of order"
-[ "$ok2" -gt 0 ] && [ "$ok2" = "$lines2" ] || fail "1% loss: http2XX $ok2 != nginx access log lines $lines2"
-[ "$good2" = $((bytes2 * 8)) ] || fail "1% loss: goodRx $good2 bits != nginx's \$bytes_sent $bytes2 bytes x 8"
-for k in skErr httpErr badRx; do [ "$(total "$c" $k)" = 0 ] || fail "1% loss: $k = $(total "$c" $k)"; done
-pass "$ok responses of 16 KB to 4 MB (Content-Length and chunked), $mb MB in 3 s, each complete; bytes equal to nginx's; through 1% loss $ok2, bytes equal too"
+pass "$ok responses of 16 KB to 4 MB (Content-Length and chunked), $mb MB in 3 s, each complete; bytes equal to nginx's"

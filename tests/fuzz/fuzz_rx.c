@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * libFuzzer harness over the worker's receive path: Ethernet, ARP/NDP,
  * IPv4/IPv6, ICMP, TCP (client and server state machines), UDP and HTTP
- * parsing, against socket tables that hold live connections.
+ * parsing, and TLS records (primary/tls/), against socket tables that
+ * hold live connections.
  *
- * EAL runs in memory only (no hugepages, no PCI, no shared files). Five
+ * EAL runs in memory only (no hugepages, no PCI, no shared files). Six
  * pairs of workers (IPv4 HTTP, IPv6 HTTP, IPv4 UDP, IPv4 HTTP inside
- * VXLAN over IPv4, IPv4 HTTP with messages over several segments), each a
- * client and a server wired back to back by replacing the TX layer at
- * link time. Once, at start, each pair opens a few keepalive connections
- * and leaves one in SYN_SENT, and each worker's state is saved
- * (rx_snap.h); every input's packets are injected into that state, and
- * the pairs the input touched are put back as saved afterwards.
+ * VXLAN over IPv4, IPv4 HTTP with messages over several segments, IPv4
+ * HTTPS), each a client and a server wired back to back by replacing the
+ * TX layer at link time. Once, at start, each pair but the HTTPS one opens
+ * a few keepalive connections and leaves one in SYN_SENT, and each
+ * worker's state is saved (rx_snap.h); every input's packets are injected
+ * into that state, and the pairs the input touched are put back as saved
+ * afterwards.
+ *
+ * The HTTPS pair (protocol https both sides, port 443) has no connection
+ * at the snapshot: a copied socket table cannot hold live SSL objects. An
+ * input opens its connections (a SYN from 198.18.1.3, which the pair's
+ * client does not own: our answers reach nobody, no RST comes back; or a
+ * launch of the pair's client), and before the pair is restored every
+ * connection still open ends through the engine's close path (sk_closed,
+ * whose over_closed hook frees the TLS state).
  *
  * Input: records of [flags][sel][len lo][len hi][len bytes]:
  *   flags & 0x01  deliver to the client (else the server)
@@ -35,8 +45,13 @@
  *                 with sel 0, the pair's client first launches a
  *                 connection, as the worker loop does when a launch is
  *                 due (tcp_client_launch, udp_client_launch)
- *   flags >> 5    pair (mod 5): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN,
- *                 4 messages over several segments
+ *                 With sel & 0x80 on the HTTPS pair's server (no
+ *                 templates there), the frame continues the stream of the
+ *                 connection its own addresses and ports name, if open:
+ *                 seq and ack are the socket's rcv_nxt and snd_nxt, the
+ *                 payload the client's next bytes (TLS records).
+ *   flags >> 5    pair (mod 6): 0 IPv4 HTTP, 1 IPv6 HTTP, 2 IPv4 UDP, 3 VXLAN,
+ *                 4 messages over several segments, 5 HTTPS
  *                 (on the VXLAN pair, fixup and checksums apply to the
  *                 outer headers; the UDP checksum becomes "none")
  * After each record, the two workers exchange what they sent.
@@ -49,7 +64,9 @@
  * segments are the queue's), and on each worker every open socket is on
  * exactly one timer list (so none can outlive a vanished peer), the lists
  * are well formed, and the sockets opened are those closed plus those open
- * (skOpen = skClose + open).
+ * (skOpen = skClose + open); after the HTTPS pair's connections are
+ * closed, OpenSSL's heap (tls_mem.h) is where it was at the snapshot.
+ * At exit: the handshakes the HTTPS pair's server started and completed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,9 +91,12 @@
 #include "state/sock_table.h"
 #include "state/txq.h"
 #include "boot/worker_setup.h"
+#include "tls/tls_mem.h"
+#include "tcp/tcp_common.h"
 #include "rx_snap.h"
 
-#define N_PAIRS 5
+#define N_PAIRS 6
+#define TLS_PAIR 5 /* protocol https: no connection open at the snapshot */
 #define N_TPL 16
 #define TPL_LEN 128
 #define T0 (1ULL << 40) /* fixed clock: sequence numbers repeat per input */
@@ -107,6 +127,13 @@ static const char *const cfg_text[N_PAIRS][2] = {
 	  "http_method POST\npayload_size 4000\n",
 	  "mode server\ncpu 0\nkeepalive\nport net_null1 198.18.0.1 198.18.0.2\n"
 	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 80 1\npayload_size 4000\n" },
+	/* HTTPS: the client owns 198.18.1.2 only, so the server's answers to
+	 * an input's connections from 198.18.1.3 reach nobody (no RST) */
+	{ "mode client\ncpu 0\ncps 1k\ncc 16\nkeepalive\nprotocol https\nport net_null0 198.18.0.2 198.18.0.1\n"
+	  "client 198.18.1.2 1\nserver 198.18.2.1 1\nlisten 443 1\nlport_range 1000 1003\n",
+	  "mode server\ncpu 0\nkeepalive\nprotocol https\ntls_cert " DP_SOURCE_DIR "/build/tls/test-cert.pem\n"
+	  "tls_key " DP_SOURCE_DIR "/build/tls/test-key.pem\nport net_null1 198.18.0.1 198.18.0.2\n"
+	  "client 198.18.1.2 2\nserver 198.18.2.1 1\nlisten 443 1\n" },
 };
 
 struct side {
@@ -128,6 +155,8 @@ static unsigned pool_size;
 static int recording;
 static int tracing; /* FUZZ_RX_TRACE set */
 static int snap_check; /* FUZZ_RX_SNAP_CHECK set: each restore checked (rx_snap.h) */
+static int64_t tls_heap0; /* OpenSSL's heap at the snapshot (tls_mem.h) */
+static uint64_t tls_hs_seen[2], tls_inputs; /* handshakes started, completed; inputs on the pair */
 
 /* ------------------------------------------------------------------ */
 /* The TX layer, substituted: sent packets wait in the side's outbox.   */
@@ -255,6 +284,8 @@ connect_pair(struct side *pair)
 {
 	struct worker *c = &pair[0].w;
 
+	if (pair == sides[TLS_PAIR])
+		return; /* no TLS connection may be open at the snapshot */
 	recording = 1;
 	for (int i = 0; i < 3; i++) {
 		launch_one(c);
@@ -409,6 +440,78 @@ in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 	memcpy(p + l4 + 8, &ack, 4);
 }
 
+/* sel & 0x80 on the HTTPS pair's server: the frame continues the stream
+ * of the connection its own IPv4 addresses and ports name, opened by a
+ * SYN of the same input (there are no templates: nothing connects at
+ * setup). seq and ack become the socket's rcv_nxt and snd_nxt, so its
+ * payload is read as the client's next bytes: TLS records. */
+static void
+srv_in_order(struct side *srv, uint8_t *p, uint32_t len)
+{
+	uint32_t lo = l3_offset(p, len), l4, sip, seq, ack;
+	uint16_t sport, dport;
+	uint64_t idx;
+	const struct sock *sk;
+
+	if (len < lo + 20 || (p[lo] >> 4) != 4)
+		return;
+	l4 = lo + (uint32_t)(p[lo] & 0xf) * 4;
+	if (p[lo + 9] != IPPROTO_TCP || len < l4 + 20)
+		return;
+	memcpy(&sip, p + lo + 12, 4);
+	memcpy(&sport, p + l4, 2);
+	memcpy(&dport, p + l4 + 2, 2);
+	idx = sk_index_server(&srv->w.net.skt, sip, sport, dport);
+	if (idx == SK_NONE || idx >= srv->w.net.skt.n_sk)
+		return;
+	sk = &srv->w.net.skt.sk[idx];
+	if (sk->state == SK_CLOSED)
+		return;
+	seq = rte_cpu_to_be_32(sk->rcv_nxt);
+	ack = rte_cpu_to_be_32(sk->snd_nxt);
+	memcpy(p + l4 + 4, &seq, 4);
+	memcpy(p + l4 + 8, &ack, 4);
+}
+
+/* Before the HTTPS pair is restored: every connection the input left
+ * open ends through the engine's close path (sk_closed, whose over_closed
+ * hook frees the TLS state), since a restored socket table cannot hold
+ * live SSL objects. Then OpenSSL's heap must be as at the snapshot. */
+static void
+tls_close_all(void)
+{
+	const struct side *srv = &sides[TLS_PAIR][1];
+	int64_t heap;
+
+	tls_inputs++;
+	for (int i = 0; i < 2; i++) { /* this input's, counted from the snapshot's */
+		unsigned c = i ? DP_C_TLS_HS_DONE : DP_C_TLS_HS;
+
+		tls_hs_seen[i] += srv->w.net.cnt.c[c] - srv->snap.w.net.cnt.c[c];
+	}
+	for (int k = 0; k < 2; k++) {
+		struct worker *w = &sides[TLS_PAIR][k].w;
+
+		for (int l = TL_RT; l < TL__COUNT; l++)
+			while (w->tcp.tl[l].head != 0)
+				sk_closed(&w->net, &w->net.skt.sk[w->tcp.tl[l].head - 1]);
+	}
+	heap = tls_mem_live();
+	if (heap != tls_heap0) {
+		fprintf(stderr, "fuzz_rx: OpenSSL holds %lld bytes after the HTTPS pair's connections closed, %lld at the snapshot\n",
+			(long long)heap, (long long)tls_heap0);
+		abort();
+	}
+}
+
+static void
+tls_report(void)
+{
+	fprintf(stderr, "fuzz_rx: HTTPS pair: %llu inputs, TLS handshakes started %llu, completed %llu (server)\n",
+		(unsigned long long)tls_inputs, (unsigned long long)tls_hs_seen[0],
+		(unsigned long long)tls_hs_seen[1]);
+}
+
 static void
 fix_checksums(uint8_t *p, uint32_t len)
 {
@@ -515,6 +618,8 @@ setup_side(struct side *s, const char *text, int is_client)
 	wp.id = (uint32_t)(s - &sides[0][0]);
 	if (worker_setup(&s->w, &wp, err, sizeof(err)) != 0)
 		die(err);
+	if (DP_PROTO_IS_TLS(s->cfg.protocol) && tls_part_init(&s->w.tls, &s->w.net, err, sizeof(err)) != 0)
+		die(err);
 	s->w.launch.cps_w = 1000;
 	s->w.gen_seen = 0;
 	s->w.net.now = T0;
@@ -524,12 +629,19 @@ setup_side(struct side *s, const char *text, int is_client)
 static void
 check_setup(void)
 {
+	if (sides[TLS_PAIR][0].w.net.tls == NULL || sides[TLS_PAIR][1].w.net.tls == NULL ||
+	    sides[TLS_PAIR][0].w.net.cnt.sk_cur != 0 || sides[TLS_PAIR][1].w.net.cnt.sk_cur != 0) {
+		fprintf(stderr, "fuzz_rx: the HTTPS pair set up badly\n");
+		exit(1);
+	}
 	for (int p = 0; p < N_PAIRS; p++) {
 		const struct wcnt *c = &sides[p][0].w.net.cnt, *s = &sides[p][1].w.net.cnt;
 		int udp = sides[p][0].w.net.is_udp;
 		uint64_t want_c = udp ? 0 : 4, want_s = udp ? 0 : 3;
 		uint64_t got = udp ? c->c[DP_C_UDP_RX] : c->c[DP_C_HTTP_2XX];
 
+		if (p == TLS_PAIR)
+			continue;
 		if (c->sk_cur != want_c || s->sk_cur != want_s || got != 3 || c->c[DP_C_BAD_RX] ||
 		    s->c[DP_C_BAD_RX] || sides[p][0].n_tpl == 0 || sides[p][1].n_tpl == 0) {
 			fprintf(stderr,
@@ -569,6 +681,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	if (tls_mem_init() != 0) /* before anything of OpenSSL allocates */
+		die("OpenSSL allocated before tls_mem_init");
 	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0)
 		die("rte_eal_init failed");
 	pool_size = 2047;
@@ -597,6 +711,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		}
 	if (mbufs_home() != pool_size)
 		die("mbufs held after the setup");
+	tls_heap0 = tls_mem_live();
+	atexit(tls_report);
 	tracing = getenv("FUZZ_RX_TRACE") != NULL;
 	snap_check = getenv("FUZZ_RX_SNAP_CHECK") != NULL;
 	return 0;
@@ -636,6 +752,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if ((sel & 0x80) && (flags & 0x01) && ((flags >> 5) % N_PAIRS == 0 || (flags >> 5) % N_PAIRS == 4))
 				in_order(to, p, len, sel);
 		}
+		if ((flags & 0x05) == 0x04 && (sel & 0x80) && pair == sides[TLS_PAIR])
+			srv_in_order(to, p, len);
 		if (flags & 0x08)
 			fix_checksums(p, len);
 		if (flags & 0x02)
@@ -664,6 +782,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	if (tracing)
 		trace();
+	if (pairs_used & (1u << TLS_PAIR))
+		tls_close_all(); /* after the trace: it shows what the input left open */
 	if (mbufs_home() != pool_size) {
 		fprintf(stderr, "mbuf leak: %u of %u in the pool, a stash or an out-of-order queue (pairs used 0x%x)\n",
 			mbufs_home(), pool_size, pairs_used);

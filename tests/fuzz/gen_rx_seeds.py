@@ -243,6 +243,53 @@ SEEDS = {
 }
 
 
+# The HTTPS pair (protocol https on port 443), whose snapshot has no
+# connection: an input opens one from 198.18.1.3 (an address the pair's
+# client does not own, so our answers reach nobody), then its payloads go
+# in order (FIXUP with sel 0x80: seq and ack from the server's socket) and
+# OpenSSL reads them as TLS records: fuzz_tls's ClientHellos (after their
+# first byte, that harness's own).
+TLS = 0xA0
+TLS_CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "tls")
+
+
+def tls_seg(flags, data=b"", sport=2000, seq=100):
+    return SRV4(ipv4("198.18.1.3", "198.18.2.1", 6, tcp(sport, 443, seq, 0, flags, data)))
+
+
+def tls_stream(*payloads, sport=2000):
+    """A SYN, then each payload in order (the first one's ACK completes the
+    three-way handshake)."""
+    out = rec(TLS | SUMS, tls_seg(SYN, sport=sport))
+    for p in payloads:
+        out += rec(TLS | FIXUP | SUMS, tls_seg(ACK | PSH, p, sport=sport), sel=0x80)
+    return out
+
+
+def client_hello(name):
+    with open(os.path.join(TLS_CORPUS, name), "rb") as f:
+        return f.read()[1:]
+
+
+CH12, CH13 = client_hello("client_hello_12"), client_hello("client_hello_13")
+SEEDS.update({
+    "tls_hello_13": tls_stream(CH13),
+    "tls_hello_12": tls_stream(CH12),
+    # a record cut across segments, and a second connection beside it
+    "tls_hello_split": tls_stream(CH13[:5], CH13[5:60], CH13[60:])
+    + tls_stream(CH12, sport=2001),
+    # a malformed record: OpenSSL's alert, the connection closed
+    "tls_bad_record": tls_stream(b"\x16\x03\x01\x00\x05garbage"),
+    # the peer closes mid-handshake (FIN after the ClientHello)
+    "tls_fin_mid": tls_stream(CH13) + rec(TLS | FIXUP | SUMS, tls_seg(ACK | FIN), sel=0x80),
+    # the handshake stalls: 30 s of timers
+    "tls_stall": tls_stream(CH13) + rec(TLS | TICK, b"", sel=0xFF) * 8,
+    # our client's connection launched: a whole handshake and request
+    # between the pair, left open (keepalive) when the input ends
+    "tls_launch": rec(TLS | TICK, b"", sel=0) + rec(TLS | TICK, b"", sel=1),
+})
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "rx")
     os.makedirs(out, exist_ok=True)

@@ -24,16 +24,18 @@ pkt_sum(const void *buf, uint32_t len)
 }
 
 int
-pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
 	const struct msg *m)
 {
-	return pkt_tcp_opt(w, t, seq, ack, flags, m, NULL, 0);
+	if (flags & TH_SYN) /* as net/pkt.c: a SYN's window is never scaled */
+		win = pkt_win(w, 0);
+	return pkt_tcp_opt(w, t, seq, ack, flags, win, m, NULL, 0);
 }
 
 /* A segment with option bytes (SACK blocks): recorded with them. */
 int
 pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	    const struct msg *m, const uint8_t *opt, uint32_t optlen)
+	    uint16_t win, const struct msg *m, const uint8_t *opt, uint32_t optlen)
 {
 	struct node *n = container_of(w, struct node, w.net);
 	struct rec *r;
@@ -48,6 +50,8 @@ pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	r->seq = seq;
 	r->ack = ack;
 	r->flags = flags;
+	r->win = win;
+	r->ws = flags == TH_SYN ? w->rcv_ws : SEG_NO_WS; /* a bare SYN offers it (net/pkt.h) */
 	r->len = m ? m->len : 0;
 	r->data = NULL;
 	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (net/pkt.h) */
@@ -79,8 +83,9 @@ pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack
 
 	n->synack_ws = (ws & PKT_SYN_WS) != 0;
 	n->synack_sack = (ws & PKT_SYN_SACK) != 0;
-	pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, NULL);
+	pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, 0, NULL);
 	n->out[n->n_out - 1].sack_ok = (uint8_t)n->synack_sack;
+	n->out[n->n_out - 1].ws = n->synack_ws ? w->rcv_ws : SEG_NO_WS;
 	return 0;
 }
 
@@ -125,7 +130,7 @@ harness_unhold(void *ctx, void *seg)
 int
 pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
 {
-	return pkt_tcp(w, t, seq, 0, TH_SYN, NULL);
+	return pkt_tcp(w, t, seq, 0, TH_SYN, 0, NULL);
 }
 
 uint16_t
@@ -301,9 +306,10 @@ input(struct node *to, const struct seg *s)
 
 /* Deliver a segment sent on tuple t (sender's view) to `to`, with option
  * bytes opt (SACK blocks) and, on a SYN, SACK-permitted when sack_ok. */
-void
-inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	   const uint8_t *data, uint32_t len, const uint8_t *opt, uint32_t optlen, int sack_ok)
+static void
+inject_seg(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	   const uint8_t *data, uint32_t len, const uint8_t *opt, uint32_t optlen, int sack_ok,
+	   const struct rec *wire)
 {
 	struct seg s;
 	uint8_t *copy = NULL;
@@ -320,8 +326,12 @@ inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	s.seq = seq;
 	s.ack = ack;
 	s.flags = flags;
-	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertises */
+	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertised */
 	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
+	if (wire != NULL && to->wire_win) { /* the window fields the sender wrote */
+		s.win = wire->win;
+		s.ws = wire->ws;
+	}
 	s.mss = !(flags & TH_SYN) ? 0 : to->peer_mss == PEER_NO_MSS ? 0 : to->peer_mss ? to->peer_mss : 1460;
 	s.sack_ok = (flags & TH_SYN) && sack_ok;
 	s.data = copy;
@@ -331,6 +341,13 @@ inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	s.pkt = NULL;
 	input(to, &s);
 	free(copy);
+}
+
+void
+inject_opt(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+	   const uint8_t *data, uint32_t len, const uint8_t *opt, uint32_t optlen, int sack_ok)
+{
+	inject_seg(to, t, seq, ack, flags, data, len, opt, optlen, sack_ok, NULL);
 }
 
 void
@@ -351,7 +368,7 @@ deliver(struct node *from, struct node *to)
 	from->n_out = from->cap_out = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct rec *r = &batch[i];
-		inject_opt(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len, r->opt, r->optlen, r->sack_ok);
+		inject_seg(to, &r->t, r->seq, r->ack, r->flags, r->data, r->len, r->opt, r->optlen, r->sack_ok, r);
 		free(r->data);
 	}
 	free(batch);

@@ -36,6 +36,8 @@ struct rec {
 	struct tuple t;
 	uint32_t seq, ack;
 	uint8_t flags;
+	uint16_t win;    /* the window field (pkt_win) */
+	uint8_t ws;      /* a SYN's window scale option, else SEG_NO_WS */
 	uint32_t len;
 	uint8_t *data; /* malloc'd copy, NULL when len == 0 */
 	uint8_t sack_ok; /* a SYN that offered SACK (our bare SYN does; a SYN+ACK when asked) */
@@ -59,6 +61,7 @@ struct node {
 	uint8_t peer_win_shut;       /* its peer's segments advertise a zero window */
 	uint8_t peer_ws;             /* the window scale its peer's SYNs offer (SEG_NO_WS: none) */
 	uint16_t peer_mss;           /* the MSS option its peer's SYNs carry (0: 1460, as pkt.c's) */
+	uint8_t wire_win;            /* deliver() gives it the window fields its peer wrote (not peer_win, peer_ws) */
 	int synack_ws;               /* the last SYN+ACK it sent offered window scaling */
 	int synack_sack;             /* ... and SACK */
 	uint8_t peer_sack;           /* the SYNs that inject() delivers offer SACK */
