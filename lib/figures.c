@@ -119,6 +119,49 @@ dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r)
 	r->good_bps_tx = dp_interval_rate(iv, DP_C_GOOD_TX);
 }
 
+const enum dp_counter dp_tls_fail_c[DP_TLS_FAIL_KINDS] = {
+	DP_C_TLS_F_ALERT, DP_C_TLS_F_PROTO,   DP_C_TLS_F_VERIFY,
+	DP_C_TLS_F_EOF,   DP_C_TLS_F_TIMEOUT, DP_C_TLS_F_INTERNAL,
+};
+const char *const dp_tls_fail_label[DP_TLS_FAIL_KINDS] = {
+	"alert", "proto", "verify", "eof", "timeout", "internal",
+};
+
+void
+dp_tls_rates(const struct dp_interval *iv, struct dp_tls_rates *t)
+{
+	double resumed = dp_interval_rate(iv, DP_C_TLS_RESUMED);
+
+	t->hs = dp_interval_rate(iv, DP_C_TLS_HS_DONE);
+	/* a share of the same interval's handshakes: the counts' ratio */
+	t->resumed_share = t->hs > 0 ? resumed / t->hs : -1.0;
+	t->fail_sum = 0;
+	for (int k = 0; k < DP_TLS_FAIL_KINDS; k++) {
+		t->fail[k] = dp_interval_rate(iv, dp_tls_fail_c[k]);
+		t->fail_sum += t->fail[k];
+	}
+	t->err = dp_interval_rate(iv, DP_C_TLS_ERR);
+}
+
+int
+dp_is_tls(const struct dp_shm *s)
+{
+	char text[sizeof(s->config_text)];
+	const char *p;
+
+	/* a copy, terminated: the primary wrote it once, before the start */
+	memcpy(text, s->config_text, sizeof(text));
+	text[sizeof(text) - 1] = '\0';
+	for (p = text; *p != '\0'; p++) { /* line by line: the parser's dump */
+		if (strncmp(p, "protocol https\n", 15) == 0 || strncmp(p, "protocol tls\n", 13) == 0)
+			return 1;
+		p = strchr(p, '\n');
+		if (p == NULL)
+			break;
+	}
+	return 0;
+}
+
 const char *
 dp_fmt_us(double us, char *buf, int len)
 {

@@ -16,6 +16,9 @@
  *                (bitsRx/bitsTx, pktRx/pktTx: every frame, ARP included).
  *   open sockets the workers' sk_cur summed (skCon in every output).
  *   elapsed      seconds from the start to now, or to the stop once stopped.
+ *   tls hs/s     TLS handshakes completed per second (tlsHsDone): the TLS
+ *                CPS; resumed share is tlsResumed over tlsHsDone in the
+ *                same interval; failures per second by kind (tlsFail*).
  */
 #ifndef DPERF_FIGURES_H
 #define DPERF_FIGURES_H
@@ -82,6 +85,22 @@ void dp_rates(const struct dp_interval *iv, uint32_t mode, struct dp_rates *r);
  * two decimals: "0.3us", "15us", "1.25ms", "2.00s". (dperf-report's
  * fmt_us is this, in Python.) Returns buf. */
 const char *dp_fmt_us(double us, char *buf, int len);
+
+/* TLS over an interval (protocol https or tls): handshakes completed per
+ * second, the share of them resumed (-1 when none completed), failed
+ * handshakes per second by kind (dp_tls_fail_c's order) and their sum,
+ * and TLS connections failed after their handshake (tlsErr) per second. */
+#define DP_TLS_FAIL_KINDS 6
+extern const enum dp_counter dp_tls_fail_c[DP_TLS_FAIL_KINDS];
+extern const char *const dp_tls_fail_label[DP_TLS_FAIL_KINDS]; /* "alert", "proto", ... */
+struct dp_tls_rates {
+	double hs, resumed_share, fail[DP_TLS_FAIL_KINDS], fail_sum, err;
+};
+void dp_tls_rates(const struct dp_interval *iv, struct dp_tls_rates *t);
+/* Whether the primary runs TLS (protocol https or tls), from its
+ * effective configuration (config_text): the readers show TLS figures
+ * only then. */
+int dp_is_tls(const struct dp_shm *s);
 
 /* Per-second series from the primary's history ring, oldest first, at
  * most max values (the last max seconds); returns how many. A reader

@@ -27,6 +27,7 @@ top_figures(const struct top *t, struct top_figs *f)
 	const struct dp_shm *s = t->shm;
 	const struct dp_snapshot *a = &t->a, *b = &t->b;
 	uint64_t hz = t->hz;
+	struct dp_interval iv;
 	struct dp_rates r;
 
 	memset(f, 0, sizeof(*f));
@@ -51,6 +52,9 @@ top_figures(const struct top *t, struct top_figs *f)
 			f->port[c] += b->pc[p][c];
 	for (int k = 0; k < DP_LAT__COUNT; k++)
 		dp_lat_between(a, b, k, hz, &f->lat[k]);
+	f->is_tls = dp_is_tls(s);
+	dp_snapshot_interval(a, b, hz, &iv);
+	dp_tls_rates(&iv, &f->tls);
 }
 
 /* "p50 X p99 Y" of l, or "p50 - p99 -" without a sample. */
@@ -75,6 +79,27 @@ top_lat_both_sides(const struct top_figs *f, char *buf, int len)
 	snprintf(buf, (size_t)len, "%s %s   %s %s", dp_lat_kinds[DP_LAT_SRTT].label,
 		 p50_p99(&f->lat[DP_LAT_SRTT], r, sizeof(r)), dp_lat_kinds[DP_LAT_TLS_HS].label,
 		 p50_p99(&f->lat[DP_LAT_TLS_HS], h, sizeof(h)));
+	return buf;
+}
+
+const char *
+top_tls_line(const struct top_figs *f, char *buf, int len)
+{
+	const struct dp_tls_rates *t = &f->tls;
+	char v[16], lat[48];
+	int n;
+
+	n = snprintf(buf, (size_t)len, "handshakes/s %s  resumed ", top_si(t->hs, v, sizeof(v)));
+	if (t->resumed_share < 0)
+		n += snprintf(buf + n, (size_t)(len > n ? len - n : 0), "-");
+	else
+		n += snprintf(buf + n, (size_t)(len > n ? len - n : 0), "%.0f%%", t->resumed_share * 100);
+	n += snprintf(buf + n, (size_t)(len > n ? len - n : 0), "  fail/s");
+	for (int k = 0; k < DP_TLS_FAIL_KINDS; k++)
+		n += snprintf(buf + n, (size_t)(len > n ? len - n : 0), " %s %s", dp_tls_fail_label[k],
+			      top_si(t->fail[k], v, sizeof(v)));
+	snprintf(buf + n, (size_t)(len > n ? len - n : 0), "  tlsErr/s %s  handshake %s",
+		 top_si(t->err, v, sizeof(v)), p50_p99(&f->lat[DP_LAT_TLS_HS], lat, sizeof(lat)));
 	return buf;
 }
 

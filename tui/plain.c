@@ -74,6 +74,10 @@ plain_frame(const struct top *t, FILE *out)
 	counters(out, "TCP", f.tot, flags, 6);
 	counters(out, "RETRANS", f.tot, rt, 4);
 	counters(out, "HTTP", f.tot, http, 5);
+	if (f.is_tls) {
+		char line[256];
+		fprintf(out, "%-10s %s\n", "TLS", top_tls_line(&f, line, sizeof(line)));
+	}
 	counters(out, "LOSS", f.tot, top_loss_c, top_n_loss_c);
 	fprintf(out, "%-10s", "PORT LOSS");
 	for (int i = 0; i < top_n_loss_pc; i++)

@@ -47,6 +47,8 @@ struct top_figs {
 	const uint64_t *tot;          /* cumulative counters (t->b.c) */
 	uint64_t port[DP_PC__COUNT];  /* port counters summed over ports */
 	struct dp_lat lat[DP_LAT__COUNT]; /* over the refresh window, microseconds */
+	int is_tls;                   /* protocol https or tls: the TLS line is shown */
+	struct dp_tls_rates tls;      /* over the refresh window */
 };
 
 /* Loss counters, every one of them; shown in red when non-zero. */
@@ -69,6 +71,10 @@ const char *top_si(double v, char *buf, int len); /* dp_fmt_si, trimmed */
  * TLS handshake p50 .. p99 ..", "-" for a kind with no sample in the
  * window (no TLS traffic, no connection sending over several segments). */
 const char *top_lat_both_sides(const struct top_figs *f, char *buf, int len);
+/* The TLS figures, one line: "handshakes/s 1.2K  resumed 50%  fail/s
+ * alert 0 proto 0 verify 0 eof 0 timeout 0 internal 0  tlsErr/s 0
+ * handshake p50 .. p99 ..". */
+const char *top_tls_line(const struct top_figs *f, char *buf, int len);
 
 /* clock.c: the only file including DPDK headers */
 uint64_t top_tsc(void);

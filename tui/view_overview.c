@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The overview: target vs actual, rates, connections, TCP, HTTP, every
+ * The overview: target vs actual, rates, connections, TCP, HTTP, TLS, every
  * loss counter, and graphs of the last seconds from the history ring.
  * Sections that do not fit are left out whole.
  */
@@ -120,6 +120,20 @@ latency(const struct top *t, const struct top_figs *f, int y)
 	return y + 2;
 }
 
+/* TLS (protocol https or tls only): handshakes per second, the share
+ * resumed, failures per second by kind, handshake p50/p99. Failures in
+ * red when any. */
+static int
+tls(const struct top_figs *f, int y)
+{
+	char line[256];
+
+	ui_put(y, 0, AT_TITLE, " TLS");
+	ui_put(y, GUTTER - 2, f->tls.fail_sum > 0 || f->tls.err > 0 ? AT_BAD : AT_NONE, "%s",
+	       top_tls_line(f, line, sizeof(line)));
+	return y + 1;
+}
+
 /* One row of engine counters, totals since start. */
 static void
 counter_row(int y, const char *title, const uint64_t *tot, const enum dp_counter *ids, int n,
@@ -198,6 +212,8 @@ view_overview(const struct top *t, int y0, int y1)
 		y = tcp(&f, y);
 	if (y + 1 <= y1)
 		y = http(&f, y);
+	if (f.is_tls && y + 1 <= y1)
+		y = tls(&f, y);
 	if (y + 2 <= y1)
 		y = losses(&f, y);
 	if (y + 1 <= y1)

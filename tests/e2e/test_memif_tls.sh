@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Our HTTPS client against our HTTPS server over a memif pair (protocol
 # https on both, our TCP and TLS): dperf-ctl set cps is followed and set
-# duration extends the test as with plain HTTP; every handshake started
+# duration extends the test as with plain HTTP; dperf-top shows the TLS
+# figures and dperf-ctl stats --json carries them; every handshake started
 # completes on both sides, each request answered, both sides agree, no
 # TLS failure, every connection closed.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,33 @@ wait_until 15 at 100 || fail "the watcher did not see 100 CPS: $(tail -1 "$T/wat
 ctl -p e2e-cli set cps 200 >/dev/null || fail "set cps 200 refused"
 wait_until 5 at 200 || fail "cps did not follow 200: $(tail -2 "$T/watch.jsonl" | cut -c1-300)"
 note "cps follows 200: $(rate)"
+# The live tools show the TLS figures: dperf-top's TLS line (handshakes
+# per second, resumed share, failures per second by kind, handshake
+# p50/p99) and dperf-ctl stats --json's TLS counters and their rates.
+once=$("$SECONDARY_BUILD/dperf-top" -p e2e-cli --once -d 1 | cat; exit "${PIPESTATUS[0]}") || fail "dperf-top --once failed"
+tls=$(echo "$once" | grep -E '^TLS +handshakes/s ') || fail "dperf-top: no TLS line in: $once"
+note "dperf-top: $tls"
+echo "$tls" | grep -Eq '^TLS +handshakes/s [0-9.]+[KM]?  resumed [0-9]+%  fail/s alert 0 proto 0 verify 0 eof 0 timeout 0 internal 0  tlsErr/s 0  handshake p50 [0-9.]+(us|ms|s) p99 [0-9.]+(us|ms|s)$' ||
+	fail "dperf-top: TLS line not as expected: $tls"
+hps=$(echo "$tls" | sed -E 's/^TLS +handshakes\/s ([0-9.]+).*/\1/')
+awk -v v="$hps" 'BEGIN { exit !(v >= 100) }' || fail "dperf-top: $hps handshakes/s at 200 CPS"
+tail -1 "$T/watch.jsonl" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+for k in ("tlsHs", "tlsHsDone", "tlsResumed", "tlsFailAlert", "tlsFailProto", "tlsFailVerify",
+          "tlsFailEof", "tlsFailTimeout", "tlsFailInternal", "tlsErr"):
+    assert k in j and k in j["rates"], k
+assert j["tlsHsDone"] > 0 and j["rates"]["tlsHsDone"] >= 0.8 * j["cps"] > 0, (j["tlsHsDone"], j["rates"]["tlsHsDone"], j["cps"])
+assert j["latency_us"]["tls_handshake"]["count"] > 0
+' || fail "dperf-ctl stats --json: TLS counters or rates missing: $(tail -1 "$T/watch.jsonl" | cut -c1-300)"
+# and Prometheus: the counters from the same table, the handshake histogram
+port=$((20000 + RANDOM % 20000))
+bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
+up() { curl -sf -m 1 -o "$T/metrics" "http://127.0.0.1:$port/metrics"; }
+wait_until 10 up || fail "no /metrics answer"
+grep -Eq '^dperf_tls_hs_done_total\{[^}]*\} [1-9]' "$T/metrics" || fail "/metrics: no dperf_tls_hs_done_total > 0"
+grep -Eq '^dperf_tls_fail_eof_total\{[^}]*\} 0$' "$T/metrics" || fail "/metrics: no dperf_tls_fail_eof_total 0"
+grep -Eq '^dperf_tls_handshake_seconds_count\{[^}]*\} [1-9]' "$T/metrics" || fail "/metrics: no TLS handshake histogram"
 why=$(ctl -p e2e-cli set duration +2s 2>&1) || fail "set duration +2s refused: $why"
 ctl -p e2e-cli status | grep -q "^duration: 32.0 s$" || fail "duration not extended to 32 s: $(ctl -p e2e-cli status | grep duration)"
 sleep 1 # a second at the new rate and duration, then the end

@@ -69,6 +69,8 @@ echo "$once" | grep -Eq '^TESTER +stall [0-9.]+[KMGT]? stallUs [0-9.]+[KMGT]? la
 # RTT estimate) and there is no TLS: both "-", not a measured 0.
 echo "$once" | grep -Eq '^LATENCY +sRTT p50 - p99 -   TLS handshake p50 - p99 -$' ||
 	fail "--once: no sRTT / TLS handshake line (\"-\" without samples) in: $once"
+# The TLS line is for protocol https/tls only (test_memif_tls checks it there)
+! echo "$once" | grep -Eq '^TLS ' || fail "--once: a TLS line without TLS in: $once"
 
 # --- live view ------------------------------------------------------------
 cmd="$(printf '%q' "$TOP") -p $(printf '%q' "$CLIENT_NAME") -d 0.5; echo dperf-top-exit=\$?; exec sleep 600"

@@ -248,6 +248,47 @@ test_last_second_figures(void **state)
 	free(b);
 }
 
+/* TLS figures: handshakes completed per second, the share resumed (none
+ * completed: -1, not 0%), failures per second by kind; and TLS told from
+ * the effective configuration's protocol line only. */
+static void
+test_tls_figures(void **state)
+{
+	struct dp_shm *s = *state;
+	uint64_t a[DP_C__COUNT] = { 0 }, b[DP_C__COUNT] = { 0 };
+	struct dp_interval iv = { .a = a, .b = b, .seconds = 2.0 };
+	struct dp_tls_rates t;
+
+	a[DP_C_TLS_HS_DONE] = 100;
+	b[DP_C_TLS_HS_DONE] = 500;
+	b[DP_C_TLS_HS] = 900; /* started: not the rate */
+	a[DP_C_TLS_RESUMED] = 10;
+	b[DP_C_TLS_RESUMED] = 110;
+	b[DP_C_TLS_F_VERIFY] = 6;
+	b[DP_C_TLS_F_TIMEOUT] = 2;
+	b[DP_C_TLS_ERR] = 4;
+	dp_tls_rates(&iv, &t);
+	assert_true(t.hs == 200.0);
+	assert_true(t.resumed_share == 0.25);
+	assert_true(t.fail[2] == 3.0 && t.fail[4] == 1.0 && t.fail_sum == 4.0 && t.err == 2.0);
+	assert_string_equal(dp_tls_fail_label[2], "verify");
+	assert_int_equal(dp_tls_fail_c[4], DP_C_TLS_F_TIMEOUT);
+	memcpy(a, b, sizeof(a));
+	dp_tls_rates(&iv, &t);
+	assert_true(t.hs == 0.0 && t.resumed_share == -1.0 && t.fail_sum == 0.0);
+
+	strcpy(s->config_text, "mode client\nprotocol https\nhttp_path /\n");
+	assert_true(dp_is_tls(s));
+	strcpy(s->config_text, "mode server\nprotocol tls\n");
+	assert_true(dp_is_tls(s));
+	strcpy(s->config_text, "mode client\nprotocol http\ntls_sni protocol tls\n");
+	assert_false(dp_is_tls(s));
+	strcpy(s->config_text, "mode client\nprotocol tcp\nhttp_path /protocol https\n");
+	assert_false(dp_is_tls(s));
+	memset(s->config_text, 'x', sizeof(s->config_text)); /* no terminator: bounded */
+	assert_false(dp_is_tls(s));
+}
+
 int
 main(void)
 {
@@ -259,6 +300,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_clock, shm_setup, shm_teardown),
 		cmocka_unit_test_setup_teardown(test_history_series, shm_setup, shm_teardown),
 		cmocka_unit_test(test_fmt_us),
+		cmocka_unit_test_setup_teardown(test_tls_figures, shm_setup, shm_teardown),
 		cmocka_unit_test_setup_teardown(test_last_second_figures, shm_setup, shm_teardown),
 	};
 

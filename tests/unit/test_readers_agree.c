@@ -235,12 +235,64 @@ test_latency_both_sides(void **state)
 	free(top);
 }
 
+/* A TLS client's second: every output carries the TLS counters (from
+ * the counter table) and dperf-top shows its TLS line, with the rates of
+ * lib/figures.c; a test not TLS has no TLS line. */
+static void
+test_tls(void **state)
+{
+	struct fixture *f = *state;
+	char *text, *json, *csv, *top, want[256];
+	struct dp_interval iv;
+	struct dp_tls_rates r;
+
+	f->s->hdr.mode = DP_MODE_CLIENT;
+	snprintf(f->s->config_text, sizeof(f->s->config_text), "mode client\nprotocol https\n");
+	dp_snapshot_take(f->s, 1000, &f->t->a);
+	f->s->workers[0].c[DP_C_TLS_HS_DONE] = 300;
+	f->s->workers[1].c[DP_C_TLS_HS_DONE] = 100;
+	f->s->workers[1].c[DP_C_TLS_RESUMED] = 100;
+	f->s->workers[0].c[DP_C_TLS_F_EOF] = 3;
+	f->s->workers[1].c[DP_C_TLS_F_ALERT] = 2;
+	f->s->workers[1].c[DP_C_TLS_ERR] = 1;
+	for (int i = 0; i < 4; i++)
+		dp_hist_add(&f->s->lat[0].h[DP_LAT_TLS_HS], 2);
+	dp_snapshot_take(f->s, 2000, &f->t->b);
+	print(p_text, f, &text);
+	print(p_json, f, &json);
+	print(p_csv, f, &csv);
+	print(p_top, f, &top);
+	dp_snapshot_interval(&f->t->a, &f->t->b, HZ, &iv);
+	dp_tls_rates(&iv, &r);
+	assert_true(r.hs == 400.0 && r.resumed_share == 0.25 && r.fail_sum == 5.0);
+	assert_true(after(text, "tlsHsDone ") == 400);
+	assert_true(after(json, "\"tlsHsDone\":") == 400);
+	assert_non_null(strstr(json, "\"rates\":{"));
+	assert_true(after(strstr(json, "\"rates\":{"), "\"tlsHsDone\":") == r.hs);
+	assert_true(csv_field(csv, "tlsHsDone") == 400);
+	assert_true(csv_field(csv, "tlsFailEof") == 3);
+	snprintf(want, sizeof(want), "\nTLS        handshakes/s 400  resumed 25%%  fail/s alert 2 proto 0 verify 0 "
+		 "eof 3 timeout 0 internal 0  tlsErr/s 1  handshake p50 2.00ms p99 2.00ms\n");
+	if (strstr(top, want) == NULL)
+		fail_msg("no TLS line %s in:\n%s", want, top);
+	free(top);
+	/* the same counters, protocol http: no TLS line */
+	snprintf(f->s->config_text, sizeof(f->s->config_text), "mode client\nprotocol http\n");
+	print(p_top, f, &top);
+	assert_null(strstr(top, "\nTLS "));
+	free(text);
+	free(json);
+	free(csv);
+	free(top);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_latency_both_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server, setup, teardown),
 	};
 

@@ -102,6 +102,8 @@ test_history_ring(void **state)
 	assert_null(strstr(j, "\"cps\":200.0,"));
 	assert_non_null(strstr(j, "\"imissed\":5.0,\"rxNombuf\":0.0,\"linkDown\":0.0,\"linkUp\":0.0}}]"));
 	assert_non_null(strstr(j, "\"error_counters\":[\"dropTx\","));
+	/* the report plots failed TLS handshakes, each kind, as errors */
+	assert_non_null(strstr(j, ",\"tlsFailAlert\",\"tlsFailProto\",\"tlsFailVerify\",\"tlsFailEof\",\"tlsFailTimeout\",\"tlsFailInternal\",\"tlsErr\"]"));
 	free(j);
 	dp_run_log_free(&r);
 }
