@@ -338,7 +338,7 @@ def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k", "100k"), server_extra="", 
             break
         best = {"secs": secs, "target": parse_number(lv)}
     if best is None:
-        return {"median": 0, "min": 0, "max": 0, "cores": "1+1", "levels": tried,
+        return {"median": 0, "min": 0, "max": 0, "cores": "1+1", "levels": tried, "next_level": tried[-1],
                 "failed": "no level held: " + tried[-1]["verdict"]}, None
     secs = best["secs"]
     res = stat([s["http2XX"] for s in secs])

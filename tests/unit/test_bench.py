@@ -326,6 +326,8 @@ class TlsCps(Patched):
         bench.Server = BusyServer
         r = bench.bench_tls_cps("none", CRYPTO)
         self.assertIn("no level held", r["failed"])
+        # the level not held is the next level, not "all levels held"
+        self.assertEqual(r["next_level"]["cps"]["median"], 200)
         self.assertEqual(r["error_free_cps"], 200)
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.2, "client_full_hs": 0.25})
         self.assertEqual(r["server_busy_ratio"], 0.8)
