@@ -268,6 +268,42 @@ class TlsCrypto(unittest.TestCase):
         self.assertEqual(r, {"failed": "openssl speed printed no rsa2048_sign"})
 
 
+class TlsRef(unittest.TestCase):
+    """tls_ref's runs read from its JSON line, each certificate and
+    resumption under its name; a run that fails fails the figure."""
+
+    def setUp(self):
+        self.saved = (bench.TLS_REF, bench.tls_cert)
+        self.dir = tempfile.mkdtemp()
+        bench.tls_cert = lambda kind: (f"{kind}-cert.pem", f"{kind}-key.pem")
+
+    def tearDown(self):
+        bench.TLS_REF, bench.tls_cert = self.saved
+        shutil.rmtree(self.dir)
+
+    def tool(self, body):
+        bench.TLS_REF = os.path.join(self.dir, "tls_ref")
+        with open(bench.TLS_REF, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(bench.TLS_REF, 0o755)
+
+    def test_runs_by_name(self):
+        # echoes its arguments' resumption and certificate back as figures
+        self.tool('eval "cert=\\${$(($#-1))}"\n'
+                  'echo "{\\"resume\\":\\"$4\\",\\"cert\\":\\"$cert\\",\\"server_per_cpu_s\\":1}"\n')
+        r = bench.bench_tls_ref()
+        self.assertEqual(r["ec_full"], {"resume": "none", "cert": "ec-cert.pem", "server_per_cpu_s": 1})
+        self.assertEqual(r["ec_resumed"]["resume"], "tickets")
+        self.assertEqual(r["rsa2048_full"]["cert"], "rsa2048-cert.pem")
+        self.assertNotIn("failed", r)
+
+    def test_failure_fails_the_figure(self):
+        self.tool("echo 'tls_ref: a connection failed' >&2; exit 1\n")
+        r = bench.bench_tls_ref()
+        self.assertEqual(r, {"failed": "tls_ref ec_full exited 1: tls_ref: a connection failed"})
+        self.assertIn("tls_ref ec_full exited 1", bench.failures({"tls_ref": r})[0])
+
+
 TLS_CLIENT = dict(CLEAN_CLIENT, tlsHs=1000, tlsHsDone=1000, tlsResumed=0)
 CRYPTO = {"server_full_hs": 1000, "client_full_hs": 800, "resumed_hs": 2000}
 
