@@ -347,6 +347,7 @@ class TlsCps(Patched):
         self.assertEqual(r["next_level"]["cps"]["median"], 800)
         self.assertEqual((r["median"], r["error_free_cps"]), (500, 800))
         self.assertEqual(r["of_crypto_ceiling"], {"resumed_hs": 0.4})
+        self.assertNotIn("target_70pct_met", r)  # the target is full handshakes'
         self.assertEqual(r["resumed_share"], 0.99)
 
     def test_server_busy_ratio_and_nothing_held(self):
