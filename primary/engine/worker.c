@@ -27,6 +27,13 @@ volatile int dp_workers_quit;
 
 #define DP_WORKER_NICE (-5)
 #define DP_RX_BURST 32
+/* With TLS a received packet can cost a millisecond of crypto (a
+ * handshake flight: key shares, a signature or its check), so a burst
+ * of 32 made one iteration of tens of ms: launch slots fell out of the
+ * catch-up window (launchSkip with the client's core three quarters
+ * busy), and timers, counters and the TX batch waited behind it. Four
+ * keeps an iteration within a few ms. */
+#define DP_RX_BURST_TLS 4
 /* Full RX bursts in a row from which a client stops launching. */
 #define DP_RX_BACKLOG 16
 
@@ -183,6 +190,7 @@ worker_loop(struct worker *w)
 	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
 	 * next_t computed from it would then always be in the past. */
 	uint64_t ticks = net->now_t; /* recomputed from the TSC at the first tick */
+	const uint16_t burst = net->tls != NULL ? DP_RX_BURST_TLS : DP_RX_BURST;
 	uint64_t next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
 	int work = 0;
 
@@ -210,10 +218,10 @@ worker_loop(struct worker *w)
 			nb = 0;
 		} else {
 			net->txq.quiesced = 0;
-			nb = rte_eth_rx_burst(net->txq.port_id, net->txq.queue, pkts, DP_RX_BURST);
+			nb = rte_eth_rx_burst(net->txq.port_id, net->txq.queue, pkts, burst);
 		}
 		work = nb;
-		w->rx_backlog = nb < DP_RX_BURST ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
+		w->rx_backlog = nb < burst ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
 		for (uint16_t i = 0; i < nb; i++) {
 			if (i + 1 < nb)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
