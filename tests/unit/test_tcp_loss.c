@@ -19,12 +19,14 @@ test_lost_syn(void **state)
 	advance(c, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS - 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
+	assert_int_equal(C(c, RTO), 0);
 	advance(c, 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	assert_int_equal(c->out[0].seq, c->w.net.skt.sk[0].snd_una);
 	assert_int_equal(C(c, SYN_RT), 1);
+	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(C(c, SYN_TX), 2);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
@@ -99,6 +101,7 @@ test_lost_request(void **state)
 	box_clear(c);
 	rt_expire(c);
 	assert_int_equal(C(c, PUSH_RT), 1);
+	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
 	assert_int_equal(c->out[0].len, c->w.net.msg.req.len);

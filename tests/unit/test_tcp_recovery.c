@@ -397,8 +397,10 @@ test_tail_timeout_ssthresh(void **state)
 	cwnd = snd->cwnd;
 	assert_true(cwnd >= 20u * 1460);
 	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(s, RTO), 0);
 	rt_expire(s);
 	assert_int_equal(C(s, PUSH_RT), 1);
+	assert_int_equal(C(s, RTO), 1); /* the timeout, counted where it fired */
 	/* half the congestion window, at most the peer's (65535 here) */
 	assert_int_equal(snd->ssthresh, (cwnd < snd->wnd ? cwnd : snd->wnd) / 2);
 	assert_true(snd->ssthresh > 2 * 1460);
@@ -699,6 +701,7 @@ test_lone_segment_probe(void **state)
 	advance(s, 2);
 	run_timers(s);
 	assert_int_equal(C(s, PUSH_RT), rt + 1);
+	assert_int_equal(C(s, RTO), 0); /* a probe, not a timeout */
 	assert_true(find_seq(s, base + len) >= 0);
 	pump(s, c);
 	assert_int_equal(C(c, HTTP_2XX), 2);
