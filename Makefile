@@ -73,7 +73,7 @@ UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz fuzz-long soak \
         dpdk-check man docs docs-check install uninstall FORCE
-all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report
+all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
 
 # Without DPDK's development files every compile would fail on its first
 # rte_*.h; say once what to do instead.
@@ -155,6 +155,15 @@ unit-asan:
 # socket (test_tls_interop): a test helper, not installed.
 TLS_BRIDGE := $(BUILD)/tests/tls_bridge
 $(TLS_BRIDGE): tests/e2e/tls_bridge.c $(call obj,primary/tls/tls_ctx.c primary/tls/tls_conn.c) | $(TLS_TEST_KEY)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -Iprimary -o $@ $(filter %.c %.o,$^) $(LDFLAGS) -lssl -lcrypto
+
+# OpenSSL's own handshake on one core, through the engine's TLS room
+# (tests/bench/tls_ref.c): make bench's tls_ref reference. Built with
+# everything (all) so that it cannot rot between bench runs.
+TLS_REF := $(BUILD)/tests/tls_ref
+$(TLS_REF): tests/bench/tls_ref.c $(call obj,primary/tls/tls_ctx.c primary/tls/tls_conn.c)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) -Iprimary -o $@ $(filter %.c %.o,$^) $(LDFLAGS) -lssl -lcrypto

@@ -55,7 +55,18 @@ dp_hist_quantile(const struct dp_hist *h, double q)
 		return 0;
 	if (q >= 1.0)
 		return h->max;
-	rank = (uint64_t)(q * (double)total);
+	/* The nearest rank, ceil(q x total): the smallest sample with at
+	 * least q of them at or below it. Rounding down would report, of 10
+	 * samples, the 9th as p99. The product is exact for the q we use
+	 * (a product that should be whole but lands a hair above is not
+	 * rounded up a rank). */
+	{
+		double x = q * (double)total;
+
+		rank = (uint64_t)x;
+		if ((double)rank < x * (1.0 - 1e-12))
+			rank++;
+	}
 	if (rank == 0)
 		rank = 1;
 	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++) {

@@ -62,8 +62,9 @@ uint64_t dp_hist_bucket_width(uint32_t i);
 void dp_hist_merge(struct dp_hist *acc, const struct dp_hist *h);
 /* out = newer - older, for a per-interval view. */
 void dp_hist_delta(struct dp_hist *out, const struct dp_hist *older, const struct dp_hist *newer);
-/* The value below which a fraction q (0..1] of samples lie: the middle of
- * the bucket holding that rank (max for q = 1). 0 when empty. */
+/* The q-quantile, q in (0..1], by nearest rank (the ceil(q x count)-th
+ * smallest sample): the middle of the bucket holding that rank, at most
+ * max (max itself for q = 1). 0 when empty. */
 uint64_t dp_hist_quantile(const struct dp_hist *h, double q);
 
 /* Prometheus' buckets: the same le boundaries on every box, in seconds

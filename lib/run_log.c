@@ -8,13 +8,15 @@
 #include "stats_out.h"
 
 /* The counters a report plots as errors (per second): every drop
- * (counters.h lists them), retransmissions, failed connections and
- * requests and TLS handshakes, the engine's own faults, and the ports' error counters. The
- * JSON names them, so dperf-report holds no list of its own. */
+ * (counters.h lists them; not tcpOoo, a segment held out of order, nor
+ * testDrop, the loss a test asked for), retransmissions, failed
+ * connections, requests, launches and TLS handshakes, the engine's own
+ * faults, and the ports' error counters. The JSON names them, so
+ * dperf-report holds no list of its own. */
 static const char *const error_counters[] = {
-	"dropTx", "badRx", "otherRx", "tcpDrop", "tcpOoo", "udpDrop", "arpDrop",
-	"rstRx", "synRt", "finRt", "ackRt", "pushRt", "skErr", "httpErr", "launchSkip",
-	"stall", "devFault", "ierrors", "oerrors", "imissed", "rxNombuf",
+	"dropTx", "badRx", "otherRx", "tcpDrop", "oooDrop", "udpDrop", "arpDrop",
+	"rstRx", "synRt", "finRt", "ackRt", "pushRt", "skErr", "httpErr", "pipeFull",
+	"launchSkip", "launchFull", "stall", "devFault", "ierrors", "oerrors", "imissed", "rxNombuf",
 	/* TLS handshakes failed, by kind, and TLS connections failed after */
 	"tlsFailAlert", "tlsFailProto", "tlsFailVerify", "tlsFailEof", "tlsFailTimeout",
 	"tlsFailInternal", "tlsErr",

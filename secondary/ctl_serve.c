@@ -64,9 +64,11 @@ json_str(FILE *f, const char *v)
 }
 
 /* Queue an answer whose body f wrote (a memory stream), or close the
- * connection when memory ran out. */
+ * connection when memory ran out. allow: the Allow header a 405 must carry
+ * (RFC 9110, 15.5.6), else NULL. */
 static enum MHD_Result
-send_body(struct MHD_Connection *c, unsigned int code, FILE *f, char **buf, size_t *len, const char *type)
+send_answer(struct MHD_Connection *c, unsigned int code, FILE *f, char **buf, size_t *len, const char *type,
+	    const char *allow)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -82,29 +84,55 @@ send_body(struct MHD_Connection *c, unsigned int code, FILE *f, char **buf, size
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (code == MHD_HTTP_UNAUTHORIZED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+	if (allow != NULL)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
 	ret = MHD_queue_response(c, code, r);
 	MHD_destroy_response(r);
 	return ret;
 }
 
-/* {"error": "..."} with the code. */
 static enum MHD_Result
-error_json(struct MHD_Connection *c, unsigned int code, const char *fmt, ...)
+send_body(struct MHD_Connection *c, unsigned int code, FILE *f, char **buf, size_t *len, const char *type)
 {
-	char *buf = NULL, msg[512];
+	return send_answer(c, code, f, buf, len, type, NULL);
+}
+
+/* {"error": "msg"} with the code (and the Allow header, if any). */
+static enum MHD_Result
+error_msg(struct MHD_Connection *c, unsigned int code, const char *allow, const char *msg)
+{
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	va_list ap;
 
 	if (f == NULL)
 		return MHD_NO;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fputs("{\"error\":\"", f);
 	json_str(f, msg);
 	fputs("\"}\n", f);
-	return send_body(c, code, f, &buf, &len, "application/json");
+	return send_answer(c, code, f, &buf, &len, "application/json", allow);
+}
+
+static enum MHD_Result
+error_json(struct MHD_Connection *c, unsigned int code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error_msg(c, code, NULL, msg);
+}
+
+/* 405: the methods url takes, in the body and in Allow. */
+static enum MHD_Result
+not_allowed(struct MHD_Connection *c, const char *url, const char *allow)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s: %s", url, allow);
+	return error_msg(c, MHD_HTTP_METHOD_NOT_ALLOWED, allow, msg);
 }
 
 /* The bearer token, compared in constant time: the loop runs over the
@@ -277,12 +305,12 @@ answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	}
 	ctl_httpd_received(&sv->http, c);
 	if (strcmp(url, "/metrics") == 0 || strcmp(url, "/v1/status") == 0 || strcmp(url, "/v1/stats") == 0)
-		return is_get ? get(sv, c, url) : error_json(c, MHD_HTTP_METHOD_NOT_ALLOWED, "%s: GET or HEAD", url);
+		return is_get ? get(sv, c, url) : not_allowed(c, url, "GET, HEAD");
 	if (strcmp(url, "/v1/target") == 0)
-		return is_put ? put_target(c, q) : error_json(c, MHD_HTTP_METHOD_NOT_ALLOWED, "%s: PUT", url);
+		return is_put ? put_target(c, q) : not_allowed(c, url, "PUT");
 	if (strcmp(url, "/v1/pause") == 0 || strcmp(url, "/v1/resume") == 0 || strcmp(url, "/v1/stop") == 0) {
 		if (!is_post)
-			return error_json(c, MHD_HTTP_METHOD_NOT_ALLOWED, "%s: POST", url);
+			return not_allowed(c, url, "POST");
 		return control(c, url[4] == 'p' ? DP_OP_PAUSE : url[4] == 'r' ? DP_OP_RESUME : DP_OP_STOP, 0);
 	}
 	return error_json(c, MHD_HTTP_NOT_FOUND, "no %s", url);

@@ -124,6 +124,9 @@ start_workers(struct app *a, char *err, size_t errlen)
 				       (long long)w->tls.conn_bytes);
 		}
 	}
+	/* Every connection's bytes measured: the workers' allocations go
+	 * uncounted from here (tls_mem.h). */
+	tls_mem_stop();
 	ports_mark_pools(&a->ports, a->shm);
 	if (dev_fault_install() != 0) {
 		snprintf(err, errlen, "sigaction(SIGSEGV): %s", strerror(errno));

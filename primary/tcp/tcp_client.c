@@ -66,8 +66,7 @@ active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 		return;
 	}
 	sk_ctl(w, t, sk, TH_FIN | TH_ACK);
-	sk->snd_nxt++;
-	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+	sk_fin_sent(sk);
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);
 }

@@ -104,6 +104,16 @@ sk_ack_sent(struct sock *sk)
 	sk->ack_bytes = 0;
 }
 
+/* Our FIN has just gone out for the first time: it takes a sequence
+ * number, and the connection waits for its ACK, in LAST_ACK when the
+ * peer's FIN came first (RFC 9293 3.6), else in FIN_WAIT_1. */
+static inline void
+sk_fin_sent(struct sock *sk)
+{
+	sk->snd_nxt++;
+	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+}
+
 /* tcp_rcv.c: a control segment carrying SACK blocks of what the
  * connection holds out of order (RFC 2018 4). */
 void sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags);

@@ -149,10 +149,9 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 	if (seq_gt(end, snd->nxt))
 		snd->nxt = end;
 	if ((f & TH_FIN) && sk->snd_nxt == end) { /* the FIN for the first time */
-		sk->snd_nxt++;
+		sk_fin_sent(sk);
 		snd->nxt = sk->snd_nxt;
 		CNT(&w->cnt, FIN_TX);
-		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	} else if (f & TH_FIN) {
 		CNT(&w->cnt, FIN_RT);
 		snd->nxt = end + 1;

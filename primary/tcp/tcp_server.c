@@ -183,9 +183,8 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		sk->last_kind = r->kind[k];
 	}
 	if (close) {
-		sk->snd_nxt++;
+		sk_fin_sent(sk);
 		CNT(&w->cnt, FIN_TX);
-		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	}
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);
@@ -247,9 +246,8 @@ answer_small(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
 	sk_ack_sent(sk);
 	if (close) {
-		sk->snd_nxt++;
+		sk_fin_sent(sk);
 		CNT(&w->cnt, FIN_TX);
-		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 	}
 	sk->retries = 0;
 	tl_add(w, sk, idx, TL_RT);

@@ -16,7 +16,9 @@
 #include "tls/tls_mem.h"
 
 static __thread int64_t live;
-static int counted; /* set once, before any worker starts */
+/* Set once at the start, cleared by tls_mem_stop before any worker
+ * starts: read by every allocation, written by no worker. */
+static int counted;
 
 static void *
 mem_malloc(size_t n, const char *file, int line)
@@ -25,7 +27,7 @@ mem_malloc(size_t n, const char *file, int line)
 
 	(void)file;
 	(void)line;
-	if (p != NULL)
+	if (p != NULL && counted)
 		live += (int64_t)malloc_usable_size(p);
 	return p;
 }
@@ -33,11 +35,13 @@ mem_malloc(size_t n, const char *file, int line)
 static void *
 mem_realloc(void *p, size_t n, const char *file, int line)
 {
-	size_t was = p != NULL ? malloc_usable_size(p) : 0;
+	size_t was = p != NULL && counted ? malloc_usable_size(p) : 0;
 	void *q = realloc(p, n);
 
 	(void)file;
 	(void)line;
+	if (!counted)
+		return q;
 	if (q != NULL)
 		live += (int64_t)malloc_usable_size(q) - (int64_t)was;
 	else if (n == 0)
@@ -50,7 +54,7 @@ mem_free(void *p, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	if (p != NULL)
+	if (p != NULL && counted)
 		live -= (int64_t)malloc_usable_size(p);
 	free(p);
 }
@@ -60,6 +64,12 @@ tls_mem_init(void)
 {
 	counted = CRYPTO_set_mem_functions(mem_malloc, mem_realloc, mem_free);
 	return counted ? 0 : -1;
+}
+
+void
+tls_mem_stop(void)
+{
+	counted = 0;
 }
 
 int

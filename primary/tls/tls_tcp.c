@@ -161,8 +161,7 @@ tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, 
 		snd_begin(w, sk, t, &src, fin);
 	} else if (fin) {
 		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
-		sk->snd_nxt++;
-		sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
+		sk_fin_sent(sk);
 	} else {
 		return;
 	}

@@ -147,6 +147,40 @@ CONF
 }
 make_ns() { ip netns del "$1" 2>/dev/null || true; ip netns add "$1"; NSS+=("$1"); ip -n "$1" link set lo up; }
 
+# nginx_start NS PORT [LEVEL] <<CONF: nginx in namespace NS, its
+# http { } block's own lines on stdin (log formats, servers), framed by
+# what every test's nginx needs: one worker in the foreground, pid, logs
+# and temp files in $T/nginx, error_log at LEVEL (default error; info
+# is where nginx reports TLS handshake failures). Started as root, nginx
+# serves files as nobody: $T and $T/www are opened to others. Returns once
+# PORT listens in NS; NGINX is its pid.
+nginx_start() {
+	local ns=$1 port=$2 level=${3:-error} body
+	body=$(cat)
+	mkdir -p "$T/nginx"
+	chmod o+x "$T"
+	[ ! -d "$T/www" ] || chmod -R o+rX "$T/www"
+	cat >"$T/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/error.log $level;
+events { worker_connections 4096; }
+http {
+    client_body_temp_path $T/nginx;
+    proxy_temp_path $T/nginx;
+    fastcgi_temp_path $T/nginx;
+    uwsgi_temp_path $T/nginx;
+    scgi_temp_path $T/nginx;
+$body
+}
+CONF
+	bg ip netns exec "$ns" nginx -c "$T/nginx.conf" -p "$T/nginx"
+	NGINX=$LAST_PID
+	wait_until 10 nginx_listening "$ns" "$port" || fail "nginx did not start: $(cat "$T/nginx/error.log")"
+}
+nginx_listening() { kill -0 "$NGINX" && ip netns exec "$1" ss -ltnH "sport = :$2" | grep -q LISTEN; }
+
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif
 # pair; extra lines come from $SERVER_EXTRA and $CLIENT_EXTRA.
 # memif_server_conf SOCK: the memif server's configuration on stdout

@@ -21,6 +21,9 @@ def fail(msg):
     sys.exit(1)
 
 
+HEADS = {}  # (method, path) -> the last answer's head, lower case
+
+
 def request(method, path, body=None, token=TOKEN, extra=b"", timeout=5.0):
     """One request on its own connection: (status code, body bytes)."""
     head = "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" % (method, path)
@@ -47,7 +50,9 @@ def request(method, path, body=None, token=TOKEN, extra=b"", timeout=5.0):
     if not out:
         return 0, b"", time.time() - t0
     status = int(out.split(b" ", 2)[1])
-    return status, out.partition(b"\r\n\r\n")[2], time.time() - t0
+    head, _, body = out.partition(b"\r\n\r\n")
+    HEADS[(method, path)] = head.decode("latin-1").lower()
+    return status, body, time.time() - t0
 
 
 def expect(code, method, path, body=None, **kw):
@@ -95,7 +100,12 @@ if status()["paused"] != 1:
 expect(200, "POST", "/v1/resume")
 print("POST /v1/resume when running: 409; /v1/pause then /v1/resume: 200, seen in /v1/status")
 
-expect(405, "GET", "/v1/target")
+# A 405 names the methods the resource takes in Allow (RFC 9110, 15.5.6).
+for method, path, allow in (("GET", "/v1/target", "put"), ("POST", "/v1/status", "get, head"),
+                            ("PUT", "/v1/stop", "post")):
+    expect(405, method, path, body="{}" if method != "GET" else None)
+    if "\r\nallow: %s" % allow not in HEADS[(method, path)]:
+        fail("%s %s: 405 without Allow: %s in %r" % (method, path, allow, HEADS[(method, path)]))
 expect(404, "GET", "/v1/nothing")
 stats = json.loads(expect(200, "GET", "/v1/stats"))
 if stats.get("name") != st["name"] or "cps" not in stats or stats.get("tcpRsp") is None:
@@ -103,7 +113,7 @@ if stats.get("name") != st["name"] or "cps" not in stats or stats.get("tcpRsp") 
 m = expect(200, "GET", "/metrics", token=None)
 if b"dperf_sk_open_total" not in m:
     fail("GET /metrics without a token: no dperf_sk_open_total")
-print("GET /v1/stats: 200 (cps %.0f), /metrics open: 200, GET /v1/target 405, /v1/nothing 404" % stats["cps"])
+print("GET /v1/stats: 200 (cps %.0f), /metrics open: 200, 3 wrong methods 405 with Allow, /v1/nothing 404" % stats["cps"])
 
 # Bounds: 100 idle connections (more than the 64 slots) and an oversized head.
 idle = [socket.create_connection(ADDR, timeout=3) for _ in range(100)]

@@ -9,35 +9,16 @@ command -v nginx >/dev/null || fail "nginx is not installed (scripts/install-dep
 
 NS=dperf-e2e-nginx
 make_ns $NS
-mkdir -p "$T/nginx"
-cat >"$T/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log;
-events { worker_connections 4096; }
-http {
+mkdir -p "$T/www"
+head -c 20000 /dev/urandom >"$T/www/big"
+nginx_start $NS 80 <<CONF
     access_log $T/nginx/access.log;
-    client_body_temp_path $T/nginx;
-    proxy_temp_path $T/nginx;
-    fastcgi_temp_path $T/nginx;
-    uwsgi_temp_path $T/nginx;
-    scgi_temp_path $T/nginx;
     server {
         listen 80 reuseport backlog=4096;
         location / { return 200 "hello from nginx\n"; }
         location = /big { root $T/www; }
     }
-}
 CONF
-mkdir -p "$T/www"
-head -c 20000 /dev/urandom >"$T/www/big"
-# nginx started as root serves files as nobody: let it through $T.
-chmod o+x "$T"; chmod o+rx "$T/www"; chmod o+r "$T/www/big"
-bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-listening() { kill -0 "$NGINX" && ip netns exec $NS ss -ltnH "sport = :80" | grep -q LISTEN; }
-wait_until 10 listening || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 cat >"$T/client.conf" <<CONF
 mode client
 cpu 1

@@ -71,35 +71,17 @@ wait_exit "$PID_e2e_taploss" 15 || fail "the server exited with an error"
 # --- our client, nginx's 4 MB files through test_rx_drop 100 ------------
 # nginx binds 198.18.0.1 before our primary's tap device carries it.
 in_ns sysctl -qw net.ipv4.ip_nonlocal_bind=1
-mkdir -p "$T/nginx" "$T/www"
+mkdir -p "$T/www"
 head -c 4194304 /dev/urandom >"$T/www/4m"
-# nginx started as root serves files as nobody: let it through $T.
-chmod o+x "$T"; chmod -R o+rX "$T/www"
-cat >"$T/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log;
-events { worker_connections 64; }
-http {
+nginx_start $NS 80 <<CONF
     log_format rx '\$uri \$status \$body_bytes_sent \$bytes_sent';
     access_log $T/nginx/access.log rx;
-    client_body_temp_path $T/nginx;
-    proxy_temp_path $T/nginx;
-    fastcgi_temp_path $T/nginx;
-    uwsgi_temp_path $T/nginx;
-    scgi_temp_path $T/nginx;
     server {
         listen 198.18.0.1:80;
         location = / { rewrite ^ /f/4m last; }
         location /f/ { alias $T/www/; }
     }
-}
 CONF
-bg in_ns nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-listening() { kill -0 "$NGINX" && in_ns ss -ltnH "sport = :80" | grep -q LISTEN; }
-wait_until 10 listening || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 cat >"$T/client.conf" <<CONF
 mode client
 cpu 1

@@ -16,27 +16,14 @@ NS=dperf-e2e-tapngx
 make_ns $NS
 # nginx binds 198.18.0.1 before our primary's tap device carries it.
 ip netns exec $NS sysctl -qw net.ipv4.ip_nonlocal_bind=1
-mkdir -p "$T/nginx" "$T/www"
+mkdir -p "$T/www"
 for f in 16k:16384 256k:262144 4m:4194304; do head -c "${f#*:}" /dev/urandom >"$T/www/${f%:*}"; done
-# nginx started as root serves files as nobody: let it through $T.
-chmod o+x "$T"; chmod -R o+rX "$T/www"
 # The n-th request on a connection ($connection_requests, from 1) gets
 # the file and framing of its last digit: each connection's first six
 # requests cover the six kinds.
-cat >"$T/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log;
-events { worker_connections 256; }
-http {
+nginx_start $NS 80 <<CONF
     log_format rx '\$uri \$status \$body_bytes_sent \$bytes_sent \$sent_http_transfer_encoding';
     access_log $T/nginx/access.log rx;
-    client_body_temp_path $T/nginx;
-    proxy_temp_path $T/nginx;
-    fastcgi_temp_path $T/nginx;
-    uwsgi_temp_path $T/nginx;
-    scgi_temp_path $T/nginx;
     map \$connection_requests \$pick {
         ~1\$ /cl/16k;  ~2\$ /cl/256k;  ~3\$ /cl/4m;
         ~4\$ /ch/16k;  ~5\$ /ch/256k;  ~6\$ /ch/4m;
@@ -49,12 +36,7 @@ http {
         location /cl/ { alias $T/www/; }
         location /ch/ { alias $T/www/; sub_filter_types *; sub_filter 'dperf-live-not-in-it' 'x'; }
     }
-}
 CONF
-bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-listening() { kill -0 "$NGINX" && ip netns exec $NS ss -ltnH "sport = :80" | grep -q LISTEN; }
-wait_until 10 listening || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 cat >"$T/client.conf" <<CONF
 mode client
 cpu 1

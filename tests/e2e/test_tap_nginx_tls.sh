@@ -14,22 +14,9 @@ CERT=$ROOT/build/tls/test-cert.pem KEY=$ROOT/build/tls/test-key.pem
 NS=dperf-e2e-tapngxtls
 make_ns $NS
 ip netns exec $NS sysctl -qw net.ipv4.ip_nonlocal_bind=1
-mkdir -p "$T/nginx"
-chmod o+x "$T"
-cat >"$T/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log info;
-events { worker_connections 256; }
-http {
+nginx_start $NS 443 info <<CONF
     log_format tls '\$status \$ssl_protocol \$ssl_session_reused';
     access_log $T/nginx/access.log tls;
-    client_body_temp_path $T/nginx;
-    proxy_temp_path $T/nginx;
-    fastcgi_temp_path $T/nginx;
-    uwsgi_temp_path $T/nginx;
-    scgi_temp_path $T/nginx;
     server {
         listen 198.18.0.1:443 ssl;
         ssl_certificate $CERT;
@@ -38,12 +25,7 @@ http {
         ssl_session_tickets on;
         location / { return 200 "hello over tls\n"; }
     }
-}
 CONF
-bg ip netns exec $NS nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-listening() { kill -0 "$NGINX" && ip netns exec $NS ss -ltnH "sport = :443" | grep -q LISTEN; }
-wait_until 10 listening || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 log=$T/nginx/access.log
 touch "$log"
 logged() { [ "$(wc -l <"$log")" -ge "$1" ]; }

@@ -55,20 +55,8 @@ wait "$SRV" || fail "tls_bridge server: $(cat "$T/server.log")"
 note "server side: curl, 4 s_client (2 resumed, TLS 1.2 and 1.3) and $AB_N ab requests over HTTPS, all done"
 
 # ---- our client side against nginx with ssl
-mkdir -p "$T/nginx"
-cat >"$T/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log info;
-events { worker_connections 256; }
-http {
+nginx_start $NS 443 info <<CONF
     access_log $T/nginx/access.log;
-    client_body_temp_path $T/nginx;
-    proxy_temp_path $T/nginx;
-    fastcgi_temp_path $T/nginx;
-    uwsgi_temp_path $T/nginx;
-    scgi_temp_path $T/nginx;
     server {
         listen 198.18.0.1:443 ssl;
         ssl_certificate $CERT;
@@ -78,12 +66,7 @@ http {
         ssl_session_tickets on;
         location / { return 200 "hello from nginx over tls\n"; }
     }
-}
 CONF
-bg in_ns nginx -c "$T/nginx.conf" -p "$T/nginx"
-NGINX=$LAST_PID
-up() { kill -0 "$NGINX" && in_ns ss -ltnH "sport = :443" | grep -q LISTEN; }
-wait_until 10 up || fail "nginx did not start: $(cat "$T/nginx/error.log")"
 total=0
 for v in 12 13; do
 	for r in tickets ids none; do

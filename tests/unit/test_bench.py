@@ -57,7 +57,7 @@ class Patched(unittest.TestCase):
                 during(None)
             return test.runs.pop(0)
         bench.Server, bench.run_client = FakeServer, fake_run
-        bench.tls_extras = lambda resume: ("server tls", f"client tls_resume {resume}")
+        bench.tls_extras = lambda resume, cert="ec": ("server tls", f"client tls_resume {resume} {cert}")
 
     def tearDown(self):
         for k, v in self.saved.items():
@@ -243,8 +243,9 @@ class CtlApply(unittest.TestCase):
 
 
 class TlsCrypto(unittest.TestCase):
-    # openssl speed -mr -seconds 1 ecdhx25519 ecdsap256 (OpenSSL 3.0.19), its last lines
-    SPEED = "+H:253\n+F4:3:256:39321.428571:11872.727273\n+F5:22:253:23696.000000:0.000042\n"
+    # openssl speed -mr -seconds 1 rsa2048 ecdhx25519 ecdsap256 (OpenSSL 3.0.19), its last lines
+    SPEED = ("+H:253\n+F2:2:2048:1816.279070:38401.162791\n+F4:3:256:39321.428571:11872.727273\n"
+             "+F5:22:253:23696.000000:0.000042\n")
 
     def test_ceilings_from_the_operations(self):
         r = bench.parse_speed(self.SPEED)
@@ -253,11 +254,54 @@ class TlsCrypto(unittest.TestCase):
         self.assertEqual(r["server_full_hs"], round(1 / (2 / 23696 + 1 / 39321.428571)))
         self.assertEqual(r["client_full_hs"], round(1 / (2 / 23696 + 1 / 11872.727273)))
         self.assertEqual(r["resumed_hs"], 11848)
+        # RSA-2048: the server's ceiling is its signature's, the client's far above
+        self.assertEqual((r["rsa2048_sign"], r["rsa2048_verify"]), (1816, 38401))
+        self.assertEqual(r["server_full_hs_rsa2048"], round(1 / (2 / 23696 + 1 / 1816.279070)))
+        self.assertEqual(r["client_full_hs_rsa2048"], round(1 / (2 / 23696 + 1 / 38401.162791)))
 
     def test_missing_line_fails(self):
-        r = bench.parse_speed("+F4:3:256:39321.428571:11872.727273\n")
+        r = bench.parse_speed("+F4:3:256:39321.428571:11872.727273\n+F2:2:2048:1816.2:38401.1\n")
         self.assertEqual(r, {"failed": "openssl speed printed no x25519_ops"})
         self.assertIn("x25519_ops", bench.failures({"tls_crypto": r})[0])
+        # an RSA line of another size is not RSA-2048's
+        r = bench.parse_speed(self.SPEED.replace(":2048:", ":4096:"))
+        self.assertEqual(r, {"failed": "openssl speed printed no rsa2048_sign"})
+
+
+class TlsRef(unittest.TestCase):
+    """tls_ref's runs read from its JSON line, each certificate and
+    resumption under its name; a run that fails fails the figure."""
+
+    def setUp(self):
+        self.saved = (bench.TLS_REF, bench.tls_cert)
+        self.dir = tempfile.mkdtemp()
+        bench.tls_cert = lambda kind: (f"{kind}-cert.pem", f"{kind}-key.pem")
+
+    def tearDown(self):
+        bench.TLS_REF, bench.tls_cert = self.saved
+        shutil.rmtree(self.dir)
+
+    def tool(self, body):
+        bench.TLS_REF = os.path.join(self.dir, "tls_ref")
+        with open(bench.TLS_REF, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(bench.TLS_REF, 0o755)
+
+    def test_runs_by_name(self):
+        # echoes its arguments' resumption and certificate back as figures
+        self.tool('eval "cert=\\${$(($#-1))}"\n'
+                  'echo "{\\"resume\\":\\"$4\\",\\"cert\\":\\"$cert\\",\\"server_per_cpu_s\\":1}"\n')
+        r = bench.bench_tls_ref()
+        self.assertEqual(r["ec_full"], {"resume": "none", "cert": "ec-cert.pem", "server_per_cpu_s": 1})
+        self.assertEqual(r["ec_resumed"]["resume"], "tickets")
+        self.assertEqual(r["rsa2048_full"]["cert"], "rsa2048-cert.pem")
+        self.assertNotIn("failed", r)
+
+    def test_failure_fails_the_figure(self):
+        self.tool("echo 'tls_ref: a connection failed' >&2; exit 1\n")
+        r = bench.bench_tls_ref()
+        self.assertEqual(r, {"failed": "tls_ref ec_full exited 1: tls_ref: a connection failed"})
+        self.assertIn("tls_ref ec_full exited 1", bench.failures({"tls_ref": r})[0])
 
 
 TLS_CLIENT = dict(CLEAN_CLIENT, tlsHs=1000, tlsHsDone=1000, tlsResumed=0)
@@ -273,13 +317,13 @@ class TlsCps(Patched):
             self.assertEqual(bench.level_errors(dict(TLS_CLIENT, **{k: 2}), CLEAN_SERVER), {"client " + k: 2}, k)
 
     def test_full_handshakes_over_the_ceiling(self):
-        # 250 and 500 held; 1k had handshakes time out on the server in both tries
+        # 250 and 500 held; 750 had handshakes time out on the server in both tries
         self.runs = [run_of(250, TLS_CLIENT), run_of(500, TLS_CLIENT), run_of(990, TLS_CLIENT),
                      run_of(995, TLS_CLIENT)]
         self.servers = [CLEAN_SERVER, CLEAN_SERVER, dict(CLEAN_SERVER, tlsFailTimeout=3),
                         dict(CLEAN_SERVER, tlsFailTimeout=1)]
         r = bench.bench_tls_cps("none", CRYPTO)
-        self.assertEqual(self.extras, ["client tls_resume none"] * 4)
+        self.assertEqual(self.extras, ["client tls_resume none ec"] * 4)
         self.assertEqual((r["median"], r["target"]), (500, 500))
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.5, "client_full_hs": 0.625})
         self.assertEqual(r["next_level"]["errors"], {"server tlsFailTimeout": 1})
@@ -292,7 +336,7 @@ class TlsCps(Patched):
             bench.table({"tls_cps": r})
         self.assertIn("server_full_hs 50%, client_full_hs 62%", out.getvalue())
         self.assertEqual(r["error_free_cps"], 500)
-        self.assertIn("1000 / 995 / server tlsFailTimeout 1", out.getvalue())
+        self.assertIn("750 / 995 / server tlsFailTimeout 1", out.getvalue())
 
     def test_resumed_over_the_key_exchange(self):
         resumed = dict(TLS_CLIENT, tlsResumed=990)
@@ -303,6 +347,7 @@ class TlsCps(Patched):
         self.assertEqual(r["next_level"]["cps"]["median"], 800)
         self.assertEqual((r["median"], r["error_free_cps"]), (500, 800))
         self.assertEqual(r["of_crypto_ceiling"], {"resumed_hs": 0.4})
+        self.assertNotIn("target_70pct_met", r)  # the target is full handshakes'
         self.assertEqual(r["resumed_share"], 0.99)
 
     def test_server_busy_ratio_and_nothing_held(self):
@@ -318,9 +363,41 @@ class TlsCps(Patched):
         bench.Server = BusyServer
         r = bench.bench_tls_cps("none", CRYPTO)
         self.assertIn("no level held", r["failed"])
+        # the level not held is the next level, not "all levels held"
+        self.assertEqual(r["next_level"]["cps"]["median"], 200)
         self.assertEqual(r["error_free_cps"], 200)
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs": 0.2, "client_full_hs": 0.25})
         self.assertEqual(r["server_busy_ratio"], 0.8)
+
+    def test_rsa_against_both_references(self):
+        # RSA-2048: 250, 500, 750 held, 1k reached 900 error-free. The
+        # server ran idle seconds before and after the client (cpu 1, no
+        # answers): its busy share is read over the seconds it answered.
+        self.runs = [run_of(r, TLS_CLIENT) for r in (250, 500, 750, 900, 880)]
+        self.servers = [CLEAN_SERVER] * 5
+        busy = iter([25.0, 45.0, 65.0, 77.0, 75.4])
+        rates = iter([250, 500, 750, 900, 880])
+
+        class BusyServer(bench.Server):
+            def __exit__(s, *a):
+                s.total = self.servers.pop(0)
+                cpu, rate = next(busy), next(rates)
+                s.secs = ([second(1, cpu=1.0)] * 3 + [second(i, cpu=cpu, http2XX=rate) for i in range(4)] +
+                          [second(9, cpu=1.0)] * 4)
+        bench.Server = BusyServer
+        crypto = dict(CRYPTO, server_full_hs_rsa2048=1200, client_full_hs_rsa2048=9000)
+        ref = {"rsa2048_full": {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}}
+        r = bench.bench_tls_cps("none", crypto, ref, "rsa2048")
+        self.assertEqual(self.extras[0], "client tls_resume none rsa2048")
+        self.assertEqual((r["target"], r["error_free_cps"], r["error_free_server_cpu_pct"]), (750, 900, 77.0))
+        self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs_rsa2048": 0.75, "client_full_hs_rsa2048": 0.1})
+        self.assertTrue(r["target_70pct_met"])
+        # 900/s at 77% busy: 1169/s per busy core, 93.5% of tls_ref's 1250
+        self.assertEqual(r["of_openssl_handshake"], {"server": 0.72, "server_per_busy_core": 0.935,
+                                                     "client_per_busy_core": 1.2})
+        # 8% of a core per 100/s more between levels: 800 µs per connection
+        self.assertEqual(r["server_us_per_conn_slope"], 800.0)
+        self.assertIsNone(bench.busy_slope(r["levels"][:1]))
 
     def test_no_ratio_without_the_crypto(self):
         self.assertEqual(bench.tls_ratios(500, {"failed": "openssl speed exited 1"}, ("resumed_hs",)), {})

@@ -34,7 +34,7 @@ check(uint64_t *v, size_t n)
 	assert_int_equal(h->max, v[n - 1]);
 	assert_int_equal(dp_hist_quantile(h, 1.0), v[n - 1]);
 	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
-		size_t rank = (size_t)(qs[k] * (double)n);
+		size_t rank = (size_t)ceil(qs[k] * (double)n); /* nearest rank */
 		uint64_t exact = v[rank ? rank - 1 : 0], got = dp_hist_quantile(h, qs[k]);
 		double err = fabs((double)got - (double)exact) / (double)(exact ? exact : 1);
 		if (err > 0.02)
@@ -86,6 +86,24 @@ test_constant(void **state)
 			v[i] = vals[k];
 		check(v, 1000);
 	}
+}
+
+/* Few samples, each in a bucket of its own: a percentile is the nearest
+ * rank, the smallest sample with at least that share at or below it
+ * (ceil(q x n)), not the one below: with 10 samples p99 and p99.9 are
+ * the 10th, p90 the 9th, p50 the 5th; with 3, p50 is the 2nd. */
+static void
+test_nearest_rank(void **state)
+{
+	uint64_t v[10];
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		v[i] = 1000ULL << (2 * i);
+	check(v, 10);
+	check(v, 3);
+	check(v, 2);
+	check(v, 1);
 }
 
 static void
@@ -160,6 +178,7 @@ main(void)
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_exponential),
 		cmocka_unit_test(test_constant),
+		cmocka_unit_test(test_nearest_rank),
 		cmocka_unit_test(test_buckets_cover),
 		cmocka_unit_test(test_merge_delta),
 		cmocka_unit_test(test_prometheus_le),

@@ -738,6 +738,40 @@ test_conn_size(void **state)
 	assert_int_equal(sizeof(struct tls_conn), 40);
 }
 
+/* The primary stops counting before its workers start (tls_mem_stop):
+ * an allocation then changes no figure, and a measurement made after it
+ * fails with the reason rather than read a count that no longer moves.
+ * Last: counting ends for the process. */
+static void
+test_mem_stop(void **state)
+{
+	struct end srv;
+	int64_t before;
+	char err[256] = "";
+	void *p;
+
+	(void)state;
+	side(&srv, (struct tls_opts){.server = 1, .version = 13});
+	assert_true(tls_mem_counted());
+	before = tls_mem_live();
+	p = OPENSSL_malloc(1000);
+	assert_true(tls_mem_live() >= before + 1000); /* counted */
+	OPENSSL_free(p);
+	tls_mem_stop();
+	assert_false(tls_mem_counted());
+	before = tls_mem_live();
+	p = OPENSSL_malloc(1000);
+	assert_non_null(p);
+	assert_int_equal(tls_mem_live(), before);
+	p = OPENSSL_realloc(p, 5000);
+	assert_int_equal(tls_mem_live(), before);
+	OPENSSL_free(p);
+	assert_int_equal(tls_mem_live(), before);
+	assert_int_equal(tls_conn_bytes(&srv.side, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not counted"));
+	tls_side_free(&srv.side);
+}
+
 /* OpenSSL's first use of each thing (providers, algorithms, error strings,
  * ticket keys) stays allocated for the process: these run once before the
  * tests that count the heap, then again under the count. */
@@ -766,6 +800,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_sides_from_config, mark, returned),
 		cmocka_unit_test_setup_teardown(test_long_body, mark, returned),
 		cmocka_unit_test(test_conn_size),
+		cmocka_unit_test(test_mem_stop), /* last: counting ends */
 	};
 
 	if (tls_mem_init() != 0) {

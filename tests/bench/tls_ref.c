@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * tls_ref: OpenSSL's own TLS handshake on one core, the reference that
+ * make bench sets the engine's TLS CPS against (scripts/bench.py, tls_ref).
+ *
+ * N connections of a client side and a server side made as the engine
+ * makes them (primary/tls/: tls_side_init from the same tls_* settings,
+ * tls_open, tls_input, tls_close over the engine's BIO), in one thread,
+ * each side's records handed whole to the other in memory: no TCP, no
+ * packets, no device. Each connection is a handshake, one HTTP request
+ * and its answer (what a bench connection carries), then closed. The
+ * thread's CPU time (CLOCK_THREAD_CPUTIME_ID) is read around every call
+ * of one side, so each side's cost per connection is apart: its
+ * connections per CPU-second are what one core could do with nothing but
+ * OpenSSL and this BIO, the ceiling an engine can approach.
+ *
+ *   tls_ref [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY
+ *
+ * Prints one JSON object: per side the microseconds of CPU per
+ * connection and the connections per CPU-second; the share resumed.
+ * With -r tickets the first connection is full and every later one
+ * offers the latest ticket, as the engine's client does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+
+#include "tls/tls_conn.h"
+#include "tls/tls_ctx.h"
+
+/* Connections made first and not counted: OpenSSL's first use of a path
+ * loads and caches (providers, the certificate's key, method tables). */
+#define WARMUP 50
+
+static const char request[] = "GET / HTTP/1.1\r\nHost: dperf\r\n\r\n";
+static const char answer[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+
+static uint64_t
+cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void
+discard(void *arg, const uint8_t *data, uint32_t len)
+{
+	(void)arg;
+	(void)data;
+	(void)len;
+}
+
+struct end {
+	struct tls_side side;
+	struct tls_conn conn;
+	uint64_t ns; /* CPU spent in this side's calls */
+};
+
+/* from's records to to, whole, to's time counted; < 0 when to failed. */
+static int
+deliver(struct end *from, struct end *to, uint32_t *moved)
+{
+	uint64_t t0;
+	int r;
+
+	if (from->conn.out_len == 0)
+		return 0;
+	t0 = cpu_ns();
+	r = tls_input(&to->conn, from->conn.out, from->conn.out_len, discard, NULL);
+	to->ns += cpu_ns() - t0;
+	*moved += from->conn.out_len;
+	t0 = cpu_ns();
+	tls_acked(&from->conn, from->conn.out_len);
+	from->ns += cpu_ns() - t0;
+	return r;
+}
+
+/* Back and forth until nothing moves. */
+static int
+pump(struct end *cli, struct end *srv)
+{
+	for (int i = 0; i < 16; i++) {
+		uint32_t moved = 0;
+
+		if (deliver(cli, srv, &moved) < 0 || deliver(srv, cli, &moved) < 0)
+			return -1;
+		if (moved == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int
+timed_write(struct end *e, const char *msg, uint32_t len)
+{
+	uint64_t t0 = cpu_ns();
+	int r = tls_write(&e->conn, msg, len);
+
+	e->ns += cpu_ns() - t0;
+	return r;
+}
+
+static int
+timed_open(struct end *e)
+{
+	uint64_t t0 = cpu_ns();
+	int r = tls_open(&e->conn, &e->side);
+
+	e->ns += cpu_ns() - t0;
+	return r;
+}
+
+static void
+timed_close(struct end *e)
+{
+	uint64_t t0 = cpu_ns();
+
+	tls_close(&e->conn);
+	e->ns += cpu_ns() - t0;
+}
+
+/* One connection: 1 when resumed, 0 full, -1 failed. */
+static int
+connection(struct end *cli, struct end *srv)
+{
+	int ok, resumed;
+
+	ok = timed_open(cli) == 0 && timed_open(srv) == 0 && pump(cli, srv) == 0 &&
+	     cli->conn.state == TLS_UP && srv->conn.state == TLS_UP &&
+	     timed_write(cli, request, sizeof(request) - 1) == 0 && pump(cli, srv) == 0 &&
+	     timed_write(srv, answer, sizeof(answer) - 1) == 0 && pump(cli, srv) == 0;
+	resumed = cli->conn.resumed;
+	if (!ok)
+		fprintf(stderr, "tls_ref: a connection failed (client state %d fail %d, server state %d fail %d)\n",
+			cli->conn.state, cli->conn.fail, srv->conn.state, srv->conn.fail);
+	timed_close(cli);
+	timed_close(srv);
+	return ok ? resumed : -1;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tls_ref [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct end cli = {0}, srv = {0};
+	struct tls_opts so = {.server = 1, .version = 13, .groups = "X25519"}, co;
+	char err[512];
+	long n = 2000;
+	int opt, resumed = 0;
+
+	while ((opt = getopt(argc, argv, "n:r:g:v:")) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'n':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || n < 1 || n > 10000000) {
+				fprintf(stderr, "tls_ref: -n %s: 1 to 10000000 connections\n", optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			if (strcmp(optarg, "none") == 0)
+				so.resume = DP_TLS_RESUME_NONE;
+			else if (strcmp(optarg, "tickets") == 0)
+				so.resume = DP_TLS_RESUME_TICKETS;
+			else {
+				fprintf(stderr, "tls_ref: -r %s: none or tickets\n", optarg);
+				return 2;
+			}
+			break;
+		case 'g':
+			so.groups = optarg;
+			break;
+		case 'v':
+			so.version = atoi(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 2)
+		usage();
+	so.cert = argv[optind];
+	so.key = argv[optind + 1];
+	co = so;
+	co.server = 0;
+	co.cert = co.key = NULL;
+	if (tls_side_init(&srv.side, &so, err, sizeof(err)) < 0 ||
+	    tls_side_init(&cli.side, &co, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tls_ref: %s\n", err);
+		return 1;
+	}
+	for (long i = 0; i < WARMUP + n; i++) {
+		int r;
+
+		if (i == WARMUP)
+			cli.ns = srv.ns = 0;
+		r = connection(&cli, &srv);
+		if (r < 0)
+			return 1;
+		resumed += i >= WARMUP && r;
+	}
+	printf("{\"connections\":%ld,\"resume\":\"%s\",\"groups\":\"%s\",\"resumed\":%d,"
+	       "\"server_us\":%.1f,\"client_us\":%.1f,\"server_per_cpu_s\":%.0f,\"client_per_cpu_s\":%.0f}\n",
+	       n, so.resume == DP_TLS_RESUME_NONE ? "none" : "tickets", so.groups, resumed,
+	       srv.ns / 1e3 / n, cli.ns / 1e3 / n, n * 1e9 / srv.ns, n * 1e9 / cli.ns);
+	tls_side_free(&cli.side);
+	tls_side_free(&srv.side);
+	return 0;
+}
