@@ -10,7 +10,7 @@
 #   make soak       ten minutes of CC with churn, then checks that nothing leaked
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each; FUZZ_HARNESSES="rx" for one)
 #   make fuzz-long  the same, 200 s each (FUZZ_LONG_SECONDS): not part of make test
-#                   (FUZZ_JOBS=2: two processes per harness, both cores)
+#                   (two processes per harness, both cores: FUZZ_JOBS=1 for one)
 #   make man        the man pages in build/man/, from docs/man/*.md
 #   make docs       regenerate README's generated block (dperf-ctl's examples) from docs/man/*.md
 #   make install    binaries, man pages, example configs, dperf@.service (PREFIX, DESTDIR)
@@ -205,40 +205,51 @@ FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c prim
 # comparisons with the input are fuzz_http's, with tracing.
 FUZZ_RX_QUIET := primary/net/pkt.c primary/engine/timers.c primary/engine/worker.c \
                  $(wildcard primary/http/*.c)
-FUZZ_RX_OBJ  := $(patsubst %.c,build/fuzz/rx/%.o,$(FUZZ_RX_QUIET))
-# UBSan's alignment and pointer-overflow checks compare addresses on every
-# load and every pointer step, and clang 14 traces those comparisons like
-# any other: 57% of the trace calls in the binary, most of an execution's
-# comparison tracing, and they flood the fuzzer's table of compared values
-# (which mutations draw from) with addresses. fuzz_rx runs without them;
-# fuzz_rx_ub, the same code with every UBSan check and no comparison
-# tracing, then replays every input the run kept (each one that reached
-# new coverage) and the regressions. -O2: a tenth faster than -O1.
+# fuzz_rx runs with no sanitizer, its checks after every input being its
+# own (fuzz_rx.c): at 34k executions per CPU second with ASan and UBSan,
+# 48k without ASan, 54k without either. ASan sees little of what the
+# receive path writes anyway: the mbufs' data (DPDK's pool) and the socket
+# tables (mmap'ed) are outside its heap. And UBSan's alignment and
+# pointer-overflow checks compare addresses on every load and pointer step,
+# which clang 14 traces like any other comparison, flooding the fuzzer's
+# table of compared values (which mutations draw from) with addresses.
+# fuzz_rx_san, the same code with ASan, every UBSan check and no
+# comparison tracing, then replays every input the run kept (each one that
+# reached new coverage) and the regressions: what it reports, make fuzz
+# fails on. fuzz_rx_tls keeps ASan and UBSan but the two address checks:
+# OpenSSL's heap is its subject, and it has no replay.
+# -O2: a tenth faster than -O1.
 FUZZ_RX_CC   = $(FUZZ_CC) $(FUZZ_FLAGS) -O2 -fsanitize-coverage-ignorelist=tests/fuzz/cov_ignore.txt $(ARCH) $(DPDK_CFLAGS) \
                -DDP_SOURCE_DIR='"$(CURDIR)"'
-FUZZ_RX_FAST = -fno-sanitize=alignment,pointer-overflow
+FUZZ_RX_FAST = -fno-sanitize=address,undefined
+FUZZ_RX_TLS_FAST = -fno-sanitize=alignment,pointer-overflow
 FUZZ_RX_DEPS = tests/fuzz/cov_ignore.txt $(BUILD)/gen/dp_version.h $(wildcard primary/*/*.h common/*.h)
+FUZZ_RX_LINK = -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+FUZZ_RX_HARNESS = tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
+                  $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(BUILD)/gen/dp_version.h
 build/fuzz/rx/%.o: %.c $(FUZZ_RX_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
-build/fuzz/fuzz_rx: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
-                    $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(FUZZ_RX_OBJ) $(BUILD)/gen/dp_version.h | $(TLS_TEST_KEY)
+build/fuzz/rx_tls/%.o: %.c $(FUZZ_RX_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
+build/fuzz/fuzz_rx: $(FUZZ_RX_HARNESS) $(patsubst %.c,build/fuzz/rx/%.o,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) $(FUZZ_RX_LINK)
 # The same harness with the HTTPS pair (fuzz_rx.c's FUZZ_RX_TLS): TLS
 # records as our TCP receives them, apart, since its crypto would slow
 # every execution of fuzz_rx fourfold. Corpus: tests/fuzz/corpus/rx_tls.
-build/fuzz/fuzz_rx_tls: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
-                        $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(FUZZ_RX_OBJ) $(BUILD)/gen/dp_version.h | $(TLS_TEST_KEY)
+build/fuzz/fuzz_rx_tls: $(FUZZ_RX_HARNESS) $(patsubst %.c,build/fuzz/rx_tls/%.o,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -DFUZZ_RX_TLS=1 -o $@ $(filter %.c %.o,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
-build/fuzz/fuzz_rx_ub: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS) | $(TLS_TEST_KEY)
+	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -DFUZZ_RX_TLS=1 -o $@ $(filter %.c %.o,$^) $(FUZZ_RX_LINK)
+build/fuzz/fuzz_rx_san: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -o $@ $(filter %.c,$^) -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -o $@ $(filter %.c,$^) $(FUZZ_RX_LINK)
 # TLS records as our TCP delivers them (primary/tls/), against the test certificate.
 # (the record layer alone: the TCP roles over it are fuzz_rx's and the unit tests')
 build/fuzz/fuzz_tls: tests/fuzz/fuzz_tls.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c | $(TLS_TEST_KEY)
@@ -251,13 +262,28 @@ build/fuzz/%:
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lpthread
 
 # FUZZ_JOBS=2 runs two processes per harness on one corpus (libFuzzer
-# reads what the other adds) and sums their executions: both cores, so not
-# the default (make test, and a box shared with other work).
+# reads what the other adds) and sums their executions, as libFuzzer's
+# -jobs reports them: both cores, so not make fuzz's default (make test,
+# and a box shared with other work), but make fuzz-long's.
 FUZZ_HARNESSES ?= config http ctl rx rx_tls tls
 FUZZ_JOBS ?= 1
+# fuzz_rx's long and busy inputs: an input over 1 kB took 1.3 ms (over
+# 2 kB, 5.7 ms) against 20 us under 512 bytes, since every clock step of a
+# record lets keepalive requests fall due (one of 2.2 kB: 174 records, 86
+# steps, 158 s of clock, 294 POSTs of 4,000 bytes, 2,700 packets), and the
+# fuzzer kept them, each more repetitions reaching higher hit counts:
+# a 200 s run's executions per second fell from 18k to 3k, and with inputs
+# capped at 1 kB still to 13k by 60 s. -entropic_scale_per_exec_time=1
+# draws the inputs to mutate less often the slower they run: 2.2M
+# executions in 60 s against 0.76M, side by side, and more edges reached
+# (1,518 against 1,454). Inputs stay under FUZZ_RX_MAX_LEN bytes, room for
+# a full-sized frame (1,514) and a few more records.
+FUZZ_RX_MAX_LEN ?= 2048
+FUZZ_RX_RUN  = -max_len=$(FUZZ_RX_MAX_LEN) -entropic_scale_per_exec_time=1
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- -print_final_stats=1 \
+           $$([ $$h = rx ] && echo $(FUZZ_RX_RUN)) \
            build/fuzz/corpus-$$h $$(ls -d tests/fuzz/regressions/$$h 2>/dev/null)
-fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_ub)
+fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_san)
 	@set -e; for h in $(FUZZ_HARNESSES); do \
 	  rm -rf build/fuzz/corpus-$$h build/fuzz/fuzz-$$h-*.log; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
 	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
@@ -269,17 +295,19 @@ fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_
 	      END { if (k > 1) print "executions of the " k " processes: " n }'; \
 	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
 	  if [ $$h = rx ]; then \
-	    echo "== fuzz_rx_ub over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions"; \
-	    build/fuzz/fuzz_rx_ub $$(ls -d build/fuzz/corpus-rx/* tests/fuzz/regressions/rx/*) \
-	      > build/fuzz/rx-ub.log 2>&1 || { grep -E "^Running:" build/fuzz/rx-ub.log | tail -1; \
-	      grep -E "runtime error|ERROR|SUMMARY|fuzz_rx" build/fuzz/rx-ub.log; exit 1; }; fi; \
+	    echo "== fuzz_rx_san (ASan, all of UBSan) over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions"; \
+	    build/fuzz/fuzz_rx_san $$(ls -d build/fuzz/corpus-rx/* tests/fuzz/regressions/rx/*) \
+	      > build/fuzz/rx-san.log 2>&1 || { grep -E "^Running:" build/fuzz/rx-san.log | tail -1; \
+	      grep -E "runtime error|ERROR|SUMMARY|fuzz_rx" build/fuzz/rx-san.log; exit 1; }; fi; \
 	done; rm -rf /var/run/dpdk/fuzz_rx
 
 # Longer runs, for what only millions of executions reach (fuzz_rx's goal:
-# 10M in 200 s). FUZZ_HARNESSES picks some, for either target: "rx".
+# 10M in 200 s), on both cores unless FUZZ_JOBS says otherwise.
+# FUZZ_HARNESSES picks some, for either target: "rx".
 FUZZ_LONG_SECONDS ?= 200
 fuzz-long:
-	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_HARNESSES="$(FUZZ_HARNESSES)"
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_HARNESSES="$(FUZZ_HARNESSES)" \
+	  FUZZ_JOBS=$(if $(filter file,$(origin FUZZ_JOBS)),2,$(FUZZ_JOBS))
 
 # The ten-minute soak (a 45 s version runs in make test): 1M keepalive
 # connections, 20k of them closed and replaced every second.

@@ -40,6 +40,7 @@
 	X(OOO_REL, "oooRel", CK_EVENT)     /* held segments given back undelivered: their connection ended */ \
 	X(SACK_RX, "sackRx", CK_EVENT)     /* SACK blocks received (tcp/tcp_sack.h) */ \
 	X(SPUR_RT, "spurRt", CK_EVENT)     /* retransmissions the peer had already (D-SACK, RFC 2883) */ \
+	X(RTO, "rto", CK_EVENT)            /* retransmission timeouts that fired and resent (tcp/tcp_input.h) */ \
 	X(PIPE_FULL, "pipeFull", CK_EVENT) /* server: requests beyond the 16 waiting behind a long answer */ \
 	X(TEST_DROP, "testDrop", CK_EVENT) /* segments test_rx_drop and test_tx_drop dropped */ \
 	X(SK_OPEN, "skOpen", CK_EVENT)     \

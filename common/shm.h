@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 18 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters */
+#define DP_SHM_ABI 19 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */

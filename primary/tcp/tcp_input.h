@@ -290,13 +290,16 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 		tl_add(w, sk, idx, TL_RT);
 		return;
 	}
+	/* rto: a timeout that resends (not a probe, nor a wait) */
 	switch (sk->state) {
 	case SK_SYN_SENT:
+		CNT(&w->cnt, RTO);
 		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
+		CNT(&w->cnt, RTO);
 		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
@@ -305,8 +308,10 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 		break; /* waiting for the peer's FIN */
 	default:
 		if (sending) {
+			CNT(&w->cnt, RTO);
 			snd_timer(w, sk, &t, &src, fin);
 		} else if (sk->snd_una != sk->snd_nxt) {
+			CNT(&w->cnt, RTO);
 			sk_retransmit(w, sk, &t, role->resent(w, sk));
 		} else if (role->side == TCP_SERVER && sk->state == SK_ESTABLISHED) {
 			tl_add(w, sk, idx, TL_IDLE);

@@ -87,6 +87,7 @@ void
 sb_reset(struct sack_board *sb, uint32_t una)
 {
 	sb->n = 0;
+	sb->rxt_acked = 0;
 	sb->high_rxt = una;
 	sb->rxt_fence = una;
 }

@@ -72,6 +72,7 @@ struct sack_board {
 	uint32_t high_rxt; /* RFC 6675 HighRxt: the end of the last retransmission in this recovery */
 	uint32_t rxt_fence; /* the highest byte sent when the last retransmission went (tcp_send.c) */
 	uint8_t n;
+	uint8_t rxt_acked; /* a retransmission of this recovery acknowledged (tcp_send.c) */
 };
 
 /* The message's segments: k covers [base + k x mss, base + min((k + 1) x mss, len)). */

@@ -4,29 +4,7 @@
 #include "net/lat.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_send.h"
-
-/* sk_snd.recovery */
-#define SND_NEWRENO 1 /* fast recovery, one hole per partial ACK */
-#define SND_GO_BACK 2 /* ...and the peer keeps nothing out of order: went back once */
-#define SND_SACK    3 /* RFC 6675 recovery: the scoreboard says what goes */
-
-#define SND_CWND_MAX (1u << 30) /* cwnd's bound: a 1 GiB message is the largest */
-
-/* RFC 6298's bounds in timer ticks: 1 s minimum (retransmit_timeout if
- * shorter: a test asking for it gets it), 60 s maximum. Not Linux's 200
- * ms: a worker of a shared box loses its core for hundreds of ms, and
- * 200 ms fired spurious timeouts (64 KB answers without loss: pushRt 623). */
-#define SND_RTO_MIN (1000u * TL_PER_MS)
-#define SND_RTO_MAX (60000u * TL_PER_MS)
-
-static inline void
-rtt_cfg_of(const struct netw *w, struct rtt_cfg *c)
-{
-	c->rto_init = w->tcp->tl[TL_RT].timeout;
-	c->rto_min = c->rto_init < SND_RTO_MIN ? c->rto_init : SND_RTO_MIN;
-	c->rto_max = SND_RTO_MAX;
-	c->g = 1; /* a tick */
-}
+#include "tcp/tcp_send_int.h"
 
 static void
 src_msg_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
@@ -40,32 +18,6 @@ snd_src_msg(struct snd_src *src, const struct msg *m)
 	src->len = m->len;
 	src->seg = src_msg_seg;
 	src->ctx = m;
-}
-
-static inline uint32_t
-max_u32(uint32_t a, uint32_t b)
-{
-	return a > b ? a : b;
-}
-
-static inline uint32_t
-min_u32(uint32_t a, uint32_t b)
-{
-	return a < b ? a : b;
-}
-
-/* ssthresh after a loss (RFC 5681 eq. 4, RFC 6675 5 step 4, RFC 6582):
- * half of FlightSize, at least two segments. Toward a message's end the
- * flight is what was left to send (application-limited, RFC 7661), not
- * what the path holds: half of it left the next messages of a keepalive
- * connection in congestion avoidance from two segments, where any loss
- * was a timeout (a fifth of the 1 MB answers of the bench's loss
- * scenario). So half the congestion window (at most the peer's window)
- * when that is more, as Linux's Reno does. */
-static inline uint32_t
-snd_half(const struct netw *w, const struct sock *sk, const struct sk_snd *snd)
-{
-	return max_u32(max_u32(sk->snd_nxt - sk->snd_una, min_u32(snd->cwnd, snd->wnd)) / 2, 2u * w->mss);
 }
 
 void
@@ -94,13 +46,6 @@ static inline uint32_t
 fin_sent(const struct sock *sk, const struct sk_snd *snd, const struct snd_src *src)
 {
 	return sk->snd_nxt - snd->base == src->len + 1;
-}
-
-/* The segment holding sequence number seq. */
-static inline uint32_t
-seg_of(const struct netw *w, const struct sk_snd *snd, uint32_t seq)
-{
-	return (seq - snd->base) / w->mss;
 }
 
 /* Send the message's bytes [seq, seq + len), within one segment of the
@@ -159,11 +104,14 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 }
 
 
-uint32_t
-snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+/* snd_output, the congestion window raised by extra bytes (limited
+ * transmit, snd_ack). */
+static uint32_t
+output_over(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin,
+	    uint32_t extra)
 {
 	struct sk_snd *snd = sk_snd_of(w, sk);
-	uint32_t n = 0, limit = min_u32(min_u32(snd->cwnd, snd->wnd), w->tcp->send_wnd);
+	uint32_t n = 0, limit = min_u32(min_u32(snd->cwnd + extra, snd->wnd), w->tcp->send_wnd);
 
 	if (seq_lt(snd->nxt, sk->snd_una))
 		snd->nxt = sk->snd_una;
@@ -205,6 +153,12 @@ snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct 
 }
 
 uint32_t
+snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+{
+	return output_over(w, sk, t, src, fin, 0);
+}
+
+uint32_t
 snd_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
 	struct sk_snd *snd = sk_snd_of(w, sk);
@@ -240,9 +194,9 @@ resend_hole(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 
 /* Send from seq (a hole the scoreboard names, or new data) to the end
  * of its source segment, at most the peer's MSS. Returns that end. */
-static uint32_t
-send_from(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
-	  const struct snd_src *src, uint32_t seq, int fin)
+uint32_t
+snd_send_from(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+	      const struct snd_src *src, uint32_t seq, int fin)
 {
 	uint32_t seg_end = snd->base + min_u32((seg_of(w, snd, seq) + 1) * w->mss, src->len);
 	uint32_t end = seq + min_u32(seg_end - seq, sk->snd_mss);
@@ -269,12 +223,12 @@ sack_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 		} else if (snd->nxt - snd->base < src->len && seq_ge(snd->nxt, sk->snd_nxt) &&
 			   snd->base + min_u32((seg_of(w, snd, snd->nxt) + 1) * w->mss, src->len) -
 					   sk->snd_una <= wnd) {
-			send_from(w, sk, snd, t, src, snd->nxt, fin); /* rule 2: new data */
+			snd_send_from(w, sk, snd, t, src, snd->nxt, fin); /* rule 2: new data */
 			continue;
 		} else if (!sb_next_seg(&snd->sb, &m, sk->snd_una, 0, &seq)) {
 			break;
 		}
-		sb_resent(&snd->sb, send_from(w, sk, snd, t, src, seq, fin));
+		sb_resent(&snd->sb, snd_send_from(w, sk, snd, t, src, seq, fin));
 		snd->sb.rxt_fence = sk->snd_nxt;
 	}
 }
@@ -289,6 +243,7 @@ sack_enter(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tup
 	snd->ssthresh = snd_half(w, sk, snd);
 	snd->cwnd = snd->ssthresh;
 	snd->sb.high_rxt = sk->snd_una;
+	snd->sb.rxt_acked = 0;
 	snd->recovery = SND_SACK;
 	snd->lossy = 1;
 	sack_output(w, sk, t, src, fin);
@@ -333,6 +288,34 @@ sack_rxt_lost(const struct netw *w, const struct sock *sk, struct sk_snd *snd)
 		snd->sb.high_rxt = sk->snd_una;
 }
 
+/* The rest of the message unSACKed after a partial ACK of a
+ * retransmission (the hole's resend arrived, nothing above it did):
+ * RFC 6675 never calls it lost, as nothing above it is SACKed, and it
+ * waited for the RTO (the last segment of an answer lost with one
+ * before it: 80 of the 1,048 timeouts of a loss-scenario run). RFC 8985
+ * 6.2 does: it was sent before that retransmission, which was
+ * delivered (in a recovery, with no reordering seen, its reordering
+ * window is 0): from the first partial ACK of a retransmission on
+ * (sb.rxt_acked), once nothing above snd_una is SACKed, its first
+ * segment goes again, if the congestion window has room once it is out
+ * of the pipe; the next partial ACK says the same of the next. */
+static void
+sack_rack_tail(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+	       const struct snd_src *src, int fin)
+{
+	struct sb_msg m = { snd->base, w->mss, src->len };
+	uint32_t end = snd->base + src->len, pipe;
+
+	if (snd->sb.n != 0 || !seq_lt(sk->snd_una, snd->recover) || !seq_lt(sk->snd_una, end) ||
+	    seq_gt(snd->sb.high_rxt, sk->snd_una))
+		return; /* SACKed data above (RFC 6675's), only the FIN, or resent already */
+	pipe = sb_pipe(&snd->sb, &m, sk->snd_una, sk->snd_nxt);
+	if (pipe - min_u32(pipe, hole_end(w, sk, snd, src) - sk->snd_una) + w->mss > snd->cwnd)
+		return;
+	sb_resent(&snd->sb, snd_send_from(w, sk, snd, t, src, sk->snd_una, fin));
+	snd->sb.rxt_fence = sk->snd_nxt;
+}
+
 /* An ACK's SACK blocks into the scoreboard; a first block below the ACK
  * (or inside the second) says the peer got something twice (RFC 2883):
  * a retransmission that was not needed. */
@@ -342,8 +325,15 @@ sack_input(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct seg
 	struct sack_opts o;
 
 	sack_parse(s->opt, s->optlen, &o);
-	if (o.n == 0)
+	if (o.n == 0) {
+		/* An ACK without blocks still takes what is below it off the
+		 * board: a range left below snd_una counted as in flight
+		 * (sb_pipe from its end), so a SACK recovery whose last
+		 * partial ACK had no blocks sent nothing and waited for the
+		 * RTO (80 of the 1,048 timeouts of a loss-scenario run) */
+		sb_update(&snd->sb, s->ack, sk->snd_nxt, NULL, 0);
 		return;
+	}
 	CNT_ADD(&w->cnt, SACK_RX, o.n);
 	if (sack_is_dsack(&o, s->ack))
 		CNT(&w->cnt, SPUR_RT);
@@ -358,7 +348,9 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 	uint32_t wnd = (uint32_t)s->win << snd->shift, flight = sk->snd_nxt - sk->snd_una;
 	int sack = (sk->flags & SKF_SACK) != 0;
 
-	if (sack && s->optlen != 0)
+	uint32_t una = sk->snd_una, high_rxt = snd->sb.high_rxt;
+
+	if (sack && (s->optlen != 0 || snd->sb.n != 0))
 		sack_input(w, sk, snd, s);
 
 	if (s->ack == sk->snd_una) {
@@ -398,6 +390,17 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				snd->cwnd = snd->ssthresh + 3u * w->mss;
 				snd->recovery = SND_NEWRENO;
 				snd->lossy = 1;
+			} else if (!snd->recovery && sack && snd->dupacks < 3) {
+				/* RFC 3042 limited transmit: a new segment on
+				 * each of the first two, up to cwnd + 2 mss out,
+				 * so that a window of three or four segments
+				 * still brings DupThresh SACKed segments past a
+				 * hole: without it a loss there waited for the
+				 * RTO (915 of the 1,048 timeouts of a
+				 * loss-scenario run had at most 3 segments out).
+				 * With SACK only, so far: NewReno's fast
+				 * retransmit keeps RFC 6582's figures alone. */
+				output_over(w, sk, t, src, fin, (uint32_t)snd->dupacks * w->mss);
 			}
 			return 1;
 		}
@@ -444,6 +447,10 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				/* RFC 6675 5 step C: a partial ACK is one more
 				 * chance to send what the scoreboard says */
 				sack_rxt_lost(w, sk, snd);
+				if (seq_lt(una, high_rxt))
+					snd->sb.rxt_acked = 1;
+				if (snd->sb.rxt_acked)
+					sack_rack_tail(w, sk, snd, t, src, fin);
 				sack_output(w, sk, t, src, fin);
 				return 0;
 			} else {
@@ -482,117 +489,21 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 			/* slow start: RFC 5681 eq. 2 (at most one mss per ACK) */
 			snd->cwnd = min_u32(snd->cwnd + min_u32(acked, w->mss), SND_CWND_MAX);
 		} else {
-			/* congestion avoidance: eq. 3, one mss per cwnd acknowledged */
-			snd->cwnd = min_u32(snd->cwnd + max_u32(1, (uint32_t)w->mss * w->mss / snd->cwnd),
+			/* congestion avoidance: one mss per cwnd acknowledged,
+			 * by the bytes each ACK covers (RFC 5681 3.1's
+			 * RECOMMENDED byte counting, as a share: no count
+			 * kept). Eq. 3's mss x mss / cwnd per ACK grows half
+			 * as fast against a peer that acknowledges every
+			 * second segment, and under 1% loss left the window
+			 * at Reno's sqrt(8 / 3bp), b = 2: about 12 segments,
+			 * the lossy runs window-bound when the box stretches
+			 * the round trip (docs/performance.md). */
+			snd->cwnd = min_u32(snd->cwnd + max_u32(1, (uint32_t)((uint64_t)w->mss *
+									    min_u32(acked, snd->cwnd) /
+									    snd->cwnd)),
 					   SND_CWND_MAX);
 		}
 	}
 	snd_output(w, sk, t, src, fin);
 	return 0;
-}
-
-/* The tail loss probe (RFC 8985 7): a lost last segment gets no
- * DupThresh nor early retransmit, and waited for the RTO (1 s at least
- * here). Once all of the message is sent, after PTO = 2 x SRTT, at least
- * TLP_MIN (+ the peer's delayed ACK with one segment out), the last
- * segment goes again; its ACK says what the peer had. Once per ACK of new data, not in a recovery nor after a
- * timeout, with SACK and an RTT sample, before the RTO; only on a
- * connection that lost a segment before (lossy). Here a round trip grows
- * past any PTO whenever a worker loses its core: probes on every ACK at
- * RFC 8985's 10 ms resent 2,977 segments needlessly in 9 s of the
- * lossless bench, tail-only ones at 200 ms 126 to 877 in its 64 KB CPS. */
-#define TLP_MIN       (200u * TL_PER_MS)
-#define TLP_ACK_DELAY (200u * TL_PER_MS) /* RFC 8985 7.2's WCDelAckT */
-
-void
-snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx)
-{
-	struct sk_snd *snd;
-	struct rtt_cfg c;
-	uint32_t rto;
-
-	if (!snd_active(w, sk)) {
-		if (w->tcp->snd != NULL)
-			sk_snd_of(w, sk)->probe_due = 0;
-		tl_add(w, sk, idx, TL_RT);
-		return;
-	}
-	snd = sk_snd_of(w, sk);
-	rtt_cfg_of(w, &c);
-	rto = rtt_rto(&snd->rtt, &c);
-	snd->probe_due = 0;
-	if ((sk->flags & SKF_SACK) && snd->lossy && !snd->recovery && !snd->probe_out &&
-	    sk->retries == 0 && snd->wnd != 0 && rtt_srtt(&snd->rtt) != 0 && snd->sent_all) {
-		uint32_t pto = max_u32(2 * rtt_srtt(&snd->rtt), TLP_MIN);
-
-		if (sk->snd_nxt - sk->snd_una <= w->mss)
-			pto += TLP_ACK_DELAY;
-		if (pto < rto) {
-			snd->probe_due = 1;
-			rto = pto;
-		}
-	}
-	tl_add_at(w, sk, idx, TL_RT, w->now_t + rto);
-}
-
-int
-snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
-{
-	struct sk_snd *snd = sk_snd_of(w, sk);
-	uint32_t end = snd->base + src->len, seq;
-
-	if (!snd->probe_due)
-		return 0;
-	snd->probe_due = 0;
-	snd->probe_out = 1;
-	if (!seq_lt(sk->snd_una, end))
-		return 1; /* only our FIN is out: the RTO resends it */
-	/* the last data, again (its FIN with it) */
-	seq = end - min_u32(end - sk->snd_una, sk->snd_mss);
-	if (seq_lt(seq, snd->base + seg_of(w, snd, end - 1) * w->mss))
-		seq = snd->base + seg_of(w, snd, end - 1) * w->mss;
-	if (seq_lt(seq, end))
-		send_from(w, sk, snd, t, src, seq, fin);
-	return 1;
-}
-
-int
-snd_persist(const struct netw *w, const struct sock *sk)
-{
-	return w->tcp->snd != NULL && sk_snd_of(w, sk)->wnd == 0;
-}
-
-void
-snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
-{
-	struct sk_snd *snd = sk_snd_of(w, sk);
-
-	if (snd->wnd == 0) {
-		/* A zero window: probe with an old sequence number, which the
-		 * peer answers with an ACK carrying its window (what Linux's
-		 * tcp_xmit_probe_skb does; our segments cannot be cut to one
-		 * byte, their sums are per whole segment). */
-		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
-		sk_ack_sent(sk);
-		return;
-	}
-	{
-		struct rtt_cfg c;
-
-		rtt_cfg_of(w, &c);
-		rtt_backoff(&snd->rtt, &c); /* RFC 6298 5.5 */
-	}
-	snd->ssthresh = snd_half(w, sk, snd);
-	snd->cwnd = w->mss;
-	snd->recovery = 0;
-	snd->lossy = 1;
-	snd->dupacks = 0;
-	snd->recover = sk->snd_nxt; /* RFC 6582 3.2 step 1 after a timeout */
-	snd->nxt = sk->snd_una;
-	/* what the peer SACKed is not sent again, unless this is the second
-	 * timeout in a row: a peer may drop what it SACKed (RFC 2018 8) */
-	if (sk->retries > 1)
-		sb_reset(&snd->sb, sk->snd_una);
-	snd->sb.high_rxt = sk->snd_una;
-	snd_output(w, sk, t, src, fin);
 }

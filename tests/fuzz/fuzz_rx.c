@@ -68,6 +68,10 @@
  * (skOpen = skClose + open); after the HTTPS pair's connections are
  * closed, OpenSSL's heap (tls_mem.h) is where it was at the snapshot.
  * At exit: the handshakes the HTTPS pair's server started and completed.
+ *
+ * fuzz_rx is built with no sanitizer (they were more than a third of an
+ * execution): these checks are its own. fuzz_rx_san, this file with ASan
+ * and all of UBSan, replays every input the run kept (Makefile).
  */
 #include <stdio.h>
 #include <stdlib.h>

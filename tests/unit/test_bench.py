@@ -144,15 +144,37 @@ class Loss(Patched):
     the drops and resends themselves."""
 
     def loss(self, gbps, client=None, server=None):
-        self.runs = [good_run(10, dict(CLEAN_CLIENT)), good_run(gbps, dict(CLEAN_CLIENT, **(client or {})))]
-        self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER, **(server or {}))]
+        """LOSS_ROUNDS rounds of a lossless run at 10 Gbit/s and a lossy
+        one at gbps; each lossy run's counts are client and server."""
+        self.runs, self.servers = [], []
+        for _ in range(bench.LOSS_ROUNDS):
+            self.runs += [good_run(10, dict(CLEAN_CLIENT)), good_run(gbps, dict(CLEAN_CLIENT, **(client or {})))]
+            self.servers += [dict(CLEAN_SERVER), dict(CLEAN_SERVER, **(server or {}))]
         return bench.bench_loss()
 
     def test_recovered(self):
         res = self.loss(9, {"testDrop": 100, "tcpDrop": 130}, {"pushRt": 150})
         self.assertNotIn("failed", res)
         self.assertEqual((res["kept"], res["rt_per_drop"]), (0.9, 1.5))
+        self.assertEqual((res["drops"], res["retransmits"]), (200, 300))  # both lossy runs
         self.assertEqual(bench.failures({"loss": res}), [])
+
+    def test_interleaved_medians(self):
+        # A B A B: lossless and lossy runs alternate, each a fresh
+        # server, and the medians of all their seconds are compared: a
+        # lossless run at 14 then one at 8 (the box busy meanwhile)
+        # against lossy runs at 9 and 9 keep 9 / 11, not 9 / 14
+        self.assertEqual(bench.LOSS_ROUNDS, 2)
+        lossy = dict(CLEAN_CLIENT, testDrop=100)
+        self.runs = [good_run(14, dict(CLEAN_CLIENT)), good_run(9, dict(lossy)),
+                     good_run(8, dict(CLEAN_CLIENT)), good_run(9, dict(lossy))]
+        self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER, pushRt=100)] * 2
+        res = bench.bench_loss()
+        self.assertEqual(["test_rx_drop" in e for e in self.extras], [False, True, False, True])
+        self.assertEqual(res["lossless_gbps"]["median"], 11)
+        self.assertEqual(res["kept"], round(9 / 11, 3))
+        self.assertEqual([(r["lossless"], r["lossy"]) for r in res["rounds"]], [(14, 9), (8, 9)])
+        self.assertNotIn("failed", res)
 
     def test_goodput_lost(self):
         res = self.loss(5, {"testDrop": 100, "tcpDrop": 100}, {"pushRt": 100})
@@ -161,20 +183,20 @@ class Loss(Patched):
     def test_too_many_resent(self):
         # NewReno after a loss resends what the peer had kept
         res = self.loss(9, {"testDrop": 100, "tcpDrop": 900}, {"pushRt": 151})
-        self.assertIn("151 segments retransmitted for 100 drops", res["failed"])
+        self.assertIn("302 segments retransmitted for 200 drops", res["failed"])
 
     def test_http_error(self):
         res = self.loss(9, {"testDrop": 100, "httpErr": 1}, {"pushRt": 100})
-        self.assertIn("errors client httpErr 1", res["failed"])
+        self.assertIn("errors client httpErr 2", res["failed"])  # one in each lossy run
 
     def test_nothing_dropped(self):
         res = self.loss(10, {}, {})
         self.assertIn("dropped nothing", res["failed"])
 
     def test_lossless_errors(self):
-        self.runs = [good_run(10, dict(CLEAN_CLIENT, pushRt=3)), good_run(10, dict(CLEAN_CLIENT, pushRt=3)),
-                     good_run(9, dict(CLEAN_CLIENT, testDrop=10))]
-        self.servers = [dict(CLEAN_SERVER)] * 3
+        self.runs = [good_run(10, dict(CLEAN_CLIENT, pushRt=3)), good_run(9, dict(CLEAN_CLIENT, testDrop=10)),
+                     good_run(10, dict(CLEAN_CLIENT)), good_run(9, dict(CLEAN_CLIENT, testDrop=10))]
+        self.servers = [dict(CLEAN_SERVER)] * 4
         res = bench.bench_loss()
         self.assertIn("without loss: errors client pushRt 3", res["failed"])
 

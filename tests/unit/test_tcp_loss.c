@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: losses and retransmissions: a lost SYN, SYN+ACK, request, response, FIN or last ACK; retries exhausted.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -19,12 +19,14 @@ test_lost_syn(void **state)
 	advance(c, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS - 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
+	assert_int_equal(C(c, RTO), 0);
 	advance(c, 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	assert_int_equal(c->out[0].seq, c->w.net.skt.sk[0].snd_una);
 	assert_int_equal(C(c, SYN_RT), 1);
+	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(C(c, SYN_TX), 2);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
@@ -99,6 +101,7 @@ test_lost_request(void **state)
 	box_clear(c);
 	rt_expire(c);
 	assert_int_equal(C(c, PUSH_RT), 1);
+	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
 	assert_int_equal(c->out[0].len, c->w.net.msg.req.len);

@@ -5,7 +5,7 @@
  * only the holes (RFC 6675), and what a connection held given back when it
  * ends.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
 #include "tcp_harness.h"
 
 static struct sk_snd *
@@ -397,8 +397,10 @@ test_tail_timeout_ssthresh(void **state)
 	cwnd = snd->cwnd;
 	assert_true(cwnd >= 20u * 1460);
 	assert_int_equal(C(c, HTTP_2XX), 0);
+	assert_int_equal(C(s, RTO), 0);
 	rt_expire(s);
 	assert_int_equal(C(s, PUSH_RT), 1);
+	assert_int_equal(C(s, RTO), 1); /* the timeout, counted where it fired */
 	/* half the congestion window, at most the peer's (65535 here) */
 	assert_int_equal(snd->ssthresh, (cwnd < snd->wnd ? cwnd : snd->wnd) / 2);
 	assert_true(snd->ssthresh > 2 * 1460);
@@ -545,6 +547,168 @@ test_tail_loss_probe(void **state)
 	tail_probe_case(0);
 }
 
+/* Exchange until both boxes are empty, no timer run, dropping once each
+ * of the server's segments at seq a and at seq b when they show up. */
+static void
+exchange2(struct node *c, struct node *s, uint32_t a, uint32_t b)
+{
+	uint32_t rounds = 0;
+	int lost_a = 0, lost_b = 0;
+
+	while ((s->n_out || c->n_out) && rounds++ < 1000) {
+		long i;
+
+		if (!lost_a && (i = find_seq(s, a)) >= 0) {
+			lose(s, (size_t)i);
+			lost_a = 1;
+		}
+		if (!lost_b && (i = find_seq(s, b)) >= 0) {
+			lose(s, (size_t)i);
+			lost_b = 1;
+		}
+		deliver(s, c);
+		deliver(c, s);
+	}
+	assert_true(lost_a && lost_b);
+}
+
+/* The last segment of an answer lost with one before it (RFC 8985 6.2):
+ * the recovery of the first hole ends in a partial ACK that leaves the
+ * last unSACKed, which RFC 6675 never calls lost (nothing above it is
+ * SACKed) and which waited for the RTO; it was sent before the
+ * retransmission just acknowledged, so it goes at once, without a timer
+ * (seen failing without sack_rack_tail: one answer of two, the second
+ * never asked for; and with it but the scoreboard not trimmed by an ACK
+ * without SACK blocks, the same). */
+static void
+test_sack_tail_after_partial_ack(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, base;
+
+	(void)state;
+	open_and_ask(c, s);
+	len = s->w.net.msg.rsp_ka.len;
+	base = s->out[0].seq;
+	exchange2(c, s, base + 38 * 1460, base + 43 * 1460); /* 44 segments */
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 2);
+	assert_int_equal(C(s, SPUR_RT), 0);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* A congestion window of three or four segments (as after a timeout)
+ * and one of them lost: two segments after the hole bring two
+ * duplicate ACKs, never DupThresh. RFC 3042's limited transmit sends a
+ * new segment on each, their SACKs make three, and the hole is resent
+ * without the timer (seen failing without it: the answer stuck until
+ * the RTO, 915 of a loss-scenario run's 1,048 timeouts). */
+static void
+test_limited_transmit(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len;
+	struct tuple t;
+	struct sk_snd *snd;
+
+	(void)state;
+	open_and_ask(c, s);
+	client_tuple(c, 0, &t);
+	snd = snd_state_of(s, &t);
+	len = s->w.net.msg.rsp_ka.len;
+	/* congestion avoidance from one segment, once the segments out
+	 * are acknowledged: three go next */
+	deliver(s, c);
+	snd->cwnd = snd->ssthresh = 1460;
+	deliver(c, s);
+	deliver(s, c);
+	snd->cwnd = snd->ssthresh = 1460;
+	deliver(c, s);
+	assert_int_equal(s->n_out, 3);
+	assert_int_equal(snd->recovery, 0);
+	exchange(c, s, s->out[0].seq, 0); /* the first of the three */
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(s, PUSH_RT), 1);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+	assert_clean(c);
+	assert_clean(s);
+}
+
+/* An answer that begins with a window under two segments (as after a
+ * timeout: one segment plus the short last one resent) on a connection
+ * that lost before: its one segment lost, nothing after it can say so.
+ * The tail loss probe resends it after 400 ms (PTO and the peer's
+ * delayed ACK), well before the RTO and before the client's own 2 s
+ * timer would resend its request (seen failing without the probe for a
+ * lone segment: nothing resent at 401 ms). */
+static void
+test_lone_segment_probe(void **state)
+{
+	struct node *c = new_client(big_client), *s = new_server(big_server);
+	uint32_t len, base, rounds = 0, rt;
+	struct tuple t;
+	struct sk_snd *snd;
+	int lost5 = 0;
+	long i;
+
+	(void)state;
+	open_and_ask(c, s);
+	client_tuple(c, 0, &t);
+	snd = snd_state_of(s, &t);
+	len = s->w.net.msg.rsp_ka.len;
+	base = s->out[0].seq;
+	/* the first answer, its fifth segment lost (the connection is
+	 * lossy), with round trips of 1 ms (RTT samples) */
+	while (C(c, HTTP_2XX) < 1 && rounds++ < 200) {
+		long j = find_seq(s, base + 5 * 1460);
+
+		if (j >= 0 && !lost5) {
+			lose(s, (size_t)j);
+			lost5 = 1;
+		}
+		advance(s, 1);
+		deliver(s, c);
+		if (C(c, HTTP_2XX) == 1) {
+			/* the client's ACKs first, then its second request
+			 * to a window of one segment (as after a timeout at
+			 * the first's tail): the request's ACK of the short
+			 * last segment adds its 1220 bytes (slow start) */
+			struct rec req;
+
+			assert_true(c->n_out > 0);
+			req = c->out[--c->n_out];
+			assert_true(req.len > 0);
+			deliver(c, s);
+			snd->cwnd = 1460;
+			inject_opt(s, &req.t, req.seq, req.ack, req.flags, req.data, req.len, req.opt,
+				   req.optlen, 0);
+			free(req.data);
+		}
+		deliver(c, s);
+	}
+	assert_int_equal(lost5, 1);
+	assert_true(snd->cwnd < 2u * 1460);
+	i = find_seq(s, base + len);
+	assert_true(i >= 0);
+	assert_int_equal(s->n_out, 1); /* the second answer's first segment alone */
+	lose(s, (size_t)i);
+	rt = C(s, PUSH_RT);
+	advance(s, 399);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt);
+	advance(s, 2);
+	run_timers(s);
+	assert_int_equal(C(s, PUSH_RT), rt + 1);
+	assert_int_equal(C(s, RTO), 0); /* a probe, not a timeout */
+	assert_true(find_seq(s, base + len) >= 0);
+	pump(s, c);
+	assert_int_equal(C(c, HTTP_2XX), 2);
+	assert_int_equal(C(c, PUSH_RT), 0);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
+}
+
 int
 main(void)
 {
@@ -564,6 +728,9 @@ main(void)
 		cmocka_unit_test_teardown(test_sack_recovery_ends_at_ssthresh, free_nodes),
 		cmocka_unit_test_teardown(test_sack_lost_on_new_ack, free_nodes),
 		cmocka_unit_test_teardown(test_tail_loss_probe, free_nodes),
+		cmocka_unit_test_teardown(test_sack_tail_after_partial_ack, free_nodes),
+		cmocka_unit_test_teardown(test_limited_transmit, free_nodes),
+		cmocka_unit_test_teardown(test_lone_segment_probe, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
