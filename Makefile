@@ -132,7 +132,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $$(ca
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) -Iprimary -Isecondary -Itui $(DPDK_CFLAGS) -DDP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ) $(call links,$<) \
-	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -ljansson -lssl -lcrypto -lbsd -lm
+	  $(LDFLAGS) -lcmocka $(DPDK_LIBS) -ljansson -lmicrohttpd -lssl -lcrypto -lbsd -lm
 
 # The TLS server's test certificate and key (test_tls, the TLS e2e tests,
 # tls_cert/tls_key in a test's configuration): made when missing, never

@@ -52,6 +52,8 @@
  * scrape's request is a few hundred bytes; a longer head gets 431. */
 #define HTTPD_CONN_MEM (16 * 1024)
 #define HTTPD_SWEEP_US 100000
+/* At the end, how long requests already in may take to be answered. */
+#define HTTPD_DRAIN_US 2000000
 
 struct ctl_httpd_conn {
 	struct ctl_httpd_conn *next, **pprev;
@@ -234,7 +236,31 @@ ctl_httpd_run(struct ctl_httpd *h, const struct dp_shm *s, volatile sig_atomic_t
 		sweep(h);
 		usleep(HTTPD_SWEEP_US);
 	}
+	ctl_httpd_stop(h);
+	return rc;
+}
+
+int
+ctl_httpd_answering(struct ctl_httpd *h)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	for (struct ctl_httpd_conn *k = h->conns; k != NULL; k = k->next)
+		n += k->received && !k->shut;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+/* The end may be a request's own doing (POST /v1/stop stops the engine
+ * before its answer is written) and MHD_stop_daemon closes every
+ * connection at once: CI saw curl get no answer to its stop. Requests
+ * already in get HTTPD_DRAIN_US to be answered first. */
+void
+ctl_httpd_stop(struct ctl_httpd *h)
+{
+	for (int i = 0; i < HTTPD_DRAIN_US / 10000 && ctl_httpd_answering(h); i++)
+		usleep(10000);
 	MHD_stop_daemon(h->d); /* closes the listening socket too */
 	pthread_mutex_destroy(&h->lock);
-	return rc;
 }

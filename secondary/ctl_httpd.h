@@ -45,5 +45,9 @@ int ctl_httpd_start(struct ctl_httpd *h, const char *addr, MHD_AccessHandlerCall
  * dp_report_end), closing connections past their deadline; then stop. */
 int ctl_httpd_run(struct ctl_httpd *h, const struct dp_shm *s, volatile sig_atomic_t *stop,
 		  const char *who);
+/* Requests in (ctl_httpd_received) whose answer is not yet sent. */
+int ctl_httpd_answering(struct ctl_httpd *h);
+/* Stop serving, once the requests in are answered (at most 2 s). */
+void ctl_httpd_stop(struct ctl_httpd *h);
 
 #endif
