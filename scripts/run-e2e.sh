@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 export BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "run-e2e: end-to-end tests need root (hugepages, namespaces)"; exit 1; }
 failed=()
+reasons=()
 n=0
 # One DPDK test at a time on this box, across checkouts too (several
 # worktrees may run their tests at once): each test holds this lock from
@@ -45,17 +46,25 @@ for t in tests/e2e/test_*.sh; do
 		where=$(grep -h "^ *#0 .*librte_net_memif" "$out" | head -1)
 		echo "   !! a primary faulted inside librte_net_memif (peer disconnect race): ${where:-$(dmesg | grep librte_net_memif | tail -1)}"
 		echo "   !! running $name once more"
-		if timeout -k 10 "${E2E_TIMEOUT:-300}" bash "$t"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
+		if timeout -k 10 "${E2E_TIMEOUT:-300}" bash "$t" 2>&1 | tee "$out"; then echo "   (passed on the second run)"; else failed+=("$name"); fi
 	else
 		failed+=("$name")
+	fi
+	# A failed test prints its primaries' logs after its reason: keep the
+	# reason for the end, where a CI log's tail shows it.
+	if [[ " ${failed[*]} " == *" $name "* ]]; then
+		why=$(grep -m 2 -e "^FAIL \[" -e "^FAIL:" "$out" || true)
+		reasons+=("$name: ${why:-no FAIL line (timed out, or killed: see above)}")
 	fi
 	# Only SIGKILL may leave files, and the test that sends it cleans up.
 	if ! left=$(scripts/check-leftovers.sh --remove); then
 		echo "   !! $name: $left"
 		[[ " ${failed[*]} " == *" $name "* ]] || failed+=("$name")
+		reasons+=("$name: left behind: $left")
 	fi
 	rm -f "$out"
 	flock -u 9
 done
+for r in "${reasons[@]}"; do echo "   why: $r"; done
 echo "e2e: $((n - ${#failed[@]})) of $n passed${failed[*]:+; failed: ${failed[*]}}"
 [ ${#failed[@]} = 0 ]

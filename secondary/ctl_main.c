@@ -188,6 +188,12 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value)
 	uint64_t sent = rte_rdtsc();
 
 	if (dp_ctl_send(op, value, &rep, DP_CTL_TIMEOUT_MS) != 0) {
+		/* A primary that ended meanwhile is no longer one to ask. */
+		if (dp_primary_end(s) != DP_END_RUNNING) {
+			fprintf(stderr, "dperf-ctl: the primary '%s' ended before answering: %s was not applied\n",
+				s->hdr.name, dp_ctl_op_name(op));
+			return DP_EXIT_NOPRIMARY;
+		}
 		fprintf(stderr, "dperf-ctl: %s within %d s: %s was not applied and will not be (the primary refuses requests older than %d s)\n",
 			rep.msg, DP_CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
 		return DP_EXIT_NOANSWER;

@@ -17,6 +17,12 @@
 /* rte_mp calls its action with no context pointer: the one control the
  * IPC server serves (set by ctl_server_start, NULL when not serving). */
 static struct control *served;
+/* Set by ctl_server_stop: from then on every request is refused. The
+ * action stays registered until rte_eal_cleanup closes EAL's IPC, because
+ * a request that reaches a primary with no action gets no reply at all: a
+ * dperf-ctl that attached just before the end waited its whole timeout
+ * and exited 4 ("no answer") instead of hearing that the test was over. */
+static int closing;
 
 /* Runs on EAL's IPC thread: never blocks, always replies. */
 static int
@@ -32,6 +38,12 @@ on_request(const struct rte_mp_msg *msg, const void *peer)
 		rep.version = DP_CTL_VERSION;
 		rep.status = DP_CTL_BADMSG;
 		snprintf(rep.msg, sizeof(rep.msg), "%s", why);
+	} else if (__atomic_load_n(&closing, __ATOMIC_ACQUIRE)) {
+		memset(&rep, 0, sizeof(rep));
+		rep.version = DP_CTL_VERSION;
+		rep.status = DP_CTL_REFUSED;
+		snprintf(rep.msg, sizeof(rep.msg), "%s: the test has ended and the primary is exiting",
+			 dp_ctl_op_name(req.op));
 	} else {
 		control_apply(served, &req, &rep, rte_rdtsc());
 	}
@@ -73,6 +85,7 @@ int
 ctl_server_start(struct control *c, char *err, size_t errlen)
 {
 	served = c;
+	__atomic_store_n(&closing, 0, __ATOMIC_RELEASE);
 	if (rte_mp_action_register(DP_CTL_ACTION, on_request) != 0) {
 		snprintf(err, errlen, "cannot register IPC action %s: %s", DP_CTL_ACTION,
 			 rte_strerror(rte_errno));
@@ -86,7 +99,5 @@ ctl_server_start(struct control *c, char *err, size_t errlen)
 void
 ctl_server_stop(void)
 {
-	if (served != NULL)
-		rte_mp_action_unregister(DP_CTL_ACTION);
-	served = NULL;
+	__atomic_store_n(&closing, 1, __ATOMIC_RELEASE);
 }

@@ -12,6 +12,8 @@
 
 /* Answer dperf-ctl and dperf-top's requests (EAL's IPC thread) with c. */
 int ctl_server_start(struct control *c, char *err, size_t errlen);
+/* From now on refuse every request ("the test has ended"); the answers go
+ * on until rte_eal_cleanup closes the IPC channel. c must outlive that. */
 void ctl_server_stop(void);
 
 #endif
