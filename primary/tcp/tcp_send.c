@@ -390,7 +390,7 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				snd->cwnd = snd->ssthresh + 3u * w->mss;
 				snd->recovery = SND_NEWRENO;
 				snd->lossy = 1;
-			} else if (!snd->recovery && sack && snd->dupacks < 3) {
+			} else if (!snd->recovery && snd->dupacks < 3) {
 				/* RFC 3042 limited transmit: a new segment on
 				 * each of the first two, up to cwnd + 2 mss out,
 				 * so that a window of three or four segments
@@ -398,8 +398,8 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				 * hole: without it a loss there waited for the
 				 * RTO (915 of the 1,048 timeouts of a
 				 * loss-scenario run had at most 3 segments out).
-				 * With SACK only, so far: NewReno's fast
-				 * retransmit keeps RFC 6582's figures alone. */
+				 * NewReno too: three duplicate ACKs need three
+				 * segments past the hole, SACK or not. */
 				output_over(w, sk, t, src, fin, (uint32_t)snd->dupacks * w->mss);
 			}
 			return 1;
