@@ -216,6 +216,29 @@ control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc)
 	control_apply(c, &req, &rep, now_tsc);
 }
 
+int
+control_stop_applied(struct control *c)
+{
+	uint32_t nw = dp_shm_n_workers(c->shm);
+	uint64_t gen;
+	int stop;
+
+	/* Under the lock: the stop and its generation are stored together. */
+	pthread_mutex_lock(&c->lock);
+	stop = c->shm->ctl.stop;
+	gen = c->shm->ctl.generation;
+	pthread_mutex_unlock(&c->lock);
+	if (!stop)
+		return 0;
+	/* A worker stores its applied generation (release) after it has
+	 * published the counters of every earlier iteration, in one of which
+	 * it may have opened a connection before it saw the stop. */
+	for (uint32_t w = 0; w < nw; w++)
+		if (__atomic_load_n(&c->shm->workers[w].applied_gen, __ATOMIC_ACQUIRE) < gen)
+			return 0;
+	return 1;
+}
+
 void
 control_note(struct control *c, uint32_t what, int64_t old, int64_t val, uint64_t now_tsc)
 {

@@ -52,6 +52,10 @@ void control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_t
 /* An event of the primary's (DP_EV_*) into the change log, beside the
  * changes: it changes no value and publishes no generation. */
 void control_note(struct control *c, uint32_t what, int64_t old, int64_t val, uint64_t now_tsc);
+/* 1 once a stop is in and every worker has applied it: from then on no
+ * worker opens a connection, and the open ones the memzone shows are all
+ * there will be (what a stop waits for: control_loop.c). */
+int control_stop_applied(struct control *c);
 
 /* What a worker applies: one generation and the values published with it
  * (or newer ones: a change published meanwhile is applied on the next poll,

@@ -281,11 +281,13 @@ control_loop_run(struct control_loop *l)
 		check_ready(l, elapsed_us, now);
 		shm->hdr.state = state_now(shm, cfg, l->ps, elapsed_us);
 		if (shm->ctl.stop) {
-			uint64_t sk = 0;
 			if (stop_at == 0)
 				stop_at = now;
-			sk = outstanding(shm, cfg);
-			if (sk == 0 || (now - stop_at) / (hz / 1000000) >= grace_us(shm, cfg))
+			/* Nothing open counts only once every worker has seen
+			 * the stop: before, one may still open a connection
+			 * (a CI run's client exited with one in SYN_SENT). */
+			if ((control_stop_applied(l->ctl) && outstanding(shm, cfg) == 0) ||
+			    (now - stop_at) / (hz / 1000000) >= grace_us(shm, cfg))
 				break;
 		}
 		if (print) {

@@ -92,8 +92,10 @@ apply_control(struct worker *w)
 	w->net.stopping = (uint8_t)c.stop;
 	w->gen_seen = gen;
 	set_rate(w);
-	w->st->applied_gen = gen;
 	w->st->applied_tsc = rte_rdtsc();
+	/* Release: after the counters of every earlier iteration (the
+	 * control loop's stop relies on it: control_loop.c). */
+	__atomic_store_n(&w->st->applied_gen, gen, __ATOMIC_RELEASE);
 }
 
 /* Once per millisecond. */

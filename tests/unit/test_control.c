@@ -440,6 +440,34 @@ test_pps_mode(void **state)
 	assert_int_equal(s->ctl.target_cc, 2000);
 }
 
+/* What a stop waits for starts only once every worker has applied it:
+ * before, a worker may still open a connection (a CI run's client exited
+ * with one in SYN_SENT, seen by the primary's memzone as none open). */
+static void
+test_stop_applied(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	uint64_t gen;
+
+	s->hdr.n_workers = 3;
+	assert_int_equal(control_stop_applied(&f->ctl), 0); /* no stop */
+	assert_int_equal(req(f, DP_OP_SET_CPS, 2000, START + SEC(1)).status, DP_CTL_OK);
+	for (int w = 0; w < 3; w++)
+		s->workers[w].applied_gen = s->ctl.generation;
+	assert_int_equal(control_stop_applied(&f->ctl), 0); /* all applied, but no stop */
+	assert_int_equal(req(f, DP_OP_STOP, 0, START + SEC(2)).status, DP_CTL_OK);
+	gen = s->ctl.generation;
+	assert_int_equal(control_stop_applied(&f->ctl), 0); /* none has seen it */
+	s->workers[0].applied_gen = gen;
+	s->workers[2].applied_gen = gen;
+	assert_int_equal(control_stop_applied(&f->ctl), 0); /* worker 1 has not */
+	s->workers[1].applied_gen = gen;
+	assert_int_equal(control_stop_applied(&f->ctl), 1);
+	s->hdr.n_workers = 4; /* a fourth that applied nothing yet */
+	assert_int_equal(control_stop_applied(&f->ctl), 0);
+}
+
 static void
 test_stop(void **state)
 {
@@ -687,6 +715,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_duration_after_lead, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_duration_bounds, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_applied, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_op, setup_client, teardown),
