@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
       libncurses-dev libcmocka-dev libmicrohttpd-dev libjansson-dev libssl-dev openssl ansible tmux curl
       wrk apache2-utils nginx-light iproute2 iputils-ping procps python3 python3-scapy python3-matplotlib
-      chromium prometheus kmod clang mandoc man-db systemd)
+      chromium prometheus kmod clang mandoc man-db systemd gdb)
 
 missing=()
 for p in "${PKGS[@]}"; do

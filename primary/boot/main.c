@@ -45,6 +45,9 @@
 
 #define EXIT_CONFIG 2
 #define EXIT_RUNTIME 1
+/* How long closing the ports and EAL may take once the results are out
+ * (a PCI NIC's close can take a second or two). */
+#define DP_TEARDOWN_S 10
 
 /* Every message may quote the configuration or the command line: what is
  * not printable is shown escaped, never sent to the terminal raw. */
@@ -162,15 +165,18 @@ set_affinity_known(struct eal_args *ea)
 			ea->allowed[c / 64] |= 1ULL << (c % 64);
 }
 
+/* The exit status the watchdog below ends the process with: the test's. */
+static volatile sig_atomic_t teardown_exit;
+
 static void
 on_cleanup_timeout(int sig)
 {
-	static const char msg[] = "dperf: EAL cleanup timed out (a secondary died holding a shared lock); exiting\n";
+	static const char msg[] = "dperf: shutting down timed out (a secondary died holding a lock in DPDK's shared memory); exiting\n";
 
 	(void)sig;
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(0);
-	_exit(0);
+		_exit(teardown_exit);
+	_exit(teardown_exit);
 }
 
 /* Once the workers have stopped, their cores are idle: the main thread
@@ -204,6 +210,19 @@ shutdown_app(struct app *a, int finished)
 	if (finished) /* totals once no worker counts anymore */
 		rc = control_loop_finish(&a->loop);
 	ctl_server_stop();
+	fflush(stdout);
+	if (a->eal_up) {
+		/* The results are out. Everything from here on touches DPDK's
+		 * shared memory, whose locks a secondary killed at the wrong
+		 * moment can leave held for good (a CI run's client was still
+		 * running 30 s after SIGINT once a tool killed inside its EAL
+		 * start had left one held). So our files go first, and a watchdog ends the process with
+		 * the test's status if the rest hangs; ending releases it all. */
+		instance_cleanup(a->runtime_dir, a->name);
+		teardown_exit = finished && rc == 0 ? 0 : EXIT_RUNTIME;
+		signal(SIGALRM, on_cleanup_timeout);
+		alarm(DP_TEARDOWN_S);
+	}
 	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++) {
 		tls_part_fini(&a->workers[i]->tls, &a->workers[i]->net);
@@ -212,12 +231,6 @@ shutdown_app(struct app *a, int finished)
 	ports_close(&a->ports);
 	fflush(stdout);
 	if (a->eal_up) {
-		/* Our files first: EAL's cleanup may wait forever on a shared lock
-		 * left by a secondary that was killed while starting; the watchdog
-		 * then ends the process, which releases everything anyway. */
-		instance_cleanup(a->runtime_dir, a->name);
-		signal(SIGALRM, on_cleanup_timeout);
-		alarm(3);
 		rte_eal_cleanup();
 		alarm(0);
 	}
