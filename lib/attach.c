@@ -69,6 +69,33 @@ pick_instance(const char *prog, const char *name, char *out, size_t len)
 	return 0;
 }
 
+/* A start that failed because the primary was ending: EAL made the
+ * runtime directory again (the primary had just removed it) and put our
+ * IPC socket in it. Remove both, or the directory outlives everyone; a
+ * directory that holds anything else is not ours to remove. */
+static void
+forget_own_files(const char *name)
+{
+	char base[256], dir[512], mine[64];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%s/%s", dp_runtime_base(base, sizeof(base)), name);
+	snprintf(mine, sizeof(mine), "mp_socket_%d_", (int)getpid());
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, mine, strlen(mine)) == 0) {
+			char path[800];
+
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	(void)rmdir(dir);
+}
+
 static int
 start_eal(const char *prog, const char *name)
 {
@@ -84,6 +111,7 @@ start_eal(const char *prog, const char *name)
 	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0) {
 		fprintf(stderr, "%s: cannot attach to '%s': %s\n", prog, name,
 			rte_errno ? rte_strerror(rte_errno) : "the primary exited while we attached");
+		forget_own_files(name);
 		return -1;
 	}
 	eal_up = 1;

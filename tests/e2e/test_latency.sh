@@ -38,7 +38,7 @@ slow_start 0
 wait 2
 lport_range 10000 60000
 CONF
-start_primary e2e-lat "$T/client.conf" $NS
+DPERF_ARGS="-o $T/summary.json" start_primary e2e-lat "$T/client.conf" $NS
 ip -n $NS addr add 198.18.0.1/24 dev dptap2
 ip -n $NS link set dptap2 up
 # Responses counted (at least $1), read over dperf-ctl.
@@ -58,26 +58,29 @@ for _ in $(seq 20); do
 done
 ref=$(sort -n "$T/curl.times" | awk '{ t[NR] = $1 * 1e6 } END { print t[int((NR + 1) / 2)] }')
 note "curl's median time for the same server: $ref us"
-# Wait (at most 10 s) until two seconds of traffic have been recorded.
-wait_until 10 recorded 100 || fail "fewer than 100 responses recorded 10 s after curl's: $j"
 # A one-shot stats gives the last completed second's latency, as the
 # primary recorded it (it was zero: the earlier snapshot was faked).
+j=$(ctl -p e2e-lat stats --json) || fail "one-shot stats failed: $j"
 read -r ip50 in iv <<<"$(python3 -c '
 import json, sys
 j = json.loads(sys.argv[1]); l = j["latency_us"]["response"]
 print(l["p50"], l["count"], j["interval"])' "$j")"
 note "one-shot interval ${iv} s: response p50 ${ip50} us over $in responses"
+# Ours is the whole run's, from the summary once the client has ended: no
+# tool polls the primary meanwhile. Each dperf-ctl start costs the box
+# CPU, Python's 20 ms sleep overshoots under it, and a CI run that polled
+# during ours only (not during curl's) had ours at 25.3 ms, curl's 21.9.
 wait_exit "$PID_e2e_lat" 30 || fail "client exit status"
 read -r p50 n c50 f50 fn <<<"$(python3 -c '
 import json, sys
-l = json.loads(sys.argv[1])["latency_total_us"]
-print(l["response"]["p50"], l["response"]["count"], l["connect"]["p50"], l["first_byte"]["p50"], l["first_byte"]["count"])' "$j")"
+l = json.load(open(sys.argv[1]))["latency_total_us"]
+print(l["response"]["p50"], l["response"]["count"], l["connect"]["p50"], l["first_byte"]["p50"], l["first_byte"]["count"])' "$T/summary.json")"
 note "response p50 ${p50} us over $n responses, connect p50 ${c50} us, first byte p50 ${f50} us over $fn"
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 5000 else 1)" "$c50" || fail "connect p50 $c50 us"
 # The head comes at once, the body 20 ms later: the time to first byte
 # is that much below the response time (to the last byte), one per response
-# (and per response still in flight when the stats were read: at 50 cps
-# and 20 ms, one or two).
+# (and per response still in flight at the end: none, as the client
+# waits for its connections; up to 3 allowed).
 # What Python adds (ms on a loaded box) is in both; the 20 ms between its
 # head and its body only in the response time.
 python3 -c "import sys; f, p = map(float, sys.argv[1:]); sys.exit(0 if f <= p - 15000 else 1)" "$f50" "$p50" ||
