@@ -65,3 +65,22 @@ dp_instances(char names[][64], int max)
 	closedir(d);
 	return n;
 }
+
+void
+dp_remove_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = strlen(prefix);
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[1024];
+		if (e->d_name[0] == '.' || strncmp(e->d_name, prefix, n) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}

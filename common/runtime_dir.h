@@ -19,4 +19,7 @@ int dp_instance_alive(const char *name);
 /* Names of live dperf instances, up to max. Returns the count. */
 int dp_instances(char names[][64], int max);
 
+/* Remove the files of dir whose names begin with prefix ("" for all). */
+void dp_remove_prefixed(const char *dir, const char *prefix);
+
 #endif

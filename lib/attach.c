@@ -77,22 +77,10 @@ static void
 forget_own_files(const char *name)
 {
 	char base[256], dir[512], mine[64];
-	DIR *d;
-	struct dirent *e;
 
 	snprintf(dir, sizeof(dir), "%s/%s", dp_runtime_base(base, sizeof(base)), name);
 	snprintf(mine, sizeof(mine), "mp_socket_%d_", (int)getpid());
-	d = opendir(dir);
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, mine, strlen(mine)) == 0) {
-			char path[800];
-
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	closedir(d);
+	dp_remove_prefixed(dir, mine);
 	(void)rmdir(dir);
 }
 

@@ -280,25 +280,6 @@ instance_mark(const char *runtime_dir)
 	return 0;
 }
 
-static void
-remove_prefixed(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = strlen(prefix);
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char path[1024];
-		if (e->d_name[0] == '.' || strncmp(e->d_name, prefix, n) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-}
-
 void
 instance_cleanup_failed(const char *name)
 {
@@ -326,7 +307,7 @@ instance_cleanup(const char *runtime_dir, const char *name)
 	struct mntent *e;
 
 	if (runtime_dir != NULL && runtime_dir[0]) {
-		remove_prefixed(runtime_dir, "");
+		dp_remove_prefixed(runtime_dir, "");
 		rmdir(runtime_dir);
 	}
 	snprintf(prefix, sizeof(prefix), "%smap_", name);
@@ -335,6 +316,6 @@ instance_cleanup(const char *runtime_dir, const char *name)
 		return;
 	while ((e = getmntent(f)) != NULL)
 		if (strcmp(e->mnt_type, "hugetlbfs") == 0)
-			remove_prefixed(e->mnt_dir, prefix);
+			dp_remove_prefixed(e->mnt_dir, prefix);
 	endmntent(f);
 }

@@ -216,8 +216,9 @@ shutdown_app(struct app *a, int finished)
 		 * shared memory, whose locks a secondary killed at the wrong
 		 * moment can leave held for good (a CI run's client was still
 		 * running 30 s after SIGINT once a tool killed inside its EAL
-		 * start had left one held). So our files go first, and a watchdog ends the process with
-		 * the test's status if the rest hangs; ending releases it all. */
+		 * start had left one held). So our files go first, and a
+		 * watchdog ends the process with the test's status if the rest
+		 * hangs; ending releases it all. */
 		instance_cleanup(a->runtime_dir, a->name);
 		teardown_exit = finished && rc == 0 ? 0 : EXIT_RUNTIME;
 		signal(SIGALRM, on_cleanup_timeout);
