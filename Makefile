@@ -71,7 +71,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps hugepages fuzz fuzz-long soak \
+.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps deps-demo hugepages fuzz fuzz-long soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
 
@@ -317,13 +317,17 @@ soak: all hugepages
 	SOAK_CPS=$${SOAK_CPS:-100000} SOAK_INTERVAL=$${SOAK_INTERVAL:-10} SOAK_KA_NUM=$${SOAK_KA_NUM:-5} \
 	SOAK_WARMUP=$${SOAK_WARMUP:-90} E2E_TIMEOUT=$$(($(SOAK_SECONDS) + 180)) E2E_ONLY=soak scripts/run-e2e.sh
 
+# What the tests need (deps) and what the demo needs (deps-demo), from one
+# script: the first command on a fresh box installs only the second.
 deps:
-	$(DEPS)
+	$(DEPS) test
+deps-demo:
+	$(DEPS) demo
 
 hugepages:
 	scripts/hugepages.sh
 
-demo: deps hugepages
+demo: deps-demo hugepages
 	$(MAKE) all
 	scripts/demo.sh
 

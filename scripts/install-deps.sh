@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Install dperf-live's build, test and demo dependencies on Debian 12.
+# Install dperf-live's dependencies on Debian 12: `install-deps.sh demo`
+# what building and running the demo needs (make demo: the first command a
+# newcomer types, kept quick), `install-deps.sh test` (the default) that and
+# what the tests need too (make test: sanitizers, fuzzers, nginx, curl,
+# Prometheus, Ansible, Chromium for the report's screenshots, ...).
 # Installs only the packages that are missing; runs apt-get update only then.
 set -euo pipefail
 
-PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
-      libncurses-dev libcmocka-dev libmicrohttpd-dev libjansson-dev libssl-dev openssl ansible tmux curl
-      wrk apache2-utils nginx-light iproute2 iputils-ping procps python3 python3-scapy python3-matplotlib
-      chromium prometheus kmod clang mandoc man-db systemd gdb)
+DEMO_PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
+           libncurses-dev libmicrohttpd-dev libjansson-dev libssl-dev openssl iproute2 procps)
+TEST_PKGS=(libcmocka-dev ansible tmux curl wrk apache2-utils nginx-light iputils-ping python3
+           python3-scapy python3-matplotlib chromium prometheus kmod clang mandoc man-db systemd gdb)
+case "${1:-test}" in
+demo) PKGS=("${DEMO_PKGS[@]}") ;;
+test) PKGS=("${DEMO_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+*) echo "install-deps: unknown set '$1' (expected demo or test)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -12,11 +12,39 @@
 #include "boot/reclaim.h"
 #include "runtime_dir.h"
 
+/* How long reclaim waits for another primary's EAL to finish mapping its
+ * pages: legacy memory maps every free page, 5 ms each on a VM's first
+ * touch (4,096 pages: 20 s). */
+#define RECLAIM_LOCK_WAIT_MS 60000
+
+/* The hugepage directory's lock, as EAL takes it (hugepage_info_init():
+ * flock(LOCK_EX) on the directory) for as long as its start maps pages.
+ * A page file is unlocked between its creation and EAL's flock(LOCK_SH),
+ * which comes after its mmap: without this lock, a primary starting
+ * beside another one still mapping (make demo's client beside its
+ * server, on a fresh box) unlinked one of the other's files ("reclaimed
+ * 2 MB"), which then no secondary could map. Waits in steps, so that a
+ * stuck holder costs a line and a minute, not the start. */
+static int
+lock_hugedir(DIR *d, const char *dir)
+{
+	for (int ms = 0; ms < RECLAIM_LOCK_WAIT_MS; ms += 10) {
+		if (flock(dirfd(d), LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (ms == 1000)
+			fprintf(stderr, "reclaim: waiting for another DPDK process starting on %s\n", dir);
+		usleep(10000);
+	}
+	fprintf(stderr, "reclaim: %s still locked by another DPDK process after %d s: nothing reclaimed there\n",
+		dir, RECLAIM_LOCK_WAIT_MS / 1000);
+	return -1;
+}
+
 /* EAL takes a shared flock on every hugepage file each process maps (see
  * its clear_hugedir(), which applies the same test to its own directory
  * but only once EAL runs: after our free-page check, and never after a
  * failed start). */
-static void
+void
 reclaim_hugedir(const char *dir, int dry_run, struct reclaimed *r)
 {
 	DIR *d = opendir(dir);
@@ -25,6 +53,10 @@ reclaim_hugedir(const char *dir, int dry_run, struct reclaimed *r)
 
 	if (d == NULL)
 		return;
+	if (lock_hugedir(d, dir) < 0) {
+		closedir(d);
+		return;
+	}
 	while ((e = readdir(d)) != NULL) {
 		struct stat st;
 		int fd;
@@ -41,7 +73,7 @@ reclaim_hugedir(const char *dir, int dry_run, struct reclaimed *r)
 		}
 		close(fd);
 	}
-	closedir(d);
+	closedir(d); /* and its lock */
 	r->hugepage_mb += bytes >> 20;
 }
 

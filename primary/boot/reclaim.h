@@ -16,4 +16,8 @@ struct reclaimed {
  * config file (what EAL itself uses to tell a live primary). */
 void reclaim_dead(int dry_run, struct reclaimed *r);
 
+/* One hugetlbfs directory's part of it, added to *r: only under the
+ * directory's lock, which EAL holds while a primary maps its pages. */
+void reclaim_hugedir(const char *dir, int dry_run, struct reclaimed *r);
+
 #endif
