@@ -73,6 +73,8 @@
 	X(TLS_F_TIMEOUT, "tlsFailTimeout", CK_EVENT) /* ...the handshake stalled */ \
 	X(TLS_F_INTERNAL, "tlsFailInternal", CK_EVENT) /* ...out of memory, or OpenSSL could not start it */ \
 	X(TLS_ERR, "tlsErr", CK_EVENT) /* a TLS connection failed after its handshake (a bad record, an alert) */
+/* The TLS counters, a run of the list (DP_FEAT_TLS in common/shm.h): keep them last but together. */
+#define DP_C_IS_TLS(c) ((c) >= DP_C_TLS_HS && (c) <= DP_C_TLS_ERR)
 
 enum dp_counter {
 #define DP_X_ENUM(id, name, kind) DP_C_##id,

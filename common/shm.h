@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 19 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto */
+#define DP_SHM_ABI 20 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -45,6 +45,11 @@ enum dp_state {
 	DP_ST__COUNT
 };
 
+/* The features a run uses (hdr.features): their counters are shown in the
+ * text counter block even while 0; a feature's counters on a run that
+ * does not use it only once one is not 0 (dp_counters_text). */
+#define DP_FEAT_TLS 0x1u /* protocol https or tls: the tls* counters */
+
 struct dp_shm_header {
 	uint64_t magic;
 	uint32_t abi;
@@ -58,7 +63,7 @@ struct dp_shm_header {
 	uint32_t mode;           /* enum dp_mode */
 	uint32_t n_workers;
 	uint32_t n_ports;
-	uint32_t pad;
+	uint32_t features;       /* DP_FEAT_*: what this run uses (the counter block hides the rest while 0) */
 	char name[48];           /* instance name (the file prefix) */
 } __attribute__((aligned(DP_CACHE_LINE)));
 

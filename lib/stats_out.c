@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Statistics as data: JSON (one object per line) and CSV, shared by
- * dperf-ctl and the primary's -o summary.
+ * dperf-ctl and the primary's -o summary; and the text counter block
+ * that both print.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "run_log.h"
@@ -302,4 +304,38 @@ dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	}
 	fputc('\n', f);
 	fflush(f);
+}
+
+/* Five pairs to a line, as dperf prints them. Each column is as wide as
+ * its widest name and value among the counters shown, values to the
+ * right (dperf's fixed "%-8s %-14lu" let names past eight letters push
+ * the rest of their line out of its columns). */
+#define COUNTERS_PER_LINE 5
+
+void
+dp_counters_text(FILE *f, const struct dp_shm *s, const uint64_t *a, const uint64_t *b)
+{
+	int shown[DP_C__COUNT], n = 0;
+	int name_w[COUNTERS_PER_LINE] = { 0 }, val_w[COUNTERS_PER_LINE] = { 0 };
+	char val[DP_C__COUNT][24];
+
+	for (int c = 0; c < DP_C__COUNT; c++) {
+		if (DP_C_IS_TLS(c) && !(s->hdr.features & DP_FEAT_TLS) && b[c] == 0)
+			continue;
+		snprintf(val[n], sizeof(val[n]), "%" PRIu64, a ? dp_delta(a[c], b[c]) : b[c]);
+		shown[n++] = c;
+	}
+	for (int i = 0; i < n; i++) {
+		int col = i % COUNTERS_PER_LINE, nw = (int)strlen(dp_counter_names[shown[i]]);
+		int vw = (int)strlen(val[i]);
+
+		name_w[col] = nw > name_w[col] ? nw : name_w[col];
+		val_w[col] = vw > val_w[col] ? vw : val_w[col];
+	}
+	for (int i = 0; i < n; i++) {
+		int col = i % COUNTERS_PER_LINE, last = col == COUNTERS_PER_LINE - 1 || i == n - 1;
+
+		fprintf(f, "%-*s %*s%s", name_w[col], dp_counter_names[shown[i]], val_w[col], val[i],
+			last ? "\n" : "   ");
+	}
 }

@@ -25,6 +25,12 @@ void dp_lat_json(FILE *f, const char *key, const struct dp_lat *l);
  * otherwise; true: over the whole test (b's totals), else between a and b. */
 void dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 			    const struct dp_snapshot *b, int total);
+/* The counter block of the text outputs (the primary's seconds and
+ * summary, dperf-ctl stats): "name value" pairs in aligned columns, five
+ * to a line, dperf's order. Values are b's minus a's (a NULL: b's own). A
+ * counter of a feature the run does not use (s->hdr.features) is left out
+ * while its total (b) is 0. */
+void dp_counters_text(FILE *f, const struct dp_shm *s, const uint64_t *a, const uint64_t *b);
 /* One CSV row (with the header line first when header is non-zero). */
 void dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		  const struct dp_snapshot *b, int header);

@@ -109,7 +109,6 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 		     const struct dp_snapshot *b)
 {
 	struct dp_rates h;
-	int col = 0;
 
 	dp_headline(s, a, b, &h);
 	fprintf(f, "%s %s %s  elapsed %.1f s  cps %.0f (target %" PRIu64 ")  rps %.0f  skCon %" PRIu64
@@ -117,11 +116,7 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 		s->hdr.name, dp_mode_name(s->hdr.mode), dp_state_name(s->hdr.state), dp_elapsed_s(s, b->tsc), h.cps,
 		(uint64_t)s->ctl.target_cps, h.rps, b->sk_cur, h.bps_rx / 1e9, h.pps_rx / 1e6,
 		h.bps_tx / 1e9, h.pps_tx / 1e6, h.good_bps_rx / 1e9, h.good_bps_tx / 1e9);
-	for (int c = 0; c < DP_C__COUNT; c++)
-		fprintf(f, "%-8s %-14" PRIu64 "%s", dp_counter_names[c], b->c[c],
-			++col % 5 == 0 ? "\n" : " ");
-	if (col % 5)
-		fputc('\n', f);
+	dp_counters_text(f, s, NULL, b->c);
 	if (b->lat[DP_LAT_CONNECT].count || b->lat[DP_LAT_RESPONSE].count) {
 		struct dp_lat c, r, fb;
 		dp_lat_between(a, b, DP_LAT_CONNECT, s->hdr.tsc_hz, &c);

@@ -35,6 +35,7 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 	s->hdr.mode = cfg->mode;
 	s->hdr.n_workers = cfg->n_cpus;
 	s->hdr.n_ports = cfg->n_ports;
+	s->hdr.features = DP_PROTO_IS_TLS(cfg->protocol) ? DP_FEAT_TLS : 0;
 	snprintf(s->hdr.name, sizeof(s->hdr.name), "%s", name);
 	dp_config_dump(cfg, s->config_text, sizeof(s->config_text));
 	s->ctl.target_cps = cfg->cps;

@@ -5,21 +5,6 @@
 #include "control/report.h"
 #include "stats_out.h"
 
-#define PER_LINE 5
-
-static void
-counters(FILE *f, const uint64_t *a, const uint64_t *b)
-{
-	int col = 0;
-
-	for (int c = 0; c < DP_C__COUNT; c++) {
-		fprintf(f, "%-8s %-14" PRIu64 "%s", dp_counter_names[c], dp_delta(a[c], b[c]),
-			++col % PER_LINE == 0 ? "\n" : " ");
-	}
-	if (col % PER_LINE)
-		fputc('\n', f);
-}
-
 static void
 ports(FILE *f, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
@@ -85,7 +70,7 @@ report_second(FILE *f, const struct dp_shm *shm, const struct dp_config *cfg,
 		sec, dp_state_name(shm->hdr.state),
 		cur->n_workers ? 100.0 * busy / cur->n_workers : 0.0, cur->sk_cur,
 		(uint64_t)shm->ctl.target_cps);
-	counters(f, prev->c, cur->c);
+	dp_counters_text(f, shm, prev->c, cur->c);
 	ports(f, prev, cur);
 	if (shm->hdr.mode == DP_MODE_CLIENT) {
 		struct dp_lat c, r, fb;
@@ -126,7 +111,7 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 	double secs = last->tsc > first->tsc ? (double)(last->tsc - first->tsc) / (double)shm->hdr.tsc_hz : 0;
 
 	fprintf(f, "\n---- dperf %s total (%.1f s) ----\n", shm->hdr.name, secs);
-	counters(f, first->c, last->c);
+	dp_counters_text(f, shm, first->c, last->c);
 	ports(f, first, last);
 	fprintf(f, "skCon    %" PRIu64 "\n", last->sk_cur);
 	for (uint32_t p = 0; p < shm->hdr.n_ports && p < DP_MAX_PORTS; p++)
