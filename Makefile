@@ -1,11 +1,13 @@
 # dperf-live: build, test, bench.
 #   make            build/dperf, build/dperf-ctl, build/dperf-top, build/dperf-report
 #   make asan       the same under ASan+UBSan in build/asan/
-#   make test       unit tests (plain and sanitized), end-to-end tests, then a check
-#                   that no hugepage file or runtime dir of a dead process is left
+#   make test       unit tests (plain and sanitized), end-to-end tests, fuzzing, then a
+#                   check that no hugepage file or runtime dir of a dead process is left
 #   make unit       unit tests only
-#   make e2e        end-to-end tests only (needs root and hugepages)
-#   make demo       install deps, reserve hugepages, build, run a memif client/server pair
+#   make e2e        end-to-end tests only (needs root and hugepages), but those that
+#                   make e2e-asan runs with the sanitized primaries; make e2e-all: all of them
+#   make demo       install what the demo needs, reserve hugepages, build, run a memif
+#                   client/server pair
 #   make bench      the benchmark (scripts/bench.sh)
 #   make soak       ten minutes of CC with churn, then checks that nothing leaked
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each; FUZZ_HARNESSES="rx" for one)
@@ -71,7 +73,8 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test unit unit-asan e2e e2e-asan demo bench clean deps deps-demo hugepages fuzz fuzz-long soak \
+.PHONY: all asan test test-build unit unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
+        fuzz fuzz-bins fuzz-long soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
 
@@ -141,15 +144,17 @@ TLS_TEST_KEY := build/tls/test-key.pem
 $(TLS_TEST_KEY):
 	@scripts/tls-cert.sh $(dir $@)
 
-unit: $(UNIT_BIN) $(TLS_TEST_KEY)
+unit-bins: $(UNIT_BIN) $(TLS_TEST_KEY)
+unit: unit-bins
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 
+ASAN_VARS := BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 asan:
-	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+	$(MAKE) $(ASAN_VARS) all
 
 unit-asan:
-	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" unit
+	$(MAKE) $(ASAN_VARS) unit
 
 # The TLS room against curl, openssl s_client and nginx over a kernel
 # socket (test_tls_interop): a test helper, not installed.
@@ -168,18 +173,30 @@ $(TLS_REF): tests/bench/tls_ref.c $(call obj,primary/tls/tls_ctx.c primary/tls/t
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) -Iprimary -o $@ $(filter %.c %.o,$^) $(LDFLAGS) -lssl -lcrypto
 
+# The end-to-end tests, but those that e2e-asan runs with the ASan+UBSan
+# primaries (with the default build's tools): each test runs once.
+E2E_ASAN_TESTS := memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl flood_pcap
 e2e: all hugepages $(TLS_BRIDGE)
+	E2E_SKIP="$(E2E_ASAN_TESTS)" scripts/run-e2e.sh
+e2e-asan: all asan hugepages
+	BUILD=build/asan SECONDARY_BUILD=build E2E_ONLY="$(E2E_ASAN_TESTS)" scripts/run-e2e.sh
+# Every end-to-end test with the default build (make e2e leaves some to e2e-asan).
+e2e-all: all hugepages $(TLS_BRIDGE)
 	scripts/run-e2e.sh
 
-# The memif end-to-end tests again, with the ASan+UBSan build.
-e2e-asan: all asan hugepages
-	BUILD=build/asan SECONDARY_BUILD=build E2E_ONLY="memif_cps memif_cc memif_keepalive memif_udp memif_ipv6 memif_vlan ctl flood_pcap" scripts/run-e2e.sh
-
 # The test command: installs what is missing and reserves hugepages first,
-# so it works on a fresh Debian 12 box (as root).
+# so it works on a fresh Debian 12 box (as root). Everything is compiled
+# first, on both cores (test-build); the suites then run one after the
+# other, since the end-to-end tests need both cores to themselves; the
+# fuzzers last, two at once.
 test: deps
-	$(MAKE) unit unit-asan docs-check e2e e2e-asan fuzz
+	$(MAKE) test-build
+	$(MAKE) unit unit-asan docs-check e2e e2e-asan
+	$(MAKE) fuzz FUZZ_PAR=2
 	scripts/check-leftovers.sh
+test-build:
+	$(MAKE) -j2 all unit-bins man $(TLS_BRIDGE) fuzz-bins
+	$(MAKE) -j2 $(ASAN_VARS) all unit-bins
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
 # its seed corpus; crashes land in build/fuzz/ and fail the target.
@@ -225,31 +242,48 @@ FUZZ_RX_FAST = -fno-sanitize=address,undefined
 FUZZ_RX_TLS_FAST = -fno-sanitize=alignment,pointer-overflow
 FUZZ_RX_DEPS = tests/fuzz/cov_ignore.txt $(BUILD)/gen/dp_version.h $(wildcard primary/*/*.h common/*.h)
 FUZZ_RX_LINK = -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
-FUZZ_RX_HARNESS = tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c tests/fuzz/rx_snap.h tests/fuzz/cov_ignore.txt \
-                  $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC)) $(BUILD)/gen/dp_version.h
+# Every source of the three receive-path harnesses is compiled to an
+# object of its variant's directory (build/fuzz/VARIANT/), so that make -j
+# compiles them side by side and a change recompiles one file, not fifty
+# in one clang call. VARIANT-cmp: with comparison tracing.
+FUZZ_RX_HARNESS_SRC = tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c
+FUZZ_RX_TRACED = $(FUZZ_RX_HARNESS_SRC) $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC))
+fuzz_objs = $(patsubst %.c,build/fuzz/$(1)/%.o,$(2))
 build/fuzz/rx/%.o: %.c $(FUZZ_RX_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
+build/fuzz/rx-cmp/%.o: %.c $(FUZZ_RX_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -c -o $@ $<
 build/fuzz/rx_tls/%.o: %.c $(FUZZ_RX_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
-build/fuzz/fuzz_rx: $(FUZZ_RX_HARNESS) $(patsubst %.c,build/fuzz/rx/%.o,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
+build/fuzz/rx_tls-cmp/%.o: %.c $(FUZZ_RX_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -DFUZZ_RX_TLS=1 -c -o $@ $<
+build/fuzz/rx_san/%.o: %.c $(FUZZ_RX_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
+build/fuzz/fuzz_rx: $(call fuzz_objs,rx-cmp,$(FUZZ_RX_TRACED)) $(call fuzz_objs,rx,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $(filter %.c %.o,$^) $(FUZZ_RX_LINK)
+	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -o $@ $^ $(FUZZ_RX_LINK)
 # The same harness with the HTTPS pair (fuzz_rx.c's FUZZ_RX_TLS): TLS
 # records as our TCP receives them, apart, since its crypto would slow
 # every execution of fuzz_rx fourfold. Corpus: tests/fuzz/corpus/rx_tls.
-build/fuzz/fuzz_rx_tls: $(FUZZ_RX_HARNESS) $(patsubst %.c,build/fuzz/rx_tls/%.o,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
+build/fuzz/fuzz_rx_tls: $(call fuzz_objs,rx_tls-cmp,$(FUZZ_RX_TRACED)) $(call fuzz_objs,rx_tls,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -DFUZZ_RX_TLS=1 -o $@ $(filter %.c %.o,$^) $(FUZZ_RX_LINK)
-build/fuzz/fuzz_rx_san: tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c $(FUZZ_RX_SRC) $(FUZZ_RX_DEPS) | $(TLS_TEST_KEY)
+	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -o $@ $^ $(FUZZ_RX_LINK)
+build/fuzz/fuzz_rx_san: $(call fuzz_objs,rx_san,$(FUZZ_RX_HARNESS_SRC) $(FUZZ_RX_SRC)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -o $@ $(filter %.c,$^) $(FUZZ_RX_LINK)
+	@$(FUZZ_RX_CC) -o $@ $^ $(FUZZ_RX_LINK)
 # TLS records as our TCP delivers them (primary/tls/), against the test certificate.
 # (the record layer alone: the TCP roles over it are fuzz_rx's and the unit tests')
 build/fuzz/fuzz_tls: tests/fuzz/fuzz_tls.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c | $(TLS_TEST_KEY)
@@ -283,23 +317,31 @@ FUZZ_RX_RUN  = -max_len=$(FUZZ_RX_MAX_LEN) -entropic_scale_per_exec_time=1
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/crash-$$h- -print_final_stats=1 \
            $$([ $$h = rx ] && echo $(FUZZ_RX_RUN)) \
            build/fuzz/corpus-$$h $$(ls -d tests/fuzz/regressions/$$h 2>/dev/null)
-fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_san)
-	@set -e; for h in $(FUZZ_HARNESSES); do \
+# FUZZ_PAR harnesses run at once, each its FUZZ_JOBS processes (make
+# test: 2, one a core, the box otherwise idle then: each harness gets the
+# CPU seconds it had alone). Each one's lines come out when it ends.
+FUZZ_PAR ?= 1
+fuzz-bins: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_HARNESSES)),build/fuzz/fuzz_rx_san)
+fuzz: fuzz-bins
+	@$(MAKE) --no-print-directory -j$(FUZZ_PAR) $(patsubst %,fuzz-run-%,$(FUZZ_HARNESSES))
+	@rm -rf /var/run/dpdk/fuzz_rx
+fuzz-run-%:
+	@set -e; h=$*; out=build/fuzz/run-$$h.out; : > $$out; \
 	  rm -rf build/fuzz/corpus-$$h build/fuzz/fuzz-$$h-*.log; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
-	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
 	  j=1; while [ $$j -lt $(FUZZ_JOBS) ]; do \
 	    build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-$$j.log 2>&1 & j=$$((j + 1)); done; \
 	  build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-0.log 2>&1 || true; wait; \
+	  { echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
 	  grep -h -E "^(stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" build/fuzz/fuzz-$$h-*.log | \
 	    awk '{ print } /^stat::number_of_executed_units/ { n += $$2; k++ } \
-	      END { if (k > 1) print "executions of the " k " processes: " n }'; \
-	  test -z "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)"; \
+	      END { if (k > 1) print "executions of the " k " processes: " n }'; } > $$out; \
+	  if [ -n "$$(ls build/fuzz/crash-$$h-* 2>/dev/null)" ]; then cat $$out; echo "fuzz_$$h: crash: $$(ls build/fuzz/crash-$$h-*)"; exit 1; fi; \
 	  if [ $$h = rx ]; then \
-	    echo "== fuzz_rx_san (ASan, all of UBSan) over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions"; \
+	    echo "== fuzz_rx_san (ASan, all of UBSan) over the $$(ls build/fuzz/corpus-rx | wc -l) kept inputs and the regressions" >> $$out; \
 	    build/fuzz/fuzz_rx_san $$(ls -d build/fuzz/corpus-rx/* tests/fuzz/regressions/rx/*) \
-	      > build/fuzz/rx-san.log 2>&1 || { grep -E "^Running:" build/fuzz/rx-san.log | tail -1; \
+	      > build/fuzz/rx-san.log 2>&1 || { cat $$out; grep -E "^Running:" build/fuzz/rx-san.log | tail -1; \
 	      grep -E "runtime error|ERROR|SUMMARY|fuzz_rx" build/fuzz/rx-san.log; exit 1; }; fi; \
-	done; rm -rf /var/run/dpdk/fuzz_rx
+	  cat $$out
 
 # Longer runs, for what only millions of executions reach (fuzz_rx's goal:
 # 10M in 200 s), on both cores unless FUZZ_JOBS says otherwise.
@@ -307,7 +349,7 @@ fuzz: $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_HARNESSES)) $(if $(filter rx,$(FUZZ_
 FUZZ_LONG_SECONDS ?= 200
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_HARNESSES="$(FUZZ_HARNESSES)" \
-	  FUZZ_JOBS=$(if $(filter file,$(origin FUZZ_JOBS)),2,$(FUZZ_JOBS))
+	  FUZZ_JOBS=$(if $(filter file,$(origin FUZZ_JOBS)),2,$(FUZZ_JOBS)) FUZZ_PAR=1
 
 # The ten-minute soak (a 45 s version runs in make test): 1M keepalive
 # connections, 20k of them closed and replaced every second.
@@ -328,7 +370,7 @@ hugepages:
 	scripts/hugepages.sh
 
 demo: deps-demo hugepages
-	$(MAKE) all
+	$(MAKE) -j$$(nproc) all
 	scripts/demo.sh
 
 bench: all

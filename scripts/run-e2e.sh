@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Run every end-to-end test in tests/e2e/ one after the other (DPDK tests
-# must not overlap on a small box). E2E_ONLY="a b" runs only those names.
+# must not overlap on a small box). E2E_ONLY="a b" runs only those names,
+# E2E_SKIP="a b" all but those (make e2e leaves out those that make
+# e2e-asan runs with the sanitized primary: they are not run twice).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "run-e2e: end-to-end tests need root (hugepages, namespaces)"; exit 1; }
+# Build what the tests run (started by hand after a change, it ran the old
+# binaries, and it never built tls_bridge): the default build, or the
+# sanitized one (make e2e-asan; its tools come from the default build).
+case "$BUILD" in
+build) make -s --no-print-directory all build/tests/tls_bridge || exit 2 ;;
+build/asan) make -s --no-print-directory all asan || exit 2 ;;
+*) [ -x "$BUILD/dperf" ] || { echo "run-e2e: $BUILD/dperf is missing: build it first"; exit 2; } ;;
+esac
 failed=()
 reasons=()
 n=0
@@ -15,9 +25,9 @@ DPDK_LOCK=${DPDK_LOCK:-/tmp/dperf-dpdk.lock}
 exec 9>>"$DPDK_LOCK"
 # A name in E2E_ONLY that is no test is an error (a typo ran nothing and
 # passed).
-for want in ${E2E_ONLY:-}; do
+for want in ${E2E_ONLY:-} ${E2E_SKIP:-}; do
 	[ -f "tests/e2e/test_${want}.sh" ] && continue
-	echo "run-e2e: E2E_ONLY names no test '$want' (expected one of: $(cd tests/e2e && ls test_*.sh | sed 's/^test_//; s/\.sh$//' | tr '\n' ' '))"
+	echo "run-e2e: E2E_ONLY or E2E_SKIP names no test '$want' (expected one of: $(cd tests/e2e && ls test_*.sh | sed 's/^test_//; s/\.sh$//' | tr '\n' ' '))"
 	exit 2
 done
 # How many memif datapath faults the kernel has logged so far.
@@ -25,6 +35,7 @@ memif_segv() { dmesg 2>/dev/null | grep -c "segfault.*librte_net_memif" || true;
 for t in tests/e2e/test_*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "${E2E_ONLY:-}" ] && ! grep -qw "${name#test_}" <<<"$E2E_ONLY"; then continue; fi
+	if [ -n "${E2E_SKIP:-}" ] && grep -qw "${name#test_}" <<<"$E2E_SKIP"; then continue; fi
 	n=$((n + 1))
 	flock 9
 	echo "== $name"

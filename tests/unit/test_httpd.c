@@ -21,9 +21,23 @@
 
 #include "ctl_httpd.h"
 
-#define PORT 27991
-
 static struct ctl_httpd h;
+static int port; /* a free one, asked of the kernel (a fixed port collides with whatever holds it) */
+
+static int
+free_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), p = -1;
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
+		p = ntohs(sa.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
 
 /* The answer waits 300 ms after the request is in, as a control request
  * waits for the primary. */
@@ -49,7 +63,7 @@ static char got[512];
 static void *
 client(void *arg)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(PORT) };
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	static const char req[] = "POST /v1/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	size_t n = 0;
@@ -73,8 +87,13 @@ test_answer_before_stop(void **state)
 	pthread_t t;
 	int i;
 
+	char addr[32];
+
 	(void)state;
-	assert_int_equal(ctl_httpd_start(&h, "127.0.0.1:27991", slow, NULL, "test_httpd"), 0);
+	port = free_port();
+	assert_true(port > 0);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+	assert_int_equal(ctl_httpd_start(&h, addr, slow, NULL, "test_httpd"), 0);
 	assert_int_equal(pthread_create(&t, NULL, client, NULL), 0);
 	for (i = 0; i < 500 && !ctl_httpd_answering(&h); i++)
 		usleep(1000);
