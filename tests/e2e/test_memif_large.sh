@@ -42,28 +42,33 @@ run() { # NAME CLIENT_EXTRA SERVER_EXTRA
 # sRTT: the server, sending each answer over 45 segments, keeps an RTT
 # estimate per connection and its histogram takes the estimate at each
 # sample: at least one per answer (no retransmission here, so Karn's rule
-# drops none), and over the same memif path as the client's handshakes,
-# its p50 lies between a hundredth and ten times the client's response
-# p50: a sample is taken while an answer is in flight, so it cannot
-# much exceed the answer's own time, and both grow together when the box
-# is loaded. (The client's connect p50 was the reference first: two
-# handshakes at the start against a whole run of answers; under load the
-# two drifted 200x apart. The first-byte p50 was next: pipelined answers
-# are already in flight when their request is sent, 17x below the sRTT.)
-# The estimate's resolution is the timer's 15.6 us: that is its floor.
-# The client's requests are one segment each: no estimate, no sRTT line;
-# no TLS here: no TLS handshake line on either side (nothing shown as 0).
+# drops none). Its p50 is compared with what the client measured over the
+# same memif path in the same run: at least a hundredth of the client's
+# response p50, and at most ten times its response p99. A p99, not a p50:
+# the estimate is smoothed (RFC 6298: each sample weighs 1/8 and lingers),
+# so the few samples a stall stretches (either side descheduled for a few
+# ms, with one CPU hog or a niced compile beside the test) lift the
+# estimate's p50 where they move the client's raw p50 not at all (a CI run
+# with a compile beside it: sRTT p50 1,166 us, the client's response p50
+# 27.8 us but p90 7,612 us and p99 12,049 us). (The client's connect p50
+# was the reference first: two handshakes at the start against a whole run
+# of answers; under load the two drifted 200x apart. The first-byte p50 was
+# next: pipelined answers are already in flight when their request is
+# sent, 17x below the sRTT.) The estimate's resolution is the timer's
+# 15.6 us: that is its floor. The client's requests are one segment each:
+# no estimate, no sRTT line; no TLS here: no TLS handshake line on either
+# side (nothing shown as 0).
 srtt_check() { # NAME CLIENT_LOG SERVER_LOG ANSWERS
-	local sp50 sn cp50
+	local sp50 sn cp50 cp99
 	read -r sp50 sn <<<"$(awk '/^---- dperf .* total/ {t = 1} t && /^latency  sRTT p50/ {print $4, substr($(NF - 1), 2)}' "$3")"
-	cp50=$(awk '/^---- dperf .* total/ {t = 1} t && /^latency  connect p50/ {for (i = 1; i < NF; i++) if ($i == "response") {print $(i + 2); exit}}' "$2")
-	[ -n "$sp50" ] && [ -n "$cp50" ] || fail "$1: no sRTT total line on the server ($sp50) or response figure on the client ($cp50)"
+	read -r cp50 cp99 <<<"$(awk '/^---- dperf .* total/ {t = 1} t && /^latency  connect p50/ {for (i = 1; i < NF; i++) if ($i == "response") {print $(i + 2), $(i + 6); exit}}' "$2")"
+	[ -n "$sp50" ] && [ -n "$cp50" ] && [ -n "$cp99" ] || fail "$1: no sRTT total line on the server ($sp50) or response figures on the client ($cp50, $cp99)"
 	[ "$sn" -ge "$4" ] || fail "$1: $sn sRTT samples for $4 answers"
-	/usr/bin/python3 -c 'import sys; s, c = map(float, sys.argv[1:]); sys.exit(0 if max(c, 15.6) / 100 <= s <= max(c, 15.6) * 10 else 1)' "$sp50" "$cp50" ||
-		fail "$1: server sRTT p50 $sp50 us against the client's response p50 $cp50 us"
+	/usr/bin/python3 -c 'import sys; s, c, c99 = map(float, sys.argv[1:]); sys.exit(0 if max(c, 15.6) / 100 <= s <= max(c99, 15.6) * 10 else 1)' "$sp50" "$cp50" "$cp99" ||
+		fail "$1: server sRTT p50 $sp50 us against the client's response p50 $cp50 us and p99 $cp99 us"
 	! grep -q "^latency  sRTT" "$2" || fail "$1: the client, which has no RTT estimate, shows an sRTT line"
 	! grep -q "^latency  TLS handshake" "$2" "$3" || fail "$1: a TLS handshake line without TLS"
-	note "$1: server sRTT p50 $sp50 us over $sn samples, client response p50 $cp50 us"
+	note "$1: server sRTT p50 $sp50 us over $sn samples, client response p50 $cp50 us, p99 $cp99 us"
 }
 run keepalive $'keepalive 1ms\ncc 2' $'keepalive\npayload_size 64k'
 run close "" "payload_size 64k"
