@@ -25,23 +25,6 @@ pkt_sum(const void *buf, uint32_t len)
 	return __rte_raw_cksum(buf, len, 0);
 }
 
-/* mbufs come DP_STASH at a time: one pool access (and one lcore-id TLS
- * lookup) per batch instead of per packet. */
-__rte_noinline struct rte_mbuf *
-pkt_alloc_refill(struct netw *w)
-{
-	struct rte_mbuf *m;
-
-	if (rte_pktmbuf_alloc_bulk(w->io.mp, w->io.stash, DP_STASH) == 0) {
-		w->io.n_stash = DP_STASH - 1;
-		return w->io.stash[DP_STASH - 1];
-	}
-	m = rte_pktmbuf_alloc(w->io.mp); /* the pool is nearly empty */
-	if (unlikely(m == NULL))
-		CNT(&w->cnt, DROP_TX);
-	return m;
-}
-
 /* A received packet is done with: back to the stash when there is room
  * (an mbuf just read is hot in cache, and this skips a pool put and get),
  * else to its pool. */

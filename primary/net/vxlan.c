@@ -118,14 +118,6 @@ vxlan_teardown(struct netw *w)
 	w->io.vx = NULL;
 }
 
-static uint16_t
-fold(uint32_t s)
-{
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
 int
 vxlan_encap(const struct netw *w, struct rte_mbuf *m)
 {
@@ -163,7 +155,7 @@ vxlan_encap(const struct netw *w, struct rte_mbuf *m)
 		uint16_t tl = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + UDP_VX_LEN + inner));
 
 		ip->total_length = tl;
-		ip->hdr_checksum = (uint16_t)~fold(vx->hdr_sum + tl);
+		ip->hdr_checksum = (uint16_t)~dp_cksum_fold(vx->hdr_sum + tl);
 		uh = (struct rte_udp_hdr *)(ip + 1);
 		uh->dgram_len = ulen; /* checksum 0: RFC 7348's choice for IPv4 */
 	}

@@ -114,7 +114,7 @@ sk_fin_sent(struct sock *sk)
 	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 }
 
-/* tcp_rcv.c: a control segment carrying SACK blocks of what the
+/* tcp_common.c: a control segment carrying SACK blocks of what the
  * connection holds out of order (RFC 2018 4). */
 void sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags);
 
@@ -193,7 +193,7 @@ sk_closing_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tup
 	}
 }
 
-/* tcp_rcv.c: data ahead of rcv_nxt held in the worker's out-of-order
+/* tcp_common.c: data ahead of rcv_nxt held in the worker's out-of-order
  * queue (tcpOoo), or not (oooDrop: no room, or a FIN; tcpDrop: all of it
  * held already). */
 void sk_rcv_hold(struct netw *w, struct sock *sk, const struct seg *s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The receiver's side of loss recovery: data ahead of rcv_nxt held in the
- * worker's out-of-order queue (tcp_ooo.h), and ACKs that say what is held
- * (SACK blocks, tcp_sack.h). Off the in-order path: a connection without
+ * tcp_common.h's out-of-line part (it was tcp_rcv.c, which included the
+ * header that called it): the receiver's side of loss recovery, data
+ * ahead of rcv_nxt held in the worker's out-of-order queue (tcp_ooo.h),
+ * and ACKs that say what is held (SACK blocks, tcp_sack.h). Off the in-order path: a connection without
  * a gap never comes here.
  */
 #include "tcp/tcp_common.h"
