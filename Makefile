@@ -204,7 +204,7 @@ FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c prim
 # worker's own figures, not the input's, and they run for every packet
 # (a quarter of an execution was tracing). The HTTP parsers neither: their
 # comparisons with the input are fuzz_http's, with tracing.
-FUZZ_RX_QUIET := primary/net/pkt.c primary/net/pkt_alloc.c primary/engine/timers.c primary/engine/worker.c \
+FUZZ_RX_QUIET := primary/net/pkt.c primary/net/pkt_alloc.c primary/tcp/tcp_out.c primary/engine/timers.c primary/engine/worker.c \
                  $(wildcard primary/http/*.c)
 # fuzz_rx runs with no sanitizer, its checks after every input being its
 # own (fuzz_rx.c): at 34k executions per CPU second with ASan and UBSan,

@@ -20,6 +20,7 @@
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_ooo.h"
+#include "tcp/tcp_out.h"
 #include "tcp/tcp_send.h"
 #include "boot/worker_setup.h"
 
@@ -284,7 +285,7 @@ worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16
 	w->net.txq.burst = (uint16_t)RTE_MIN(cfg->tx_burst, (uint32_t)DP_TX_CAP);
 	w->net.mss = (uint16_t)cfg->mss;
 	/* what a connection can take: its share of the out-of-order queue */
-	pkt_rcv_window(&w->net, DP_OOO_PER_CONN * cfg->mss);
+	tcp_rcv_window(&w->net, DP_OOO_PER_CONN * cfg->mss);
 	w->net.rx_drop.every = cfg->test_rx_drop;
 	w->tcp.snd_drop.every = cfg->test_tx_drop;
 	/* send_window: an upper bound in segments when set (dperf's default

@@ -16,53 +16,20 @@
  * ring full of mbufs the device still holds (a hardware TX ring larger
  * than DP_FLOOD_RING) packets come from the pool as before.
  *
- * A worker floods UDP or TCP, never both, and only the functions below put
- * mbufs in the ring: a reused mbuf holds the kind of packet it is about to
+ * A worker floods UDP or TCP, never both, and only pkt_flood_udp and
+ * tcp/tcp_out.c's tcp_flood_syn put mbufs in the ring (pkt_flood.h): a reused mbuf holds the kind of packet it is about to
  * be rewritten into. On a VXLAN port the ring stays empty (fring.cap 0): a
  * sent mbuf starts at its outer headers, and every packet is built whole.
  */
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "net/pkt.h"
+#include "net/pkt_flood.h"
 #include "net/pkt_hdr.h"
 #include "net/vxlan.h"
-
-#define FR_MASK (DP_FLOOD_RING - 1)
-
-/* The ring's oldest mbuf when the device is done with it, else NULL. */
-static inline struct rte_mbuf *
-ring_reuse(struct netw *w)
-{
-	struct rte_mbuf *m;
-
-	if (unlikely(w->fring.count == 0))
-		return NULL;
-	m = w->fring.m[w->fring.head];
-	if (unlikely(rte_mbuf_refcnt_read(m) != 1))
-		return NULL;
-	/* oldest to newest: the same mbuf moves from head to tail */
-	w->fring.m[(w->fring.head + w->fring.count) & FR_MASK] = m;
-	w->fring.head = (w->fring.head + 1) & FR_MASK;
-	rte_mbuf_refcnt_set(m, 2); /* ours, and the device's */
-	return m;
-}
-
-/* A fresh mbuf from the pool, kept in the ring when it has room. */
-static inline struct rte_mbuf *
-ring_grow(struct netw *w)
-{
-	struct rte_mbuf *m = pkt_alloc(w);
-
-	if (m != NULL && w->fring.count < w->fring.cap) {
-		w->fring.m[(w->fring.head + w->fring.count++) & FR_MASK] = m;
-		rte_mbuf_refcnt_set(m, 2);
-	}
-	return m;
-}
 
 /* Rewrites the fields of an IPv4 UDP datagram that differ from one packet
  * to the next, and its checksums (pkt_hdr.h's, as when it was filled). */
@@ -98,18 +65,6 @@ pkt_flood_udp(struct netw *w, const struct tuple *t)
 			return -1;
 		pkt_udp_fill(w, m, t, &w->msg.req);
 	}
-	pkt_send(w, m);
-	return 0;
-}
-
-int
-pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
-{
-	struct rte_mbuf *m = ring_reuse(w);
-
-	if (m == NULL && (m = ring_grow(w)) == NULL)
-		return -1;
-	pkt_tcp_fill(w, m, t, seq, 0, RTE_TCP_SYN_FLAG, NULL);
 	pkt_send(w, m);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Inline pieces of packet building shared by pkt.c and pkt_flood.c: mbuf
- * allocation from the worker's stash, and header writers (on the worker's
+ * Inline pieces of frame building shared by net/pkt.c, net/pkt_flood.c and
+ * tcp/tcp_out.c (the TCP segment writer, above them): mbuf allocation from
+ * the worker's stash (pkt_alloc.h), and header writers (on the worker's
  * pkt_io) that return the ones'-complement sums of what they wrote.
  */
 #ifndef DPERF_PKT_HDR_H

@@ -86,8 +86,8 @@ syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct netw *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
-	  uint32_t l4len, int sum_ok)
+tcp_rx(struct netw *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
+	uint32_t l4len, int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
 	struct seg s;
@@ -196,7 +196,7 @@ ipv4_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 		neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
-		tcp_input(w, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
+		tcp_rx(w, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
 			  l4_cksum_ok(w, m, ip, (const uint8_t *)ip + ihl));
 		return 0;
 	case IPPROTO_UDP: {
@@ -250,7 +250,7 @@ ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 		memcpy(&sip, ip->src_addr + 12, 4);
 		memcpy(&dip, ip->dst_addr + 12, 4);
 		if (ip->proto == IPPROTO_TCP)
-			tcp_input(w, m, sip, dip, l4, plen, ok);
+			tcp_rx(w, m, sip, dip, l4, plen, ok);
 		else
 			udp_rx(w, sip, dip, l4, plen, ok);
 		return 0;

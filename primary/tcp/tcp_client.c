@@ -356,7 +356,7 @@ tcp_client_launch(struct netw *w)
 	if (w->flood) {
 		if (w->cur.dip_num)
 			sk_cursor_dip(&w->cur, &t);
-		pkt_flood_syn(w, &t, tcp_iss(w, idx));
+		tcp_flood_syn(w, &t, tcp_iss(w, idx));
 		return 0;
 	}
 	sk_opened(w, sk);
@@ -364,7 +364,7 @@ tcp_client_launch(struct netw *w)
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->rcv_nxt = 0;
 	sk->state = SK_SYN_SENT;
-	pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
+	tcp_out(w, &t, sk->snd_una, 0, TH_SYN, tcp_out_win(w, 0), NULL);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 	return 0;
 }

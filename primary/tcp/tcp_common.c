@@ -43,5 +43,5 @@ sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq
 	uint32_t n = ooo_sack(w->tcp->ooo, sk->ooo, b, sack_max_blocks(0));
 
 	sack_opt_write(opt, b, n);
-	pkt_tcp_opt(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL, opt, sack_opt_len(n));
+	tcp_out_opt(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL, opt, sack_opt_len(n));
 }

@@ -8,6 +8,7 @@
 #include <rte_tcp.h>
 
 #include "net/pkt.h"
+#include "tcp/tcp_out.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_ooo.h"
@@ -87,12 +88,12 @@ sk_set_mss(const struct netw *w, struct sock *sk, const struct seg *syn)
 	sk->snd_mss = (uint16_t)(peer < w->mss ? peer : w->mss);
 }
 
-/* Our window field on sk's segments (net/pkt.h: scaled when both SYNs
+/* Our window field on sk's segments (tcp/tcp_out.h: scaled when both SYNs
  * offered scaling). */
 static inline uint16_t
 sk_win(const struct netw *w, const struct sock *sk)
 {
-	return pkt_win(w, (sk->flags & SKF_WS) != 0);
+	return tcp_out_win(w, (sk->flags & SKF_WS) != 0);
 }
 
 /* A segment carrying our ACK of everything received has been sent: no
@@ -131,7 +132,7 @@ sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
 	if (unlikely(sk->ooo != 0) && (sk->flags & SKF_SACK) && !(flags & TH_RST))
 		sk_ctl_sack(w, t, sk, seq, flags);
 	else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL);
+		tcp_out(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
 		CNT(&w->cnt, RST_TX);
@@ -147,10 +148,10 @@ tcp_reply_rst(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
 	if (in_flags & TH_RST)
 		return;
 	if (in_flags & TH_ACK)
-		pkt_tcp(w, t, ack, 0, TH_RST, pkt_win(w, 0), NULL);
+		tcp_out(w, t, ack, 0, TH_RST, tcp_out_win(w, 0), NULL);
 	else
-		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
-			TH_RST | TH_ACK, pkt_win(w, 0), NULL);
+		tcp_out(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
+			TH_RST | TH_ACK, tcp_out_win(w, 0), NULL);
 	CNT(&w->cnt, RST_TX);
 }
 
@@ -214,11 +215,11 @@ sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, const st
 	sk_ctl(w, t, sk, TH_ACK);
 }
 
-/* A SYN+ACK's options: what the peer's SYN offered of ours (net/pkt.h). */
+/* A SYN+ACK's options: what the peer's SYN offered of ours (tcp/tcp_out.h). */
 static inline int
 sk_synopt(const struct sock *sk)
 {
-	return ((sk->flags & SKF_WS) ? PKT_SYN_WS : 0) | ((sk->flags & SKF_SACK) ? PKT_SYN_SACK : 0);
+	return ((sk->flags & SKF_WS) ? TCP_SYN_WS : 0) | ((sk->flags & SKF_SACK) ? TCP_SYN_SACK : 0);
 }
 
 /* Segment k of a message longer than mss: its bytes from k x mss and
@@ -264,19 +265,19 @@ sk_send_msg(struct netw *w, const struct tuple *t, const struct sock *sk, uint32
 	uint32_t off = 0;
 
 	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), m);
+		tcp_out(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), m);
 		return;
 	}
 	for (; m->len - off > sk->snd_mss; off += sk->snd_mss) {
 		part.data = m->data + off;
 		part.len = sk->snd_mss;
 		part.sum = pkt_sum(part.data, part.len);
-		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), sk_win(w, sk), &part);
+		tcp_out(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), sk_win(w, sk), &part);
 	}
 	part.data = m->data + off;
 	part.len = m->len - off;
 	part.sum = pkt_sum(part.data, part.len);
-	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, sk_win(w, sk), &part);
+	tcp_out(w, t, seq + off, sk->rcv_nxt, flags, sk_win(w, sk), &part);
 }
 
 /* Retransmit what is unacknowledged: one message from snd_una (every
@@ -293,12 +294,12 @@ sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const stru
 		sk_send_msg(w, t, sk, sk->snd_una, f, m);
 		CNT(&w->cnt, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
-		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, sk_win(w, sk), NULL);
+		tcp_out(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, sk_win(w, sk), NULL);
 		CNT(&w->cnt, FIN_RT);
 		CNT(&w->cnt, FIN_TX);
 	} else {
 		/* Only our ACK can be missing: send it again. */
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
+		tcp_out(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
 		CNT(&w->cnt, ACK_RT);
 	}
 }

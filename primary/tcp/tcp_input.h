@@ -294,13 +294,13 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 	switch (sk->state) {
 	case SK_SYN_SENT:
 		CNT(&w->cnt, RTO);
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
+		tcp_out(w, &t, sk->snd_una, 0, TH_SYN, tcp_out_win(w, 0), NULL);
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
 		CNT(&w->cnt, RTO);
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+		tcp_out_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		break;

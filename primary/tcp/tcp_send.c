@@ -78,7 +78,7 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 		w->tcp->snd_drop.n = 0;
 		CNT(&w->cnt, TEST_DROP);
 	} else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, f, sk_win(w, sk), &seg);
+		tcp_out(w, t, seq, sk->rcv_nxt, f, sk_win(w, sk), &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
 		CNT(&w->cnt, PUSH_RT);

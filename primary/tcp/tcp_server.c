@@ -92,7 +92,7 @@ tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct se
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+		tcp_out_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 		CNT(&w->cnt, SYN_RT);
 		CNT(&w->cnt, SYN_TX);
 		return;
@@ -111,7 +111,7 @@ tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct se
 		sk->flags |= SKF_SACK;
 	if (w->tcp->snd)
 		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
-	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+	tcp_out_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }

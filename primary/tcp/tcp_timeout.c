@@ -95,7 +95,7 @@ snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct s
 		 * peer answers with an ACK carrying its window (what Linux's
 		 * tcp_xmit_probe_skb does; our segments cannot be cut to one
 		 * byte, their sums are per whole segment). */
-		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
+		tcp_out(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
 		sk_ack_sent(sk);
 		return;
 	}

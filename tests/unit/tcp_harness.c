@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The harness of the TCP unit tests (tests/unit/test_tcp_*.c): two in-memory
  * workers, one client and one server, exchange the segments that the packet
- * layer (pkt_tcp), replaced here at link time, records.
+ * layer (tcp_out), replaced here at link time, records.
  */
 #include "tcp_harness.h"
 
@@ -24,17 +24,17 @@ pkt_sum(const void *buf, uint32_t len)
 }
 
 int
-pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
+tcp_out(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
 	const struct msg *m)
 {
-	if (flags & TH_SYN) /* as net/pkt.c: a SYN's window is never scaled */
-		win = pkt_win(w, 0);
-	return pkt_tcp_opt(w, t, seq, ack, flags, win, m, NULL, 0);
+	if (flags & TH_SYN) /* as tcp/tcp_out.c: a SYN's window is never scaled */
+		win = tcp_out_win(w, 0);
+	return tcp_out_opt(w, t, seq, ack, flags, win, m, NULL, 0);
 }
 
 /* A segment with option bytes (SACK blocks): recorded with them. */
 int
-pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_out_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	    uint16_t win, const struct msg *m, const uint8_t *opt, uint32_t optlen)
 {
 	struct node *n = container_of(w, struct node, w.net);
@@ -51,10 +51,10 @@ pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	r->ack = ack;
 	r->flags = flags;
 	r->win = win;
-	r->ws = flags == TH_SYN ? w->rcv_ws : SEG_NO_WS; /* a bare SYN offers it (net/pkt.h) */
+	r->ws = flags == TH_SYN ? w->rcv_ws : SEG_NO_WS; /* a bare SYN offers it (tcp/tcp_out.h) */
 	r->len = m ? m->len : 0;
 	r->data = NULL;
-	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (net/pkt.h) */
+	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (tcp/tcp_out.h) */
 	assert_true(optlen <= sizeof(r->opt) && optlen % 4 == 0);
 	r->optlen = (uint8_t)optlen;
 	if (optlen)
@@ -77,13 +77,13 @@ pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, u
 /* A SYN+ACK: recorded as any other segment, with whether it offered
  * window scaling. */
 int
-pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+tcp_out_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
 {
 	struct node *n = container_of(w, struct node, w.net);
 
-	n->synack_ws = (ws & PKT_SYN_WS) != 0;
-	n->synack_sack = (ws & PKT_SYN_SACK) != 0;
-	pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, 0, NULL);
+	n->synack_ws = (ws & TCP_SYN_WS) != 0;
+	n->synack_sack = (ws & TCP_SYN_SACK) != 0;
+	tcp_out(w, t, seq, ack, TH_SYN | TH_ACK, 0, NULL);
 	n->out[n->n_out - 1].sack_ok = (uint8_t)n->synack_sack;
 	n->out[n->n_out - 1].ws = n->synack_ws ? w->rcv_ws : SEG_NO_WS;
 	return 0;
@@ -128,9 +128,9 @@ harness_unhold(void *ctx, void *seg)
 
 /* A flooding client's SYN: recorded as any other segment. */
 int
-pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
+tcp_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
 {
-	return pkt_tcp(w, t, seq, 0, TH_SYN, 0, NULL);
+	return tcp_out(w, t, seq, 0, TH_SYN, 0, NULL);
 }
 
 uint16_t
@@ -326,7 +326,7 @@ inject_seg(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	s.seq = seq;
 	s.ack = ack;
 	s.flags = flags;
-	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertised */
+	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what tcp_out advertised */
 	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
 	if (wire != NULL && to->wire_win) { /* the window fields the sender wrote */
 		s.win = wire->win;

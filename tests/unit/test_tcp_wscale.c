@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Unit tests of our receive window and its scale (RFC 7323, net/pkt.h's
- * pkt_rcv_window): the window is what a connection's share of the
+ * tcp_rcv_window): the window is what a connection's share of the
  * out-of-order queue holds, the shift the least that fits it in 16 bits;
  * negotiated when both SYNs offer it (both sides, one side only); the
  * window fields we write; a large POST paced by the window we advertise,
@@ -36,15 +36,15 @@ test_ws_arith(void **state)
 	(void)state;
 	memset(&w, 0, sizeof(w));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		pkt_rcv_window(&w, cases[i].bytes);
+		tcp_rcv_window(&w, cases[i].bytes);
 		assert_int_equal(w.rcv_ws, cases[i].ws);
-		assert_int_equal(pkt_win(&w, 1), cases[i].scaled);
-		assert_int_equal(pkt_win(&w, 0), cases[i].plain);
+		assert_int_equal(tcp_out_win(&w, 1), cases[i].scaled);
+		assert_int_equal(tcp_out_win(&w, 0), cases[i].plain);
 		/* what the peer reads back is the window, less what the
 		 * shift cannot carry */
 		if (cases[i].bytes <= 65535u << 14) {
-			assert_true(((uint32_t)pkt_win(&w, 1) << w.rcv_ws) <= cases[i].bytes);
-			assert_true(cases[i].bytes - ((uint32_t)pkt_win(&w, 1) << w.rcv_ws) < (1u << w.rcv_ws));
+			assert_true(((uint32_t)tcp_out_win(&w, 1) << w.rcv_ws) <= cases[i].bytes);
+			assert_true(cases[i].bytes - ((uint32_t)tcp_out_win(&w, 1) << w.rcv_ws) < (1u << w.rcv_ws));
 		}
 	}
 }
