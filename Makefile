@@ -193,7 +193,7 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_
 # The receive path's rooms whole, plus the engine and setup it runs under;
 # not the device nor state/txq.c (the harness stands in for tx_flush) nor the
 # control path.
-FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
+FUZZ_RX_SRC  := $(wildcard primary/app/*.c primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
                 primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 # Each input starts from a snapshot of the connected workers (rx_snap.h);

@@ -27,6 +27,7 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 /* sock.flags */
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
 #define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_WANT_CLOSE SKF_CLOSE /* server: a request asked to close (Connection: close) */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
 #define SKF_SACK       0x08 /* SACK negotiated: the peer's SYN offered it (ours always does; tcp_sack.h) */
 #define SKF_FIRST_BYTE 0x10 /* client: a request sent, no byte of its answer yet (time to first byte) */

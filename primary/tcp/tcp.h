@@ -8,9 +8,9 @@
 
 #include <rte_tcp.h>
 
-#include "http/http.h"
 #include "net/l4.h"
 #include "net/netw.h"
+#include "tcp/tcp_app.h"
 
 /* Retransmissions of a segment before the connection is given up. */
 #define DP_MAX_RETRIES 5
@@ -51,7 +51,7 @@ struct tcp_part {
 	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
-	struct dp_http_head_cache rsp_head; /* client: the last response head */
+	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A layer over TCP (TLS: tls/tls_tcp.h) that takes the worker's
 	 * segments and timers whole, with its own role over tcp_input.h's
 	 * one path, and is told when a connection ends, whatever ended it.

@@ -7,7 +7,6 @@
  */
 #include <rte_branch_prediction.h>
 
-#include "http/http.h"
 #include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
@@ -15,11 +14,6 @@
 #include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 #include "tcp/tcp_client.h"
-
-/* Bytes of response heads (interim ones included), chunk framing and
- * trailers in a row, without content between: more is a malformed
- * response, not one that is slow (arriving data restarts the timer). */
-#define RSP_HEAD_RUN_MAX 65535u
 
 static void
 send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
@@ -77,8 +71,7 @@ active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 void
 tcp_client_unfinished(struct netw *w, const struct sock *sk)
 {
-	if (sk->inflight > 0 && w->is_http)
-		CNT(&w->cnt, HTTP_ERR);
+	w->tcp->app.unfinished(w, sk);
 }
 
 static void
@@ -90,92 +83,14 @@ fail(struct netw *w, struct sock *sk, const struct tuple *t)
 	sk_closed(w, sk);
 }
 
-/* A response has ended (its last byte arrived in order). The latency of
- * a pipelined batch is its last response's. */
-static void
-response_end(struct netw *w, struct sock *sk, enum dp_counter c)
-{
-	sk->inflight--;
-	sk->req_done++;
-	if (sk->inflight == 0)
-		lat_add(w, DP_LAT_RESPONSE, w->now - sk->t_start);
-	w->cnt.c[c]++;
-}
-
-/* Consume response bytes. Returns -1 on a malformed response. */
-static int
-read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
-{
-	if (!w->is_http) {
-		uint32_t got = sk->raw_got + len;
-		while (got >= w->msg.rsp_size && sk->inflight > 0) {
-			got -= w->msg.rsp_size;
-			response_end(w, sk, DP_C_TCP_RSP);
-		}
-		sk->raw_got = (uint16_t)got;
-		return got >= w->msg.rsp_size ? -1 : 0;
-	}
-	while (len > 0) {
-		uint32_t used;
-		int rc;
-
-		if (dp_rsp_scan_idle(&sk->rs)) {
-			int status;
-			uint32_t total;
-
-			if (sk->inflight == 0) { /* bytes nobody asked for */
-				CNT(&w->cnt, HTTP_ERR);
-				return -1;
-			}
-			/* The common case: the whole head in this segment, the
-			 * same as the last one (one memcmp). A response all in
-			 * this segment ends here; else the scanner counts the
-			 * rest down. Otherwise it reads the head a byte at a
-			 * time (split, chunked, or new): tens of times the
-			 * memcmp, so not for the CPS test's every response. */
-			if (dp_http_parse_response_cached(&w->tcp->rsp_head, p, len, &status, &total) == 0) {
-				enum dp_counter c = status >= 200 && status < 300 ? DP_C_HTTP_2XX : DP_C_HTTP_ERR;
-
-				if (total <= len) {
-					p += total;
-					len -= total;
-					response_end(w, sk, c);
-					continue;
-				}
-				dp_rsp_scan_body(&sk->rs, total, c == DP_C_HTTP_2XX);
-			}
-		}
-		rc = dp_rsp_scan(&sk->rs, p, len, &used);
-		if (rc == DP_RSP_BAD)
-			return -1; /* fail() counts the unfinished response */
-		p += used;
-		len -= used;
-		if (rc != DP_RSP_MORE) {
-			sk->head_run = 0;
-			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
-		} else if (dp_rsp_scan_in_data(&sk->rs)) {
-			sk->head_run = 0;
-		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
-			return -1; /* endless headers, interim responses or chunk framing */
-		} else {
-			sk->head_run = (uint16_t)(sk->head_run + used);
-		}
-	}
-	return 0;
-}
-
-/* The server's FIN ends a response whose body ends at the close (no
- * Content-Length, not chunked: HTTP/1.0 servers, error pages) as its
- * status says; any other it leaves unfinished (next_step fails it). A
- * reset or retries running out leave that one unfinished too
- * (client_unfinished): only the FIN tells its end from a failure. */
-static void
+/* The server's FIN may end a response whose body ends at the close (the
+ * application says: app.fin); one it leaves unfinished next_step fails.
+ * A reset or retries running out leave that one unfinished too
+ * (tcp_client_unfinished): only the FIN tells its end from a failure. */
+static inline void
 fin_ends_response(struct netw *w, struct sock *sk)
 {
-	int rc = w->is_http ? dp_rsp_scan_close(&sk->rs) : DP_RSP_BAD;
-
-	if (rc != DP_RSP_BAD)
-		response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+	(void)w->tcp->app.fin(w, sk);
 }
 
 int
@@ -234,7 +149,7 @@ tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t 
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 		lat_add(w, DP_LAT_FIRST_BYTE, w->now - sk->t_start);
 	}
-	return read_response(w, sk, p, len);
+	return w->tcp->app.rcv(w, sk, p, len);
 }
 
 static int

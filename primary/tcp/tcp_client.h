@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The client's steps a layer over TCP reuses (TLS: tls/tls_client.c):
  * the SYN+ACK taken, a request's bookkeeping, responses read, the
- * decision to close.
+ * decision to close; and the end of a response, which the client's
+ * application (tcp_app.h) reports.
  */
 #ifndef DPERF_TCP_CLIENT_H
 #define DPERF_TCP_CLIENT_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "net/l4.h"
+#include "net/lat.h"
 #include "net/netw.h"
 #include "state/sock.h"
 
@@ -29,7 +31,20 @@ int tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint3
 /* Whether the connection closes now that its responses are all in. */
 int tcp_client_closing(const struct netw *w, const struct sock *sk);
 
-/* The connection ends with a response unfinished: httpErr. */
+/* The connection ends with a response unfinished (reset, retries out, a
+ * malformed response): the application counts it (HTTP: httpErr). */
 void tcp_client_unfinished(struct netw *w, const struct sock *sk);
+
+/* A response has ended (its last byte arrived in order), counted in c.
+ * The latency of a pipelined batch is its last response's. */
+static inline void
+tcp_client_response_end(struct netw *w, struct sock *sk, enum dp_counter c)
+{
+	sk->inflight--;
+	sk->req_done++;
+	if (sk->inflight == 0)
+		lat_add(w, DP_LAT_RESPONSE, w->now - sk->t_start);
+	w->cnt.c[c]++;
+}
 
 #endif

@@ -6,7 +6,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 
-#include "http/http.h"
 #include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
@@ -14,8 +13,6 @@
 #include "tcp/tcp_input.h"
 #include "tcp/tcp_send.h"
 #include "tcp/tcp_server.h"
-
-#define SKF_WANT_CLOSE SKF_CLOSE
 
 /* The answer to a request of this kind (DP_REQ_NONE: raw TCP). A HEAD
  * gets the head of a GET's answer without its body (RFC 9110 9.3.2: a
@@ -72,20 +69,6 @@ big_busy(const struct netw *w, const struct sock *sk)
 	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
 }
 
-static void
-runs_add(struct req_runs *r, uint8_t kind)
-{
-	if (r->n > 0 && r->kind[r->n - 1] == kind) {
-		r->count[r->n - 1]++;
-	} else {
-		if (r->n == MAX_RUNS - 1)
-			kind = DP_REQ_BAD; /* the last run: 400, then close */
-		r->kind[r->n] = kind;
-		r->count[r->n++] = 1;
-	}
-	r->total++;
-}
-
 void
 tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
 		  const struct tuple *t)
@@ -114,44 +97,6 @@ tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct se
 	tcp_out_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
 	CNT(&w->cnt, SYN_TX);
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
-}
-
-void
-tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
-		 struct req_runs *r)
-{
-	uint32_t off = 0, n;
-	int done;
-
-	if (!w->is_http) {
-		n = (sk->raw_got + dlen) / w->msg.req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + dlen) % w->msg.req_size);
-		CNT_ADD(&w->cnt, TCP_REQ, n);
-		if (n > 0) {
-			r->n = 1;
-			r->kind[0] = DP_REQ_NONE;
-			r->count[0] = r->total = n;
-		}
-		return;
-	}
-	while (off < dlen) {
-		off += dp_http_scan_request(&sk->rq, data + off, dlen - off, &done);
-		if (!done)
-			break;
-		runs_add(r, sk->rq.kind);
-		if (r->kind[r->n - 1] == DP_REQ_BAD)
-			break;
-	}
-	for (uint32_t i = 0; i < r->n; i++) {
-		if (r->kind[i] == DP_REQ_POST)
-			CNT_ADD(&w->cnt, HTTP_POST, r->count[i]);
-		else if (r->kind[i] == DP_REQ_BAD)
-			CNT_ADD(&w->cnt, HTTP_ERR, r->count[i]);
-		else
-			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
-	}
-	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
-		sk->flags |= SKF_WANT_CLOSE;
 }
 
 /* Answer the requests, each in one segment (a worker whose answers take

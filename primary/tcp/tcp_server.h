@@ -11,17 +11,7 @@
 #include "net/l4.h"
 #include "net/netw.h"
 #include "state/sock.h"
-
-/* The requests of some received bytes, as runs of one method. More
- * changes of method in one segment than this end the connection as a bad
- * request. */
-#define MAX_RUNS 16
-struct req_runs {
-	uint32_t n;      /* runs */
-	uint32_t total;  /* requests */
-	uint8_t kind[MAX_RUNS];
-	uint32_t count[MAX_RUNS];
-};
+#include "tcp/tcp.h"
 
 /* A SYN opening connection idx (or our SYN+ACK again for a retransmitted
  * one): SYN_RCVD, the SYN+ACK sent, on the retransmission timer. */
@@ -29,11 +19,16 @@ void tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const stru
 		       const struct tuple *t);
 
 /* The complete requests in data[0..dlen), received in order, counted by
- * method (httpGet counts GET and HEAD, httpPost POST, httpErr anything
- * else; raw TCP: tcpReq) into r (r->n and r->total zeroed by the caller);
- * a request asking to close sets SKF_CLOSE. */
-void tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
-		      struct req_runs *r);
+ * the application (tcp_app.h's requests; HTTP: httpGet counts GET and
+ * HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq) into r
+ * (r->n and r->total zeroed by the caller); a request asking to close
+ * sets SKF_WANT_CLOSE. */
+static inline void
+tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+		 struct req_runs *r)
+{
+	w->tcp->app.requests(w, sk, data, dlen, r);
+}
 
 /* The answer to a request of this kind (DP_REQ_NONE: raw TCP). */
 const struct msg *tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind);

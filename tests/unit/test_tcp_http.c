@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: responses and raw TCP: split, malformed and non-2xx responses, FIN without a response, responses delimited by the server's close, raw TCP payloads.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -56,9 +56,9 @@ test_split_response(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	/* the whole head came in the first segment: the fast path read it
 	 * and cached it (the next identical head is one memcmp) */
-	assert_true(c->w.tcp.rsp_head.len > 0 && c->w.tcp.rsp_head.len < 700);
-	assert_memory_equal(c->w.tcp.rsp_head.head, r.data, c->w.tcp.rsp_head.len);
-	assert_memory_equal(c->w.tcp.rsp_head.head + c->w.tcp.rsp_head.len - 4, "\r\n\r\n", 4);
+	assert_true(c->w.net.msg.rsp_head.len > 0 && c->w.net.msg.rsp_head.len < 700);
+	assert_memory_equal(c->w.net.msg.rsp_head.head, r.data, c->w.net.msg.rsp_head.len);
+	assert_memory_equal(c->w.net.msg.rsp_head.head + c->w.net.msg.rsp_head.len - 4, "\r\n\r\n", 4);
 	free(r.data);
 	assert_int_equal(c->n_out, 2);
 	assert_int_equal(c->out[1].flags, TH_FIN | TH_ACK);
@@ -155,7 +155,7 @@ test_split_head_chunked(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(c, HTTP_ERR), 0);
 	assert_int_equal(C(c, GOOD_RX), (sizeof(rsp) - 1) * 8);
-	assert_int_equal(c->w.tcp.rsp_head.len, 0); /* a split head is not cached */
+	assert_int_equal(c->w.net.msg.rsp_head.len, 0); /* a split head is not cached */
 	assert_int_equal(c->out[c->n_out - 1].flags, TH_FIN | TH_ACK);
 	assert_int_equal(c->out[c->n_out - 1].ack, seq + sizeof(rsp) - 1 + 1);
 }
