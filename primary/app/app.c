@@ -3,10 +3,13 @@
  */
 #include "app/app.h"
 
-const struct tcp_app *
-app_of(int is_client, int is_http)
+void
+app_bind(struct tcp_app *a, const struct dp_config *cfg, int is_client, int is_http)
 {
 	if (is_http)
-		return is_client ? &http_client_app : &http_server_app;
-	return is_client ? &raw_client_app : &raw_server_app;
+		*a = is_client ? http_client_app : http_server_app;
+	else
+		*a = is_client ? raw_client_app : raw_server_app;
+	if (is_http && cfg->http_method == DP_HTTP_POST)
+		a->asked = DP_C_HTTP_POST;
 }

@@ -6,13 +6,14 @@
 #ifndef DPERF_APP_H
 #define DPERF_APP_H
 
+#include "config.h"
 #include "tcp/tcp_app.h"
 
 /* http_app.c, raw_app.c: each side's table. */
 extern const struct tcp_app http_client_app, http_server_app;
 extern const struct tcp_app raw_client_app, raw_server_app;
 
-/* The application of a worker by its role and protocol (app.c). */
-const struct tcp_app *app_of(int is_client, int is_http);
+/* The application of a worker by its role and protocol, into *a (app.c). */
+void app_bind(struct tcp_app *a, const struct dp_config *cfg, int is_client, int is_http);
 
 #endif

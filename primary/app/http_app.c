@@ -136,9 +136,12 @@ const struct tcp_app http_client_app = {
 	.rcv = http_client_rcv,
 	.fin = http_client_fin,
 	.unfinished = http_unfinished,
+	.asked = DP_C_HTTP_GET, /* app_bind: DP_C_HTTP_POST with http_method POST */
 };
 
 const struct tcp_app http_server_app = {
 	.requests = http_server_requests,
 	.unfinished = http_unfinished,
+	.answered = DP_C_HTTP_2XX,
+	.plain_kind = DP_REQ_GET,
 };

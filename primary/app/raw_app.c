@@ -60,9 +60,12 @@ const struct tcp_app raw_client_app = {
 	.rcv = raw_client_rcv,
 	.fin = raw_client_fin,
 	.unfinished = raw_unfinished,
+	.asked = DP_C_TCP_REQ,
 };
 
 const struct tcp_app raw_server_app = {
 	.requests = raw_server_requests,
 	.unfinished = raw_unfinished,
+	.answered = DP_C_TCP_RSP,
+	.plain_kind = DP_REQ_NONE,
 };

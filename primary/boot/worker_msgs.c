@@ -57,7 +57,7 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	net->is_http = ml.is_http;
 	/* The connections' application, bound once: TCP calls it through
 	 * this table (tcp/tcp_app.h), never branching on HTTP per segment. */
-	w->tcp.app = *app_of(net->is_client, ml.is_http);
+	app_bind(&w->tcp.app, cfg, net->is_client, ml.is_http);
 	memset(&net->msg.rsp_head, 0, sizeof(net->msg.rsp_head));
 	/* a POST body over several segments (messages.c: big_post) */
 	make_msg(&net->msg.req, ml.req, buf, mss, net->is_client ? sums + 2 * half : NULL, l.req_cap);

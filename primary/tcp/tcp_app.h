@@ -14,6 +14,8 @@
  *   fin       client: the peer's FIN with a response unfinished: 1 when
  *             the FIN ends it (counted), 0 when it stays unfinished
  *   unfinished  a reset or a timeout with a response unfinished (client)
+ *   asked, answered, plain_kind  what TCP counts for the application
+ *             when it sends a request or an answer (data, not calls)
  *
  * The bytes to send go the other way: the sender asks for the next bytes
  * from an offset through struct snd_src (tcp_send.h), which the role's
@@ -45,6 +47,9 @@ struct tcp_app {
 			 struct req_runs *r);
 	int (*fin)(struct netw *w, struct sock *sk);
 	void (*unfinished)(struct netw *w, const struct sock *sk);
+	uint16_t asked;     /* client: the counter of a request sent (httpGet, httpPost; tcpReq) */
+	uint16_t answered;  /* server: the counter of an answer sent, a 400 not (http2XX; tcpRsp) */
+	uint8_t plain_kind; /* server: a request waiting that is not a HEAD (DP_REQ_GET; raw: DP_REQ_NONE) */
 };
 
 #endif

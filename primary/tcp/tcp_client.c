@@ -42,12 +42,7 @@ tcp_client_asked(struct netw *w, struct sock *sk)
 	sk->retries = 0;
 	sk->t_start = w->now;
 	sk->flags |= SKF_FIRST_BYTE;
-	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
-		CNT_ADD(&w->cnt, HTTP_POST, n);
-	else if (w->is_http)
-		CNT_ADD(&w->cnt, HTTP_GET, n);
-	else
-		CNT_ADD(&w->cnt, TCP_REQ, n);
+	w->cnt.c[w->tcp->app.asked] += n; /* httpGet, httpPost or tcpReq */
 }
 
 /* Close from our side: FIN (or RST with fast_close). */

@@ -99,6 +99,30 @@ tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct se
 	tl_add(w, sk, (uint32_t)idx, TL_RT);
 }
 
+/* One answer of respond's, in one segment: the last carries our FIN when
+ * we close. */
+struct seg_answer {
+	struct netw *w;
+	struct sock *sk;
+	const struct tuple *t;
+	int close;
+};
+
+static __rte_always_inline int
+seg_answer(void *ctx, const struct msg *m, int last)
+{
+	struct seg_answer *a = ctx;
+	uint8_t f = TH_ACK | TH_PSH;
+
+	if (a->close && last)
+		f |= TH_FIN;
+	sk_send_msg(a->w, a->t, a->sk, a->sk->snd_nxt, f, m);
+	a->sk->snd_nxt += m->len;
+	CNT_ADD(&a->w->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	sk_ack_sent(a->sk); /* the answer carries the ACK of the request */
+	return 0;
+}
+
 /* Answer the requests, each in one segment (a worker whose answers take
  * several goes through the queue below); the last answer carries our FIN
  * when we close (a bad request closes). */
@@ -106,28 +130,14 @@ static void
 respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
 {
-	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
-		    r->kind[r->n - 1] == DP_REQ_BAD;
-	uint32_t left = r->total;
+	struct seg_answer a = {
+		.w = w, .sk = sk, .t = t,
+		.close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
+			 r->kind[r->n - 1] == DP_REQ_BAD,
+	};
 
-	for (uint32_t k = 0; k < r->n; k++) {
-		const struct msg *m = tcp_server_answer(w, sk, r->kind[k]);
-		for (uint32_t i = 0; i < r->count[k]; i++) {
-			uint8_t f = TH_ACK | TH_PSH;
-			if (close && --left == 0)
-				f |= TH_FIN;
-			sk_send_msg(w, t, sk, sk->snd_nxt, f, m);
-			sk->snd_nxt += m->len;
-			CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
-			sk_ack_sent(sk); /* the answer carries the ACK of the request */
-			if (!w->is_http)
-				CNT(&w->cnt, TCP_RSP);
-			else if (r->kind[k] != DP_REQ_BAD)
-				CNT(&w->cnt, HTTP_2XX);
-		}
-		sk->last_kind = r->kind[k];
-	}
-	if (close) {
+	(void)tcp_server_answers(w, sk, r, seg_answer, &a);
+	if (a.close) {
 		sk_fin_sent(sk);
 		CNT(&w->cnt, FIN_TX);
 	}
@@ -164,7 +174,7 @@ static inline uint8_t
 pend_first(const struct netw *w, const struct sock *sk)
 {
 	if (pend_n(sk) > 0)
-		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->is_http ? DP_REQ_GET : DP_REQ_NONE;
+		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->tcp->app.plain_kind;
 	return (sk->inflight & PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
 }
 
@@ -215,7 +225,7 @@ answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
 		sk->last_kind = kind;
 		close = bad || closing(w, sk);
 		if (!bad)
-			w->cnt.c[w->is_http ? DP_C_HTTP_2XX : DP_C_TCP_RSP]++;
+			w->cnt.c[w->tcp->app.answered]++;
 		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL) {
 			struct snd_src src;
 

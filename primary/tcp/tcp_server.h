@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include <rte_common.h>
+
 #include "net/l4.h"
 #include "net/netw.h"
 #include "state/sock.h"
@@ -32,5 +34,31 @@ tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t 
 
 /* The answer to a request of this kind (DP_REQ_NONE: raw TCP). */
 const struct msg *tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind);
+
+/* The answers to the requests of r, in order, for http and https alike:
+ * emit(ctx, m, last) sends each (plain TCP: a segment; TLS: records;
+ * last: the last of r), then it is counted (the application's answered:
+ * http2XX or tcpRsp; a 400 is not), and sk->last_kind is each run's.
+ * Returns -1 when emit failed (what follows is not sent), else 0. Inline
+ * with emit a constant: the compiler calls it directly. */
+static __rte_always_inline int
+tcp_server_answers(struct netw *w, struct sock *sk, const struct req_runs *r,
+		   int (*emit)(void *ctx, const struct msg *m, int last), void *ctx)
+{
+	uint32_t left = r->total;
+
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct msg *m = tcp_server_answer(w, sk, r->kind[k]);
+
+		for (uint32_t i = 0; i < r->count[k]; i++) {
+			if (emit(ctx, m, --left == 0) < 0)
+				return -1;
+			if (r->kind[k] != DP_REQ_BAD)
+				w->cnt.c[w->tcp->app.answered]++;
+		}
+		sk->last_kind = r->kind[k];
+	}
+	return 0;
+}
 
 #endif

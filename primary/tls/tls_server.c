@@ -27,10 +27,24 @@ struct plain_ctx {
 	uint32_t answered;
 };
 
+/* One answer of on_plain's, as records. */
+static __rte_always_inline int
+record_answer(void *ctx, const struct msg *m, int last)
+{
+	struct plain_ctx *p = ctx;
+
+	(void)last;
+	if (tls_write_msg(p->w, p->c, m) < 0)
+		return -1; /* failed: counted by the caller */
+	p->answered++;
+	return 0;
+}
+
 /* Plaintext received: its requests counted and answered, as the plain
- * server does with a segment (the config refuses pipeline with answers
- * over several segments; here every answer is records, whatever its
- * length). A bad request is answered 400 and closes. */
+ * server does with a segment (tcp_server.h: the same counting, the same
+ * answers; the config refuses pipeline with answers over several
+ * segments; here every answer is records, whatever its length). A bad
+ * request is answered 400 and closes. */
 static void
 on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
@@ -44,21 +58,10 @@ on_plain(void *arg, const uint8_t *data, uint32_t len)
 		return; /* closing: what follows is not answered */
 	r.n = r.total = 0;
 	tcp_server_count(w, sk, data, len, &r);
-	for (uint32_t k = 0; k < r.n; k++) {
-		const struct msg *m = tcp_server_answer(w, sk, r.kind[k]);
-
-		for (uint32_t i = 0; i < r.count[k]; i++) {
-			if (tls_write_msg(w, p->c, m) < 0)
-				return; /* failed: counted by the caller */
-			if (!w->is_http)
-				CNT(&w->cnt, TCP_RSP);
-			else if (r.kind[k] != DP_REQ_BAD)
-				CNT(&w->cnt, HTTP_2XX);
-			p->answered++;
-		}
-		sk->last_kind = r.kind[k];
+	if (tcp_server_answers(w, sk, &r, record_answer, p) < 0)
+		return;
+	for (uint32_t k = 0; k < r.n; k++)
 		bad |= r.kind[k] == DP_REQ_BAD;
-	}
 	if (r.total > 0 && (!w->keepalive || w->stopping || bad || (sk->flags & SKF_CLOSE)))
 		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
 }
