@@ -104,7 +104,7 @@ runs_add(struct req_runs *r, uint8_t kind)
 
 /* The requests that end in data, counted by method (httpGet, httpPost;
  * one not GET, HEAD or POST is httpErr and the last read); one asking to
- * close marks the connection (SKF_WANT_CLOSE). */
+ * close marks the connection (SKF_CLOSE). */
 static void
 http_server_requests(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
 		     struct req_runs *r)
@@ -129,7 +129,7 @@ http_server_requests(struct netw *w, struct sock *sk, const uint8_t *data, uint3
 			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
 	}
 	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
-		sk->flags |= SKF_WANT_CLOSE;
+		sk->flags |= SKF_CLOSE;
 }
 
 const struct tcp_app http_client_app = {

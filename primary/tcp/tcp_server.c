@@ -23,7 +23,7 @@
 const struct msg *
 tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind)
 {
-	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
+	int ka = w->keepalive && !(sk->flags & SKF_CLOSE);
 
 	if (kind == DP_REQ_BAD)
 		return &w->msg.rsp_bad;
@@ -39,13 +39,21 @@ response(const struct netw *w, const struct sock *sk)
 	return tcp_server_answer(w, sk, sk->last_kind);
 }
 
+/* Whether requests wait behind an answer over several segments (below):
+ * some counted in pend_n, or a bad one. One test of both. */
+static inline int
+pend_waiting(const struct sock *sk)
+{
+	return (sk->pend_n | (sk->flags & SKF_PEND_BAD)) != 0;
+}
+
 /* Whether the connection closes after the answer in progress: no request
- * waits behind it (sk->inflight, below), and the client or we close. */
+ * waits behind it (pend_waiting), and the client or we close. */
 static inline int
 closing(const struct netw *w, const struct sock *sk)
 {
-	return sk->inflight == 0 &&
-	       (!w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping);
+	return !pend_waiting(sk) &&
+	       (!w->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || w->stopping);
 }
 
 /* An answer longer than mss goes out through the sender (tcp_send.h),
@@ -132,7 +140,7 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 {
 	struct seg_answer a = {
 		.w = w, .sk = sk, .t = t,
-		.close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
+		.close = !w->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
 			 r->kind[r->n - 1] == DP_REQ_BAD,
 	};
 
@@ -153,39 +161,31 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
  * request at a time: the next once the one before is all acknowledged
  * (the sender starts a message from an acknowledged stream). Requests
  * that arrive meanwhile (a pipelining client) wait in the socket, in
- * order: sk->inflight counts them (the client's field: a socket is one
- * or the other), bit k of sk->pend_head is set when the k-th is a HEAD
- * (the one method answered 200 with other bytes; GET and POST get the
- * same answer), and PEND_BAD in sk->inflight marks a bad request last
- * (400, then close: nothing after it is read). No byte is added to the
+ * order: sk->pend_n counts them, bit k of sk->pend_head is set when the
+ * k-th is a HEAD (the one method answered 200 with other bytes; GET and
+ * POST get the same answer), and SKF_PEND_BAD in sk->flags marks a bad
+ * request last (400, then close: nothing after it is read). No byte is added to the
  * socket; the room is PEND_MAX requests, a request beyond it is
  * pipeFull and the connection is reset. */
 #define PEND_MAX 16u  /* the bits of sk->pend_head */
-#define PEND_BAD 0x80 /* in sk->inflight */
-
-static inline uint32_t
-pend_n(const struct sock *sk)
-{
-	return sk->inflight & (uint8_t)~PEND_BAD;
-}
 
 /* The kind of the first request waiting (DP_REQ_NONE: none). */
 static inline uint8_t
 pend_first(const struct netw *w, const struct sock *sk)
 {
-	if (pend_n(sk) > 0)
+	if (sk->pend_n > 0)
 		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->tcp->app.plain_kind;
-	return (sk->inflight & PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
+	return (sk->flags & SKF_PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
 }
 
 static inline void
 pend_pop(struct sock *sk)
 {
-	if (pend_n(sk) > 0) {
+	if (sk->pend_n > 0) {
 		sk->pend_head >>= 1;
-		sk->inflight--;
+		sk->pend_n--;
 	} else {
-		sk->inflight = 0;
+		sk->flags &= (uint8_t)~SKF_PEND_BAD;
 	}
 }
 
@@ -215,7 +215,7 @@ answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
 {
 	int sent = 0;
 
-	while (sk->inflight != 0 && sk->state == SK_ESTABLISHED && !snd_active(w, sk)) {
+	while (pend_waiting(sk) && sk->state == SK_ESTABLISHED && !snd_active(w, sk)) {
 		uint8_t kind = pend_first(w, sk);
 		int bad = kind == DP_REQ_BAD, close;
 
@@ -255,14 +255,14 @@ pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 
 	for (uint32_t k = 0; k < r->n; k++) {
 		if (r->kind[k] == DP_REQ_BAD) {
-			sk->inflight |= PEND_BAD;
+			sk->flags |= SKF_PEND_BAD;
 			return 0;
 		}
 		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
-			uint32_t n = pend_n(sk);
+			uint32_t n = sk->pend_n;
 
 			if (n == PEND_MAX && answer_waiting(w, sk, idx, t))
-				n = pend_n(sk);
+				n = sk->pend_n;
 			if (n == PEND_MAX) {
 				CNT_ADD(&w->cnt, PIPE_FULL, left);
 				sk_ctl(w, t, sk, TH_RST | TH_ACK);
@@ -271,7 +271,7 @@ pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 			}
 			if (r->kind[k] == DP_REQ_HEAD)
 				sk->pend_head |= (uint16_t)(1u << n);
-			sk->inflight++;
+			sk->pend_n++;
 		}
 	}
 	return 0;
@@ -286,16 +286,16 @@ server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct t
 	struct req_runs r;
 
 	r.n = r.total = 0;
-	if (s->dlen > 0 && !(sk->inflight & PEND_BAD))
+	if (s->dlen > 0 && !(sk->flags & SKF_PEND_BAD))
 		tcp_server_count(w, sk, s->data, s->dlen, &r);
-	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || sk->inflight != 0)) {
+	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || pend_waiting(sk))) {
 		if (pend_add(w, sk, idx, t, &r) != 0 || answer_waiting(w, sk, idx, t))
 			return; /* reset, or the answer carries our ACK */
 		r.total = 0; /* waiting */
 	}
 	if (r.total > 0) {
 		respond(w, sk, idx, t, &r);
-	} else if (snd_active(w, sk) || sk->inflight != 0) {
+	} else if (snd_active(w, sk) || pend_waiting(sk)) {
 		/* an answer in progress (snd_ack sent what it could), or
 		 * answers waiting for the ACK of those before them */
 		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))

@@ -24,7 +24,7 @@ void tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const stru
  * the application (tcp_app.h's requests; HTTP: httpGet counts GET and
  * HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq) into r
  * (r->n and r->total zeroed by the caller); a request asking to close
- * sets SKF_WANT_CLOSE. */
+ * sets SKF_CLOSE. */
 static inline void
 tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
 		 struct req_runs *r)

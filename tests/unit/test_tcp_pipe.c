@@ -121,7 +121,7 @@ test_two_gets_one_segment(void **state)
 	assert_non_null(ka->seg_sum); /* an answer over several segments */
 	peer_send(&p, GET GET, 2 * (sizeof(GET) - 1), 0);
 	assert_int_equal(C(p.s, HTTP_GET), 2);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 1); /* the second waits */
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 1); /* the second waits */
 	peer_take_all(&p);
 	assert_stream(&p, (const struct msg *[]){ ka, ka }, 2);
 	assert_int_equal(C(p.s, HTTP_2XX), 2);
@@ -130,7 +130,7 @@ test_two_gets_one_segment(void **state)
 	assert_int_equal(C(p.s, PIPE_FULL), 0);
 	assert_false(p.fin);
 	assert_int_equal(server_sock(p.s, &p.t)->state, SK_ESTABLISHED);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 0);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 0);
 	assert_int_equal(server_sock(p.s, &p.t)->list, TL_IDLE); /* all answered */
 	peer_close(&p);
 }
@@ -172,7 +172,7 @@ test_mixed_then_fin(void **state)
 	head = &p.s->w.net.msg.rsp_head_ka;
 	assert_null(head->seg_sum); /* one segment */
 	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 1);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 2);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 2);
 	assert_int_equal(server_sock(p.s, &p.t)->pend_head, 1); /* the first waiting is the HEAD */
 	peer_take_all(&p);
 	assert_stream(&p, (const struct msg *[]){ ka, head, ka }, 3);
@@ -206,7 +206,7 @@ test_small_answer_lost(void **state)
 	assert_int_equal(p.s->n_out, 1);
 	assert_int_equal(p.s->out[0].len, head->len);
 	box_clear(p.s); /* lost */
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 1);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 1);
 	rt_expire(p.s);
 	assert_int_equal(p.s->n_out, 1);
 	assert_int_equal(p.s->out[0].len, head->len);
@@ -255,7 +255,7 @@ test_pipe_full(void **state)
 		memcpy(reqs + i * (sizeof(GET) - 1), GET, sizeof(GET) - 1);
 	peer_open(&p);
 	peer_send(&p, reqs, 17 * (sizeof(GET) - 1), 0);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 16);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 16);
 	assert_int_equal(C(p.s, PIPE_FULL), 0);
 	peer_send(&p, GET GET, 2 * (sizeof(GET) - 1), 0);
 	assert_int_equal(C(p.s, PIPE_FULL), 2);
@@ -288,7 +288,7 @@ test_small_answers_no_queue(void **state)
 	       3 * (sizeof(GET) - 1));
 	assert_int_equal(s->n_out, 3);
 	assert_int_equal(C(s, HTTP_2XX), 3);
-	assert_int_equal(server_sock(s, &t)->inflight, 0);
+	assert_int_equal(server_sock(s, &t)->pend_n, 0);
 }
 
 int
