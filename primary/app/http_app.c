@@ -15,7 +15,7 @@
 
 /* Response bytes. Returns -1 on a malformed response. */
 static int
-http_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
+http_client_rcv(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	while (len > 0) {
 		uint32_t used;
@@ -26,7 +26,7 @@ http_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			uint32_t total;
 
 			if (sk->inflight == 0) { /* bytes nobody asked for */
-				CNT(&w->cnt, HTTP_ERR);
+				CNT(&nw->cnt, HTTP_ERR);
 				return -1;
 			}
 			/* The common case: the whole head in this segment, the
@@ -35,13 +35,13 @@ http_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 			 * rest down. Otherwise it reads the head a byte at a
 			 * time (split, chunked, or new): tens of times the
 			 * memcmp, so not for the CPS test's every response. */
-			if (dp_http_parse_response_cached(&w->msg.rsp_head, p, len, &status, &total) == 0) {
+			if (dp_http_parse_response_cached(&nw->msg.rsp_head, p, len, &status, &total) == 0) {
 				enum dp_counter c = status >= 200 && status < 300 ? DP_C_HTTP_2XX : DP_C_HTTP_ERR;
 
 				if (total <= len) {
 					p += total;
 					len -= total;
-					tcp_client_response_end(w, sk, c);
+					tcp_client_response_end(nw, sk, c);
 					continue;
 				}
 				dp_rsp_scan_body(&sk->rs, total, c == DP_C_HTTP_2XX);
@@ -54,7 +54,7 @@ http_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
 		len -= used;
 		if (rc != DP_RSP_MORE) {
 			sk->head_run = 0;
-			tcp_client_response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+			tcp_client_response_end(nw, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
 		} else if (dp_rsp_scan_in_data(&sk->rs)) {
 			sk->head_run = 0;
 		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
@@ -70,22 +70,22 @@ http_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
  * Content-Length, not chunked: HTTP/1.0 servers, error pages) as its
  * status says; any other it leaves unfinished. */
 static int
-http_client_fin(struct netw *w, struct sock *sk)
+http_client_fin(struct netw *nw, struct sock *sk)
 {
 	int rc = dp_rsp_scan_close(&sk->rs);
 
 	if (rc == DP_RSP_BAD)
 		return 0;
-	tcp_client_response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+	tcp_client_response_end(nw, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
 	return 1;
 }
 
 /* A connection that ends with a response unfinished: httpErr. */
 static void
-http_unfinished(struct netw *w, const struct sock *sk)
+http_unfinished(struct netw *nw, const struct sock *sk)
 {
 	if (sk->inflight > 0)
-		CNT(&w->cnt, HTTP_ERR);
+		CNT(&nw->cnt, HTTP_ERR);
 }
 
 static void
@@ -106,7 +106,7 @@ runs_add(struct req_runs *r, uint8_t kind)
  * one not GET, HEAD or POST is httpErr and the last read); one asking to
  * close marks the connection (SKF_CLOSE). */
 static void
-http_server_requests(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+http_server_requests(struct netw *nw, struct sock *sk, const uint8_t *data, uint32_t dlen,
 		     struct req_runs *r)
 {
 	uint32_t off = 0;
@@ -122,13 +122,13 @@ http_server_requests(struct netw *w, struct sock *sk, const uint8_t *data, uint3
 	}
 	for (uint32_t i = 0; i < r->n; i++) {
 		if (r->kind[i] == DP_REQ_POST)
-			CNT_ADD(&w->cnt, HTTP_POST, r->count[i]);
+			CNT_ADD(&nw->cnt, HTTP_POST, r->count[i]);
 		else if (r->kind[i] == DP_REQ_BAD)
-			CNT_ADD(&w->cnt, HTTP_ERR, r->count[i]);
+			CNT_ADD(&nw->cnt, HTTP_ERR, r->count[i]);
 		else
-			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
+			CNT_ADD(&nw->cnt, HTTP_GET, r->count[i]);
 	}
-	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
+	if (nw->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
 		sk->flags |= SKF_CLOSE;
 }
 

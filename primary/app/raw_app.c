@@ -9,46 +9,46 @@
 /* Response bytes: each whole message ends one request asked; more bytes
  * than were asked for are a malformed response. */
 static int
-raw_client_rcv(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
+raw_client_rcv(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	uint32_t got = sk->raw_got + len;
 
 	(void)p;
-	while (got >= w->msg.rsp_size && sk->inflight > 0) {
-		got -= w->msg.rsp_size;
-		tcp_client_response_end(w, sk, DP_C_TCP_RSP);
+	while (got >= nw->msg.rsp_size && sk->inflight > 0) {
+		got -= nw->msg.rsp_size;
+		tcp_client_response_end(nw, sk, DP_C_TCP_RSP);
 	}
 	sk->raw_got = (uint16_t)got;
-	return got >= w->msg.rsp_size ? -1 : 0;
+	return got >= nw->msg.rsp_size ? -1 : 0;
 }
 
 /* A FIN ends no raw response: what is unfinished stays so. */
 static int
-raw_client_fin(struct netw *w, struct sock *sk)
+raw_client_fin(struct netw *nw, struct sock *sk)
 {
-	(void)w;
+	(void)nw;
 	(void)sk;
 	return 0;
 }
 
 /* Nothing beside skErr. */
 static void
-raw_unfinished(struct netw *w, const struct sock *sk)
+raw_unfinished(struct netw *nw, const struct sock *sk)
 {
-	(void)w;
+	(void)nw;
 	(void)sk;
 }
 
 /* Request bytes: each whole message is one request (tcpReq). */
 static void
-raw_server_requests(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+raw_server_requests(struct netw *nw, struct sock *sk, const uint8_t *data, uint32_t dlen,
 		    struct req_runs *r)
 {
-	uint32_t n = (sk->raw_got + dlen) / w->msg.req_size;
+	uint32_t n = (sk->raw_got + dlen) / nw->msg.req_size;
 
 	(void)data;
-	sk->raw_got = (uint16_t)((sk->raw_got + dlen) % w->msg.req_size);
-	CNT_ADD(&w->cnt, TCP_REQ, n);
+	sk->raw_got = (uint16_t)((sk->raw_got + dlen) % nw->msg.req_size);
+	CNT_ADD(&nw->cnt, TCP_REQ, n);
 	if (n > 0) {
 		r->n = 1;
 		r->kind[0] = DP_REQ_NONE;

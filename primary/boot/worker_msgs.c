@@ -37,7 +37,7 @@ make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t
 }
 
 int
-worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
+worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 	    char *err, size_t errlen)
 {
 	struct msg_lens ml;
@@ -45,7 +45,7 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	const char *kw;
 	char why[DP_ERR_LEN];
 	uint32_t mss = cfg->mss, *sums, half;
-	struct netw *net = &w->net;
+	struct netw *net = &wk->net;
 
 	if (msg_compose(cfg, srv, buf, &ml, &kw, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s: %s", kw, why);
@@ -57,7 +57,7 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	net->is_http = ml.is_http;
 	/* The connections' application, bound once: TCP calls it through
 	 * this table (tcp/tcp_app.h), never branching on HTTP per segment. */
-	app_bind(&w->tcp.app, cfg, net->is_client, ml.is_http);
+	app_bind(&wk->tcp.app, cfg, net->is_client, ml.is_http);
 	memset(&net->msg.rsp_head, 0, sizeof(net->msg.rsp_head));
 	/* a POST body over several segments (messages.c: big_post) */
 	make_msg(&net->msg.req, ml.req, buf, mss, net->is_client ? sums + 2 * half : NULL, l.req_cap);

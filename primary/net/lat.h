@@ -15,10 +15,10 @@
 
 /* A latency of kind k, in TSC ticks. */
 static inline void
-lat_add(struct netw *w, enum dp_lat_kind k, uint64_t ticks)
+lat_add(struct netw *nw, enum dp_lat_kind k, uint64_t ticks)
 {
-	if (w->lat)
-		dp_hist_add(&w->lat->h[k], ticks);
+	if (nw->lat)
+		dp_hist_add(&nw->lat->h[k], ticks);
 }
 
 /* A TLS handshake that completed: us microseconds from the SYN sent (a
@@ -27,6 +27,6 @@ lat_add(struct netw *w, enum dp_lat_kind k, uint64_t ticks)
  * (sk_opened) until a client sends its first request, so us is
  * (w->now - sk->t_start) * 1000 / w->tsc_per_ms. Recorded once per
  * handshake, full or resumed. */
-void lat_tls_handshake(struct netw *w, uint64_t us);
+void lat_tls_handshake(struct netw *nw, uint64_t us);
 
 #endif

@@ -10,14 +10,14 @@
 
 #include "net/netw.h"
 
-struct rte_mbuf *pkt_alloc_refill(struct netw *w);
+struct rte_mbuf *pkt_alloc_refill(struct netw *nw);
 
 static inline struct rte_mbuf *
-pkt_alloc(struct netw *w)
+pkt_alloc(struct netw *nw)
 {
-	if (likely(w->io.n_stash))
-		return w->io.stash[--w->io.n_stash];
-	return pkt_alloc_refill(w);
+	if (likely(nw->io.n_stash))
+		return nw->io.stash[--nw->io.n_stash];
+	return pkt_alloc_refill(nw);
 }
 
 #endif

@@ -17,30 +17,30 @@
 
 /* The ring's oldest mbuf when the device is done with it, else NULL. */
 static inline struct rte_mbuf *
-ring_reuse(struct netw *w)
+ring_reuse(struct netw *nw)
 {
 	struct rte_mbuf *m;
 
-	if (unlikely(w->fring.count == 0))
+	if (unlikely(nw->fring.count == 0))
 		return NULL;
-	m = w->fring.m[w->fring.head];
+	m = nw->fring.m[nw->fring.head];
 	if (unlikely(rte_mbuf_refcnt_read(m) != 1))
 		return NULL;
 	/* oldest to newest: the same mbuf moves from head to tail */
-	w->fring.m[(w->fring.head + w->fring.count) & FR_MASK] = m;
-	w->fring.head = (w->fring.head + 1) & FR_MASK;
+	nw->fring.m[(nw->fring.head + nw->fring.count) & FR_MASK] = m;
+	nw->fring.head = (nw->fring.head + 1) & FR_MASK;
 	rte_mbuf_refcnt_set(m, 2); /* ours, and the device's */
 	return m;
 }
 
 /* A fresh mbuf from the pool, kept in the ring when it has room. */
 static inline struct rte_mbuf *
-ring_grow(struct netw *w)
+ring_grow(struct netw *nw)
 {
-	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_mbuf *m = pkt_alloc(nw);
 
-	if (m != NULL && w->fring.count < w->fring.cap) {
-		w->fring.m[(w->fring.head + w->fring.count++) & FR_MASK] = m;
+	if (m != NULL && nw->fring.count < nw->fring.cap) {
+		nw->fring.m[(nw->fring.head + nw->fring.count++) & FR_MASK] = m;
 		rte_mbuf_refcnt_set(m, 2);
 	}
 	return m;

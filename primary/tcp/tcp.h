@@ -56,22 +56,22 @@ struct tcp_part {
 	 * segments and timers whole, with its own role over tcp_input.h's
 	 * one path, and is told when a connection ends, whatever ended it.
 	 * NULL: plain TCP (one predicted branch per segment). */
-	void (*over_input)(struct netw *w, const struct seg *s);
-	void (*over_timer)(struct netw *w, uint32_t idx, int which);
-	void (*over_closed)(struct netw *w, struct sock *sk);
+	void (*over_input)(struct netw *nw, const struct seg *s);
+	void (*over_timer)(struct netw *nw, uint32_t idx, int which);
+	void (*over_closed)(struct netw *nw, struct sock *sk);
 };
 
 /* Open one client connection (or, with flood, send one SYN). Returns 0, or
  * -1 when no free socket was found. */
-int tcp_client_launch(struct netw *w);
+int tcp_client_launch(struct netw *nw);
 /* Handle the expiry of socket idx's timer on list `which`. */
-void tcp_client_timer(struct netw *w, uint32_t idx, int which);
-void tcp_server_timer(struct netw *w, uint32_t idx, int which);
+void tcp_client_timer(struct netw *nw, uint32_t idx, int which);
+void tcp_server_timer(struct netw *nw, uint32_t idx, int which);
 /* Graceful stop: close one idle keepalive connection (client). */
-void tcp_client_close_idle(struct netw *w, uint32_t idx);
+void tcp_client_close_idle(struct netw *nw, uint32_t idx);
 
 /* Bare ACKs whose delay is up (tcp_dack.c). Returns nonzero when due
  * entries are left (budget spent, or the device is full). */
-int tcp_dack_run(struct netw *w);
+int tcp_dack_run(struct netw *nw);
 
 #endif

@@ -42,11 +42,11 @@ struct req_runs {
 };
 
 struct tcp_app {
-	int (*rcv)(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len);
-	void (*requests)(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
+	int (*rcv)(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t len);
+	void (*requests)(struct netw *nw, struct sock *sk, const uint8_t *data, uint32_t dlen,
 			 struct req_runs *r);
-	int (*fin)(struct netw *w, struct sock *sk);
-	void (*unfinished)(struct netw *w, const struct sock *sk);
+	int (*fin)(struct netw *nw, struct sock *sk);
+	void (*unfinished)(struct netw *nw, const struct sock *sk);
 	uint16_t asked;     /* client: the counter of a request sent (httpGet, httpPost; tcpReq) */
 	uint16_t answered;  /* server: the counter of an answer sent, a 400 not (http2XX; tcpRsp) */
 	uint8_t plain_kind; /* server: a request waiting that is not a HEAD (DP_REQ_GET; raw: DP_REQ_NONE) */

@@ -22,7 +22,7 @@
 /* synopt: a SYN's options beside MSS (PKT_SYN_*); opt: other option
  * bytes (optlen, a multiple of 4: an ACK's SACK blocks). */
 static __rte_always_inline void
-tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
+tcp_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
 	 uint8_t flags, uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt,
 	 uint32_t optlen)
 {
@@ -34,9 +34,9 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	uint32_t hsum;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
-		      &w->io.np->gw_mac);
-	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	l2 = l2_write(&nw->io, p, rte_cpu_to_be_16(nw->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &nw->io.np->gw_mac);
+	l3 = nw->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	th = (struct rte_tcp_hdr *)(p + l2 + l3);
 	seq = rte_cpu_to_be_32(seq);
 	ack = rte_cpu_to_be_32(ack);
@@ -47,7 +47,7 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	th->data_off = (uint8_t)((thl / 4) << 4);
 	th->tcp_flags = flags;
 	if (flags & RTE_TCP_SYN_FLAG)
-		win = tcp_out_win(w, 0); /* never scaled */
+		win = tcp_out_win(nw, 0); /* never scaled */
 	th->rx_win = rte_cpu_to_be_16(win);
 	th->cksum = 0;
 	th->tcp_urp = 0;
@@ -55,7 +55,7 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + th->rx_win;
 	if (synlen) {
 		uint8_t *o = (uint8_t *)(th + 1);
-		uint16_t mss = rte_cpu_to_be_16(w->mss);
+		uint16_t mss = rte_cpu_to_be_16(nw->mss);
 		o[0] = 2; /* MSS */
 		o[1] = 4;
 		memcpy(o + 2, &mss, 2);
@@ -72,8 +72,8 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 			o[0] = 1; /* no-operation: the option ends on a word */
 			o[1] = 3; /* window scale */
 			o[2] = 3;
-			o[3] = w->rcv_ws;
-			hsum += (1 | 3 << 8) + (3 | (uint32_t)w->rcv_ws << 8);
+			o[3] = nw->rcv_ws;
+			hsum += (1 | 3 << 8) + (3 | (uint32_t)nw->rcv_ws << 8);
 		}
 	}
 	if (optlen) {
@@ -83,71 +83,71 @@ tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq
 	if (dlen)
 		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
 	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
-	if (w->v6) {
+	if (nw->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(&w->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
-		th->cksum = l4_cksum6(&w->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+		ip6_write(&nw->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
+		th->cksum = l4_cksum6(&nw->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
 		uint16_t l4len = (uint16_t)(thl + dlen);
-		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_TCP, l4len);
-		th->cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
+		uint32_t isum = ip_write(&nw->io, ip, t, IPPROTO_TCP, l4len);
+		th->cksum = l4_cksum(&nw->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
 	}
 }
 
 void
-tcp_out_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+tcp_out_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 	     uint32_t ack, uint8_t flags, const struct msg *msg)
 {
-	tcp_fill(w, m, t, seq, ack, flags, tcp_out_win(w, 0), msg, flags == RTE_TCP_SYN_FLAG ? TCP_SYN_OURS : 0,
+	tcp_fill(nw, m, t, seq, ack, flags, tcp_out_win(nw, 0), msg, flags == RTE_TCP_SYN_FLAG ? TCP_SYN_OURS : 0,
 		 NULL, 0);
 }
 
 /* One TCP segment built and queued (tcp_fill's options). */
 static __rte_always_inline int
-tcp_send(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_send(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	 uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
 {
-	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_mbuf *m = pkt_alloc(nw);
 
 	if (unlikely(m == NULL))
 		return -1;
-	tcp_fill(w, m, t, seq, ack, flags, win, msg, synopt, opt, optlen);
-	pkt_send(w, m);
+	tcp_fill(nw, m, t, seq, ack, flags, win, msg, synopt, opt, optlen);
+	pkt_send(nw, m);
 	return 0;
 }
 
 int
-tcp_out(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_out(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	uint16_t win, const struct msg *msg)
 {
 	/* a bare SYN always offers window scaling (RFC 7323 2.2) and SACK */
-	return tcp_send(w, t, seq, ack, flags, win, msg, flags == RTE_TCP_SYN_FLAG ? TCP_SYN_OURS : 0,
+	return tcp_send(nw, t, seq, ack, flags, win, msg, flags == RTE_TCP_SYN_FLAG ? TCP_SYN_OURS : 0,
 			NULL, 0);
 }
 
 int
-tcp_out_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt)
+tcp_out_synack(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt)
 {
-	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0, NULL, synopt, NULL, 0);
+	return tcp_send(nw, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0, NULL, synopt, NULL, 0);
 }
 
 int
-tcp_out_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_out_opt(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	    uint16_t win, const struct msg *msg, const uint8_t *opt, uint32_t optlen)
 {
 	RTE_ASSERT(optlen % 4 == 0 && optlen <= TCP_OPT_MAX && !(flags & RTE_TCP_SYN_FLAG));
-	return tcp_send(w, t, seq, ack, flags, win, msg, 0, opt, optlen);
+	return tcp_send(nw, t, seq, ack, flags, win, msg, 0, opt, optlen);
 }
 
 int
-tcp_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
+tcp_flood_syn(struct netw *nw, const struct tuple *t, uint32_t seq)
 {
-	struct rte_mbuf *m = ring_reuse(w);
+	struct rte_mbuf *m = ring_reuse(nw);
 
-	if (m == NULL && (m = ring_grow(w)) == NULL)
+	if (m == NULL && (m = ring_grow(nw)) == NULL)
 		return -1;
-	tcp_out_fill(w, m, t, seq, 0, RTE_TCP_SYN_FLAG, NULL);
-	pkt_send(w, m);
+	tcp_out_fill(nw, m, t, seq, 0, RTE_TCP_SYN_FLAG, NULL);
+	pkt_send(nw, m);
 	return 0;
 }

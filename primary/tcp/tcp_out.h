@@ -17,7 +17,7 @@
  * m may be NULL (no payload). Returns 0, or -1 when no mbuf was
  * available (dropTx counted). A SYN's window is tcp_out_win(w, 0) whatever
  * win says. */
-int tcp_out(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+int tcp_out(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack,
 	    uint8_t flags, uint16_t win, const struct msg *m);
 
 #define TCP_WS_MAX 14 /* RFC 7323 2.3: the largest window scale shift */
@@ -40,7 +40,7 @@ int tcp_out(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
  * stretched the ACKs under back-pressure, and their ACKs overflowed the
  * ring back to the server (dropTx); 93,440 bytes is 12,800 segments. */
 static inline void
-tcp_rcv_window(struct netw *w, uint32_t bytes)
+tcp_rcv_window(struct netw *nw, uint32_t bytes)
 {
 	uint8_t ws = 0;
 
@@ -48,19 +48,19 @@ tcp_rcv_window(struct netw *w, uint32_t bytes)
 		bytes = (uint32_t)UINT16_MAX << TCP_WS_MAX;
 	while ((bytes >> ws) > UINT16_MAX)
 		ws++;
-	w->rcv_wnd = bytes;
-	w->rcv_ws = ws;
+	nw->rcv_wnd = bytes;
+	nw->rcv_ws = ws;
 }
 
 /* The window field of a segment we send: scaled by our shift on a
  * connection whose SYNs both offered scaling (scaled), else (and in
  * every SYN, RFC 7323 2.2) the window up to 65535. */
 static inline uint16_t
-tcp_out_win(const struct netw *w, int scaled)
+tcp_out_win(const struct netw *nw, int scaled)
 {
 	if (scaled)
-		return (uint16_t)(w->rcv_wnd >> w->rcv_ws);
-	return w->rcv_wnd > UINT16_MAX ? UINT16_MAX : (uint16_t)w->rcv_wnd;
+		return (uint16_t)(nw->rcv_wnd >> nw->rcv_ws);
+	return nw->rcv_wnd > UINT16_MAX ? UINT16_MAX : (uint16_t)nw->rcv_wnd;
 }
 
 /* A SYN's options beside MSS: tcp_out's bare SYN offers both (window
@@ -71,19 +71,19 @@ tcp_out_win(const struct netw *w, int scaled)
 #define TCP_SYN_OURS (TCP_SYN_WS | TCP_SYN_SACK) /* what our bare SYN offers */
 
 /* A SYN+ACK with the options in synopt (PKT_SYN_*). */
-int tcp_out_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt);
+int tcp_out_synack(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt);
 
 /* A segment (not a SYN) carrying option bytes opt[0..optlen), a multiple
  * of 4 and at most 40, written by the transport (an ACK's SACK blocks). */
-int tcp_out_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+int tcp_out_opt(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 		uint16_t win, const struct msg *msg, const uint8_t *opt, uint32_t optlen);
 
 /* Fill m with a TCP segment (what tcp_out queues after allocating). */
-void tcp_out_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
+void tcp_out_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
 		  uint32_t ack, uint8_t flags, const struct msg *msg);
 
 /* A flooding client's SYN, in an mbuf of net/pkt_flood.h's ring. Same
  * returns as tcp_out. */
-int tcp_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq);
+int tcp_flood_syn(struct netw *nw, const struct tuple *t, uint32_t seq);
 
 #endif

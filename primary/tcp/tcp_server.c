@@ -21,22 +21,22 @@
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
 const struct msg *
-tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind)
+tcp_server_answer(const struct netw *nw, const struct sock *sk, uint8_t kind)
 {
-	int ka = w->keepalive && !(sk->flags & SKF_CLOSE);
+	int ka = nw->keepalive && !(sk->flags & SKF_CLOSE);
 
 	if (kind == DP_REQ_BAD)
-		return &w->msg.rsp_bad;
+		return &nw->msg.rsp_bad;
 	if (kind == DP_REQ_HEAD)
-		return ka ? &w->msg.rsp_head_ka : &w->msg.rsp_head_close;
-	return ka ? &w->msg.rsp_ka : &w->msg.rsp_close;
+		return ka ? &nw->msg.rsp_head_ka : &nw->msg.rsp_head_close;
+	return ka ? &nw->msg.rsp_ka : &nw->msg.rsp_close;
 }
 
 /* What a retransmission sends again: the last answer. */
 static inline const struct msg *
-response(const struct netw *w, const struct sock *sk)
+response(const struct netw *nw, const struct sock *sk)
 {
-	return tcp_server_answer(w, sk, sk->last_kind);
+	return tcp_server_answer(nw, sk, sk->last_kind);
 }
 
 /* Whether requests wait behind an answer over several segments (below):
@@ -50,67 +50,67 @@ pend_waiting(const struct sock *sk)
 /* Whether the connection closes after the answer in progress: no request
  * waits behind it (pend_waiting), and the client or we close. */
 static inline int
-closing(const struct netw *w, const struct sock *sk)
+closing(const struct netw *nw, const struct sock *sk)
 {
 	return !pend_waiting(sk) &&
-	       (!w->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || w->stopping);
+	       (!nw->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || nw->stopping);
 }
 
 /* An answer longer than mss goes out through the sender (tcp_send.h),
  * cut from the response template: its source. */
 static inline int
-big_answer(const struct netw *w, const struct sock *sk)
+big_answer(const struct netw *nw, const struct sock *sk)
 {
-	return w->tcp->snd != NULL && response(w, sk)->seg_sum != NULL;
+	return nw->tcp->snd != NULL && response(nw, sk)->seg_sum != NULL;
 }
 
 static inline void
-answer_src(const struct netw *w, const struct sock *sk, struct snd_src *src)
+answer_src(const struct netw *nw, const struct sock *sk, struct snd_src *src)
 {
-	snd_src_msg(src, response(w, sk));
+	snd_src_msg(src, response(nw, sk));
 }
 
 /* An answer over several segments still being sent or acknowledged. */
 static inline int
-big_busy(const struct netw *w, const struct sock *sk)
+big_busy(const struct netw *nw, const struct sock *sk)
 {
-	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
+	return big_answer(nw, sk) && sk->state != SK_SYN_RCVD && snd_active(nw, sk);
 }
 
 void
-tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+tcp_server_accept(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 		  const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		tcp_out_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
-		CNT(&w->cnt, SYN_RT);
-		CNT(&w->cnt, SYN_TX);
+		tcp_out_synack(nw, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+		CNT(&nw->cnt, SYN_RT);
+		CNT(&nw->cnt, SYN_TX);
 		return;
 	}
 	if (sk->state != SK_CLOSED) /* the tuple is reused: forget the old one */
-		sk_closed(w, sk);
-	sk_opened(w, sk);
+		sk_closed(nw, sk);
+	sk_opened(nw, sk);
 	sk->rcv_nxt = s->seq + 1;
-	sk->snd_una = tcp_iss(w, idx);
+	sk->snd_una = tcp_iss(nw, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
-	sk_set_mss(w, sk, s);
+	sk_set_mss(nw, sk, s);
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
 	if (s->sack_ok)
 		sk->flags |= SKF_SACK;
-	if (w->tcp->snd)
-		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
-	tcp_out_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
-	CNT(&w->cnt, SYN_TX);
-	tl_add(w, sk, (uint32_t)idx, TL_RT);
+	if (nw->tcp->snd)
+		snd_open(nw, sk, &nw->tcp->snd[idx], s, 1);
+	tcp_out_synack(nw, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+	CNT(&nw->cnt, SYN_TX);
+	tl_add(nw, sk, (uint32_t)idx, TL_RT);
 }
 
 /* One answer of respond's, in one segment: the last carries our FIN when
  * we close. */
 struct seg_answer {
-	struct netw *w;
+	struct netw *nw;
 	struct sock *sk;
 	const struct tuple *t;
 	int close;
@@ -124,9 +124,9 @@ seg_answer(void *ctx, const struct msg *m, int last)
 
 	if (a->close && last)
 		f |= TH_FIN;
-	sk_send_msg(a->w, a->t, a->sk, a->sk->snd_nxt, f, m);
+	sk_send_msg(a->nw, a->t, a->sk, a->sk->snd_nxt, f, m);
 	a->sk->snd_nxt += m->len;
-	CNT_ADD(&a->w->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	CNT_ADD(&a->nw->cnt, GOOD_TX, (uint64_t)m->len * 8);
 	sk_ack_sent(a->sk); /* the answer carries the ACK of the request */
 	return 0;
 }
@@ -135,24 +135,24 @@ seg_answer(void *ctx, const struct msg *m, int last)
  * several goes through the queue below); the last answer carries our FIN
  * when we close (a bad request closes). */
 static void
-respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+respond(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
 {
 	struct seg_answer a = {
-		.w = w, .sk = sk, .t = t,
-		.close = !w->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
+		.nw = nw, .sk = sk, .t = t,
+		.close = !nw->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || nw->stopping ||
 			 r->kind[r->n - 1] == DP_REQ_BAD,
 	};
 
-	(void)tcp_server_answers(w, sk, r, seg_answer, &a);
+	(void)tcp_server_answers(nw, sk, r, seg_answer, &a);
 	if (a.close) {
 		sk_fin_sent(sk);
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 	}
 	sk->retries = 0;
-	tl_add(w, sk, idx, TL_RT);
-	if (w->lat)
-		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
+	tl_add(nw, sk, idx, TL_RT);
+	if (nw->lat)
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
 }
 
 /* ---- requests waiting behind an answer over several segments ----
@@ -171,10 +171,10 @@ respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 
 /* The kind of the first request waiting (DP_REQ_NONE: none). */
 static inline uint8_t
-pend_first(const struct netw *w, const struct sock *sk)
+pend_first(const struct netw *nw, const struct sock *sk)
 {
 	if (sk->pend_n > 0)
-		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->tcp->app.plain_kind;
+		return (sk->pend_head & 1) ? DP_REQ_HEAD : nw->tcp->app.plain_kind;
 	return (sk->flags & SKF_PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
 }
 
@@ -191,55 +191,55 @@ pend_pop(struct sock *sk)
 
 /* One answer in one segment (a HEAD's, a 400), its FIN when we close. */
 static void
-answer_small(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
+answer_small(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
 	     int close)
 {
-	const struct msg *m = tcp_server_answer(w, sk, kind);
+	const struct msg *m = tcp_server_answer(nw, sk, kind);
 
-	sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
+	sk_send_msg(nw, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
 	sk->snd_nxt += m->len;
-	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)m->len * 8);
 	sk_ack_sent(sk);
 	if (close) {
 		sk_fin_sent(sk);
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 	}
 	sk->retries = 0;
-	tl_add(w, sk, idx, TL_RT);
+	tl_add(nw, sk, idx, TL_RT);
 }
 
 /* Answer the requests waiting, in order, while nothing is in progress.
  * Returns 1 when something was sent (it carries our ACK). */
 static int
-answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+answer_waiting(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
 	int sent = 0;
 
-	while (pend_waiting(sk) && sk->state == SK_ESTABLISHED && !snd_active(w, sk)) {
-		uint8_t kind = pend_first(w, sk);
+	while (pend_waiting(sk) && sk->state == SK_ESTABLISHED && !snd_active(nw, sk)) {
+		uint8_t kind = pend_first(nw, sk);
 		int bad = kind == DP_REQ_BAD, close;
 
-		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
+		if (tcp_server_answer(nw, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
 			break; /* after the answers before it are acknowledged */
 		pend_pop(sk);
 		sk->last_kind = kind;
-		close = bad || closing(w, sk);
+		close = bad || closing(nw, sk);
 		if (!bad)
-			w->cnt.c[w->tcp->app.answered]++;
-		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL) {
+			nw->cnt.c[nw->tcp->app.answered]++;
+		if (tcp_server_answer(nw, sk, kind)->seg_sum != NULL) {
 			struct snd_src src;
 
-			answer_src(w, sk, &src);
-			snd_begin(w, sk, t, &src, close);
+			answer_src(nw, sk, &src);
+			snd_begin(nw, sk, t, &src, close);
 			sk->retries = 0;
-			snd_arm_rt(w, sk, idx);
+			snd_arm_rt(nw, sk, idx);
 		} else {
-			answer_small(w, sk, idx, t, kind, close);
+			answer_small(nw, sk, idx, t, kind, close);
 		}
 		sent = 1;
 	}
-	if (sent && w->lat)
-		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
+	if (sent && nw->lat)
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
 	return sent;
 }
 
@@ -248,7 +248,7 @@ answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
  * nothing in progress). Returns -1 when they do not fit: those that do
  * not are pipeFull, the connection is reset. */
 static int
-pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+pend_add(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	 const struct req_runs *r)
 {
 	uint32_t left = r->total;
@@ -261,12 +261,12 @@ pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
 			uint32_t n = sk->pend_n;
 
-			if (n == PEND_MAX && answer_waiting(w, sk, idx, t))
+			if (n == PEND_MAX && answer_waiting(nw, sk, idx, t))
 				n = sk->pend_n;
 			if (n == PEND_MAX) {
-				CNT_ADD(&w->cnt, PIPE_FULL, left);
-				sk_ctl(w, t, sk, TH_RST | TH_ACK);
-				sk_closed(w, sk);
+				CNT_ADD(&nw->cnt, PIPE_FULL, left);
+				sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+				sk_closed(nw, sk);
 				return -1;
 			}
 			if (r->kind[k] == DP_REQ_HEAD)
@@ -280,59 +280,59 @@ pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
 /* The server's established step: count and answer the requests, or
  * finish an answer in progress, or close after the client's FIN. */
 static void
-server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+server_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		   const struct seg *s)
 {
 	struct req_runs r;
 
 	r.n = r.total = 0;
 	if (s->dlen > 0 && !(sk->flags & SKF_PEND_BAD))
-		tcp_server_count(w, sk, s->data, s->dlen, &r);
-	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || pend_waiting(sk))) {
-		if (pend_add(w, sk, idx, t, &r) != 0 || answer_waiting(w, sk, idx, t))
+		tcp_server_count(nw, sk, s->data, s->dlen, &r);
+	if (unlikely(nw->tcp->snd != NULL) && (r.total > 0 || pend_waiting(sk))) {
+		if (pend_add(nw, sk, idx, t, &r) != 0 || answer_waiting(nw, sk, idx, t))
 			return; /* reset, or the answer carries our ACK */
 		r.total = 0; /* waiting */
 	}
 	if (r.total > 0) {
-		respond(w, sk, idx, t, &r);
-	} else if (snd_active(w, sk) || pend_waiting(sk)) {
+		respond(nw, sk, idx, t, &r);
+	} else if (snd_active(nw, sk) || pend_waiting(sk)) {
 		/* an answer in progress (snd_ack sent what it could), or
 		 * answers waiting for the ACK of those before them */
 		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
-			sk_ctl(w, t, sk, TH_ACK);
+			sk_ctl(nw, t, sk, TH_ACK);
 	} else if (sk->flags & SKF_FIN_RCVD) {
-		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk_ctl(nw, t, sk, TH_FIN | TH_ACK);
 		sk->snd_nxt++;
 		sk->state = SK_LAST_ACK;
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		tl_add(nw, sk, idx, TL_RT);
 	} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
-		sk_ack_partial(w, sk, idx, t, s->dlen);
+		sk_ack_partial(nw, sk, idx, t, s->dlen);
 	} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
-		tl_add(w, sk, idx, TL_IDLE); /* all answered */
+		tl_add(nw, sk, idx, TL_IDLE); /* all answered */
 	}
 }
 
 /* A SYN: a new connection (a SYN+ACK is not for a server, nor any SYN
  * while stopping). */
 static void
-server_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+server_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 	    const struct tuple *t)
 {
-	if ((s->flags & TH_ACK) || w->stopping) {
-		CNT(&w->cnt, TCP_DROP);
+	if ((s->flags & TH_ACK) || nw->stopping) {
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
-	tcp_server_accept(w, sk, idx, s, t);
+	tcp_server_accept(nw, sk, idx, s, t);
 }
 
 static inline int
-server_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (likely(!big_busy(w, sk)))
+	if (likely(!big_busy(nw, sk)))
 		return 0;
-	answer_src(w, sk, src);
-	*fin = closing(w, sk);
+	answer_src(nw, sk, src);
+	*fin = closing(nw, sk);
 	return 1;
 }
 
@@ -347,39 +347,39 @@ static const struct tcp_role server_role = {
 };
 
 void
-tcp_server_timer(struct netw *w, uint32_t idx, int which)
+tcp_server_timer(struct netw *nw, uint32_t idx, int which)
 {
-	if (unlikely(w->tcp->over_timer != NULL)) {
-		w->tcp->over_timer(w, idx, which);
+	if (unlikely(nw->tcp->over_timer != NULL)) {
+		nw->tcp->over_timer(nw, idx, which);
 		return;
 	}
 	if (which == TL_IDLE) {
-		struct sock *sk = &w->skt.sk[idx];
+		struct sock *sk = &nw->skt.sk[idx];
 		struct tuple t;
 
 		if (sk->state != SK_ESTABLISHED) {
-			sk_closed(w, sk);
+			sk_closed(nw, sk);
 			return;
 		}
 		/* an idle keepalive connection */
-		sk_tuple(&w->skt, idx, &t);
-		CNT(&w->cnt, IDLE_CLOSE);
-		sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+		sk_tuple(&nw->skt, idx, &t);
+		CNT(&nw->cnt, IDLE_CLOSE);
+		sk_ctl(nw, &t, sk, TH_FIN | TH_ACK);
 		sk->snd_nxt++;
 		sk->state = SK_FIN_WAIT_1;
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		tl_add(nw, sk, idx, TL_RT);
 		return;
 	}
-	tcp_timer_rt(w, idx, &server_role);
+	tcp_timer_rt(nw, idx, &server_role);
 }
 
 void
-tcp_server_input(struct netw *w, const struct seg *s)
+tcp_server_input(struct netw *nw, const struct seg *s)
 {
-	if (unlikely(w->tcp->over_input != NULL)) {
-		w->tcp->over_input(w, s);
+	if (unlikely(nw->tcp->over_input != NULL)) {
+		nw->tcp->over_input(nw, s);
 		return;
 	}
-	tcp_input(w, s, &server_role);
+	tcp_input(nw, s, &server_role);
 }

@@ -21,7 +21,7 @@
 
 
 struct plain_ctx {
-	struct netw *w;
+	struct netw *nw;
 	struct sock *sk;
 	struct tls_conn *c;
 	uint32_t answered;
@@ -34,7 +34,7 @@ record_answer(void *ctx, const struct msg *m, int last)
 	struct plain_ctx *p = ctx;
 
 	(void)last;
-	if (tls_write_msg(p->w, p->c, m) < 0)
+	if (tls_write_msg(p->nw, p->c, m) < 0)
 		return -1; /* failed: counted by the caller */
 	p->answered++;
 	return 0;
@@ -49,7 +49,7 @@ static void
 on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
 	struct plain_ctx *p = arg;
-	struct netw *w = p->w;
+	struct netw *nw = p->nw;
 	struct sock *sk = p->sk;
 	struct req_runs r;
 	int bad = 0;
@@ -57,28 +57,28 @@ on_plain(void *arg, const uint8_t *data, uint32_t len)
 	if ((sk->flags & SKF_CLOSE) || p->c->state == TLS_FAILED)
 		return; /* closing: what follows is not answered */
 	r.n = r.total = 0;
-	tcp_server_count(w, sk, data, len, &r);
-	if (tcp_server_answers(w, sk, &r, record_answer, p) < 0)
+	tcp_server_count(nw, sk, data, len, &r);
+	if (tcp_server_answers(nw, sk, &r, record_answer, p) < 0)
 		return;
 	for (uint32_t k = 0; k < r.n; k++)
 		bad |= r.kind[k] == DP_REQ_BAD;
-	if (r.total > 0 && (!w->keepalive || w->stopping || bad || (sk->flags & SKF_CLOSE)))
+	if (r.total > 0 && (!nw->keepalive || nw->stopping || bad || (sk->flags & SKF_CLOSE)))
 		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
 }
 
 
 /* Ciphertext in order: the handshake's next step, or records. */
 static void
-read_records(struct netw *w, struct sock *sk, struct tls_conn *c, const struct seg *s)
+read_records(struct netw *nw, struct sock *sk, struct tls_conn *c, const struct seg *s)
 {
-	struct plain_ctx p = { w, sk, c, 0 };
+	struct plain_ctx p = { nw, sk, c, 0 };
 	uint8_t was = c->state;
 	int r;
 
 	if (c->state == TLS_IDLE) {
-		CNT(&w->cnt, TLS_HS);
-		if (tls_open(c, &w->tls->side) < 0) {
-			tls_failed(w, c, TLS_HS);
+		CNT(&nw->cnt, TLS_HS);
+		if (tls_open(c, &nw->tls->side) < 0) {
+			tls_failed(nw, c, TLS_HS);
 			sk->flags |= SKF_CLOSE;
 			return;
 		}
@@ -90,64 +90,64 @@ read_records(struct netw *w, struct sock *sk, struct tls_conn *c, const struct s
 	if (r < 0) {
 		if (was == TLS_HS && SSL_is_init_finished(c->ssl)) {
 			/* completed, then a record of the same segment failed */
-			tls_hs_done(w, sk, c);
+			tls_hs_done(nw, sk, c);
 			was = TLS_UP;
 		}
-		tls_failed(w, c, was);
+		tls_failed(nw, c, was);
 		sk->flags |= SKF_CLOSE; /* with our alert, if OpenSSL wrote one */
 		return;
 	}
 	if (r & TLS_EV_DONE)
-		tls_hs_done(w, sk, c);
+		tls_hs_done(nw, sk, c);
 	if (r & TLS_EV_CLOSE)
 		tls_close_after(sk, c); /* the peer's close_notify: ours */
 	if (p.answered)
-		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
 }
 
 /* The TLS server's established step. */
 static void
-tls_srv_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+tls_srv_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		    const struct seg *s)
 {
-	struct tls_conn *c = tls_conn_of(w, sk);
+	struct tls_conn *c = tls_conn_of(nw, sk);
 	uint32_t nxt = sk->snd_nxt;
 
-	tls_settle(w, sk, c);
+	tls_settle(nw, sk, c);
 	if (s->dlen > 0 && !(sk->flags & SKF_CLOSE))
-		read_records(w, sk, c, s);
+		read_records(nw, sk, c, s);
 	if ((sk->flags & SKF_FIN_RCVD) && !(sk->flags & SKF_CLOSE)) {
 		uint8_t was = c->state;
 
 		if (tls_eof(c) < 0) /* mid-handshake */
-			tls_failed(w, c, was);
+			tls_failed(nw, c, was);
 		tls_close_after(sk, c);
 	}
-	tls_flush(w, sk, idx, t, c);
+	tls_flush(nw, sk, idx, t, c);
 	if (sk->snd_nxt != nxt || sk->state != SK_ESTABLISHED)
 		return; /* what went carries our ACK */
 	if (s->dlen > 0)
-		sk_ack_partial(w, sk, idx, t, s->dlen); /* a part of a record or a flight */
-	else if (!snd_active(w, sk) && sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE)
-		tl_add(w, sk, idx, TL_IDLE); /* all answered: waiting for the next request */
+		sk_ack_partial(nw, sk, idx, t, s->dlen); /* a part of a record or a flight */
+	else if (!snd_active(nw, sk) && sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE)
+		tl_add(nw, sk, idx, TL_IDLE); /* all answered: waiting for the next request */
 }
 
 static void
-tls_srv_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
+tls_srv_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
 {
-	if ((s->flags & TH_ACK) || w->stopping) {
-		CNT(&w->cnt, TCP_DROP);
+	if ((s->flags & TH_ACK) || nw->stopping) {
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
-	tcp_server_accept(w, sk, idx, s, t);
+	tcp_server_accept(nw, sk, idx, s, t);
 }
 
 static inline int
-tls_srv_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+tls_srv_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (!snd_active(w, sk))
+	if (!snd_active(nw, sk))
 		return 0;
-	tls_src(src, tls_conn_of(w, sk));
+	tls_src(src, tls_conn_of(nw, sk));
 	*fin = (sk->flags & SKF_CLOSE) != 0;
 	return 1;
 }
@@ -155,10 +155,10 @@ tls_srv_sending(const struct netw *w, const struct sock *sk, struct snd_src *src
 /* Only a FIN alone is resent outside a message (tcp_input.h: the data
  * of a message is the sender's); any template of ours says so. */
 static inline const struct msg *
-tls_srv_resent(const struct netw *w, const struct sock *sk)
+tls_srv_resent(const struct netw *nw, const struct sock *sk)
 {
 	(void)sk;
-	return &w->msg.rsp_ka;
+	return &nw->msg.rsp_ka;
 }
 
 static const struct tcp_role tls_server_role = {
@@ -172,35 +172,35 @@ static const struct tcp_role tls_server_role = {
 };
 
 void
-tls_server_timer(struct netw *w, uint32_t idx, int which)
+tls_server_timer(struct netw *nw, uint32_t idx, int which)
 {
-	struct sock *sk = &w->skt.sk[idx];
+	struct sock *sk = &nw->skt.sk[idx];
 	struct tls_conn *c;
 	struct tuple t;
 
 	if (which != TL_IDLE) {
-		tcp_timer_rt(w, idx, &tls_server_role);
+		tcp_timer_rt(nw, idx, &tls_server_role);
 		return;
 	}
 	if (sk->state != SK_ESTABLISHED) {
-		sk_closed(w, sk);
+		sk_closed(nw, sk);
 		return;
 	}
-	c = tls_conn_of(w, sk);
-	tls_settle(w, sk, c);
+	c = tls_conn_of(nw, sk);
+	tls_settle(nw, sk, c);
 	if (c->state == TLS_HS) { /* the handshake stalled */
 		tls_timeout(c);
-		tls_failed(w, c, TLS_HS);
+		tls_failed(nw, c, TLS_HS);
 	} else if (c->state == TLS_UP) {
-		CNT(&w->cnt, IDLE_CLOSE); /* an idle keepalive connection */
+		CNT(&nw->cnt, IDLE_CLOSE); /* an idle keepalive connection */
 	}
 	tls_close_after(sk, c);
-	sk_tuple(&w->skt, idx, &t);
-	tls_flush(w, sk, idx, &t, c);
+	sk_tuple(&nw->skt, idx, &t);
+	tls_flush(nw, sk, idx, &t, c);
 }
 
 void
-tls_server_input(struct netw *w, const struct seg *s)
+tls_server_input(struct netw *nw, const struct seg *s)
 {
-	tcp_input(w, s, &tls_server_role);
+	tcp_input(nw, s, &tls_server_role);
 }

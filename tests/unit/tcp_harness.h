@@ -48,7 +48,7 @@ struct rec {
 #define HIST_MAX 64
 
 struct node {
-	struct worker w; /* first: tcp_out finds the node from the worker */
+	struct worker wk; /* first: tcp_out finds the node from the worker */
 	struct dp_config cfg;
 	struct dp_worker_stats *st;
 	struct netport np;
@@ -74,7 +74,7 @@ struct node {
 #define MAX_NODES 4
 #define TEST_DACK_RING 8
 
-#define C(n, id) ((n)->w.net.cnt.c[DP_C_##id])
+#define C(n, id) ((n)->wk.net.cnt.c[DP_C_##id])
 #define HZ 2000000000ULL
 
 static inline uint32_t

@@ -117,7 +117,7 @@ test_two_gets_one_segment(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
 	assert_non_null(ka->seg_sum); /* an answer over several segments */
 	peer_send(&p, GET GET, 2 * (sizeof(GET) - 1), 0);
 	assert_int_equal(C(p.s, HTTP_GET), 2);
@@ -145,7 +145,7 @@ test_get_during_answer(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
 	peer_send(&p, GET, sizeof(GET) - 1, 0);
 	assert_int_equal(peer_round(&p), 10); /* the first flight */
 	assert_true(p.got < ka->len);
@@ -168,8 +168,8 @@ test_mixed_then_fin(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	head = &p.s->w.net.msg.rsp_head_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	head = &p.s->wk.net.msg.rsp_head_ka;
 	assert_null(head->seg_sum); /* one segment */
 	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 1);
 	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 2);
@@ -196,8 +196,8 @@ test_small_answer_lost(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	head = &p.s->w.net.msg.rsp_head_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	head = &p.s->wk.net.msg.rsp_head_ka;
 	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 0);
 	while (p.got < ka->len)
 		assert_true(peer_round(&p) > 0);
@@ -228,8 +228,8 @@ test_bad_after_get(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	bad = &p.s->w.net.msg.rsp_bad;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	bad = &p.s->wk.net.msg.rsp_bad;
 	peer_send(&p, reqs, sizeof(reqs) - 1, 0);
 	peer_send(&p, GET, sizeof(GET) - 1, 0); /* after the bad one: not read */
 	peer_take_all(&p);
@@ -278,7 +278,7 @@ test_small_answers_no_queue(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_null(s->w.tcp.snd);
+	assert_null(s->wk.tcp.snd);
 	client_tuple(c, 3, &t);
 	inject(s, &t, 1000, 0, TH_SYN, NULL, 0);
 	iss = s->out[0].seq;

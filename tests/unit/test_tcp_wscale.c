@@ -31,20 +31,20 @@ test_ws_arith(void **state)
 		{ 65535u << 14, 14, 65535, 65535 },  /* the most RFC 7323 allows */
 		{ UINT32_MAX, 14, 65535, 65535 },    /* beyond it: the most */
 	};
-	struct netw w;
+	struct netw nw;
 
 	(void)state;
-	memset(&w, 0, sizeof(w));
+	memset(&nw, 0, sizeof(nw));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		tcp_rcv_window(&w, cases[i].bytes);
-		assert_int_equal(w.rcv_ws, cases[i].ws);
-		assert_int_equal(tcp_out_win(&w, 1), cases[i].scaled);
-		assert_int_equal(tcp_out_win(&w, 0), cases[i].plain);
+		tcp_rcv_window(&nw, cases[i].bytes);
+		assert_int_equal(nw.rcv_ws, cases[i].ws);
+		assert_int_equal(tcp_out_win(&nw, 1), cases[i].scaled);
+		assert_int_equal(tcp_out_win(&nw, 0), cases[i].plain);
 		/* what the peer reads back is the window, less what the
 		 * shift cannot carry */
 		if (cases[i].bytes <= 65535u << 14) {
-			assert_true(((uint32_t)tcp_out_win(&w, 1) << w.rcv_ws) <= cases[i].bytes);
-			assert_true(cases[i].bytes - ((uint32_t)tcp_out_win(&w, 1) << w.rcv_ws) < (1u << w.rcv_ws));
+			assert_true(((uint32_t)tcp_out_win(&nw, 1) << nw.rcv_ws) <= cases[i].bytes);
+			assert_true(cases[i].bytes - ((uint32_t)tcp_out_win(&nw, 1) << nw.rcv_ws) < (1u << nw.rcv_ws));
 		}
 	}
 }
@@ -57,9 +57,9 @@ test_ws_offered(void **state)
 	struct node *c = new_client(NULL);
 
 	(void)state;
-	assert_int_equal(c->w.net.rcv_wnd, WND);
-	assert_int_equal(c->w.net.rcv_ws, 1);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(c->wk.net.rcv_wnd, WND);
+	assert_int_equal(c->wk.net.rcv_ws, 1);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	assert_int_equal(c->out[0].ws, 1);
@@ -80,7 +80,7 @@ test_ws_both(void **state)
 
 	(void)state;
 	c->wire_win = s->wire_win = 1;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &r);
 	deliver(c, s); /* SYN, ws 1 */
@@ -89,7 +89,7 @@ test_ws_both(void **state)
 	assert_int_equal(s->out[0].win, 65535); /* a SYN+ACK's window is not scaled */
 	ssk = server_sock(s, &t);
 	assert_true(ssk->flags & SKF_WS);
-	assert_int_equal(sk_snd_of(&s->w.net, ssk)->shift, 1);
+	assert_int_equal(sk_snd_of(&s->wk.net, ssk)->shift, 1);
 	deliver(s, c); /* SYN+ACK: the client's ACK with the request */
 	csk = client_sock(c, &t);
 	assert_true(csk->flags & SKF_WS);
@@ -102,7 +102,7 @@ test_ws_both(void **state)
 		assert_int_equal(s->out[i].win, WND >> 1);
 	deliver(s, c); /* the client's ACKs, scaled */
 	deliver(c, s);
-	assert_int_equal(sk_snd_of(&s->w.net, ssk)->wnd, WND);
+	assert_int_equal(sk_snd_of(&s->wk.net, ssk)->wnd, WND);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_int_equal(C(c, HTTP_ERR) + C(c, SK_ERR) + C(s, PUSH_RT), 0);
@@ -121,7 +121,7 @@ test_ws_one_side(void **state)
 	(void)state;
 	/* the server, from a SYN without the option */
 	c->peer_ws = SEG_NO_WS;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	box_clear(c);
 	inject(s, &t, 1000, 0, TH_SYN, NULL, 0); /* s->peer_ws: SEG_NO_WS */
@@ -140,7 +140,7 @@ test_ws_one_side(void **state)
 	s = new_server(ka_server);
 	s->wire_win = 1;   /* the server sees the client's offer */
 	c->peer_ws = SEG_NO_WS;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &r);
 	sk = client_sock(c, &t);
@@ -177,7 +177,7 @@ test_ws_post_not_window_bound(void **state)
 
 	(void)state;
 	c->wire_win = s->wire_win = 1;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the first flight */

@@ -71,7 +71,7 @@ tls_server(void (*tweak)(struct dp_config *))
 
 	srv = s;
 	cli = new_client(NULL);
-	if (tls_part_init(&part, &s->w.net, err, sizeof(err)) != 0)
+	if (tls_part_init(&part, &s->wk.net, err, sizeof(err)) != 0)
 		fail_msg("tls_part_init: %s", err);
 	mem_before = tls_mem_live();
 	return s;
@@ -247,9 +247,9 @@ teardown(void **state)
 	SSL_SESSION_free(part_c.side.sess);
 	part_c.side.sess = NULL;
 	live = tls_mem_live();
-	tls_part_fini(&part, &srv->w.net);
+	tls_part_fini(&part, &srv->wk.net);
 	if (our_cli != NULL)
-		tls_part_fini(&part_c, &our_cli->w.net);
+		tls_part_fini(&part_c, &our_cli->wk.net);
 	our_cli = NULL;
 	free_nodes(state);
 	/* every connection's memory (the server's and the client's) back:
@@ -288,8 +288,8 @@ test_https_get(void **state)
 
 		https_get(s, &p, (uint64_t)v, versions[v], 0, 0);
 		assert_int_equal(SSL_version(p.ssl), versions[v]);
-		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
-		assert_memory_equal(p.got, s->w.net.msg.rsp_close.data, p.got_len);
+		assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
+		assert_memory_equal(p.got, s->wk.net.msg.rsp_close.data, p.got_len);
 		assert_true(p.fin_rx);
 		assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
 		peer_close(s, &p);
@@ -316,7 +316,7 @@ static void
 test_https_big_answer(void **state)
 {
 	struct node *s = tls_server(https_big_server);
-	const struct msg *m = &s->w.net.msg.rsp_close;
+	const struct msg *m = &s->wk.net.msg.rsp_close;
 	struct peer p;
 	struct msg seg;
 
@@ -324,9 +324,9 @@ test_https_big_answer(void **state)
 	assert_non_null(m->seg_sum);
 	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
 	assert_int_equal(p.got_len, m->len);
-	for (uint32_t k = 0; (uint64_t)k * s->w.net.mss < m->len; k++) {
-		msg_segment(m, s->w.net.mss, k, &seg);
-		assert_memory_equal(p.got + (size_t)k * s->w.net.mss, seg.data, seg.len);
+	for (uint32_t k = 0; (uint64_t)k * s->wk.net.mss < m->len; k++) {
+		msg_segment(m, s->wk.net.mss, k, &seg);
+		assert_memory_equal(p.got + (size_t)k * s->wk.net.mss, seg.data, seg.len);
 	}
 	assert_true(p.fin_rx);
 	peer_close(s, &p);
@@ -351,12 +351,12 @@ test_https_splits(void **state)
 	assert_true(hello > 100);
 	for (uint32_t k = 1; k < hello; k += (k < 16 || k > hello - 16) ? 1 : 7, n++) {
 		https_get(s, &p, n % N_LPORT, TLS1_2_VERSION, k, 0);
-		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+		assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
 		peer_close(s, &p);
 		peer_free(&p);
 	}
 	https_get(s, &p, n++ % N_LPORT, TLS1_3_VERSION, 0, 1);
-	assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+	assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
 	peer_close(s, &p);
 	peer_free(&p);
 	assert_int_equal(C(s, TLS_HS_DONE), n);
@@ -374,12 +374,12 @@ test_https_keepalive_resume(void **state)
 
 	(void)state;
 	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
-	assert_int_equal(p.got_len, s->w.net.msg.rsp_ka.len);
+	assert_int_equal(p.got_len, s->wk.net.msg.rsp_ka.len);
 	assert_false(p.fin_rx);
 	SSL_write(p.ssl, get, sizeof(get) - 1);
 	send_pending(s, &p, 0, 0);
 	read_plain(s, &p);
-	assert_int_equal(p.got_len, 2 * s->w.net.msg.rsp_ka.len);
+	assert_int_equal(p.got_len, 2 * s->wk.net.msg.rsp_ka.len);
 	sess = SSL_get1_session(p.ssl);
 	assert_non_null(sess);
 	/* the client closes: its close_notify, our close_notify and FIN */
@@ -510,7 +510,7 @@ test_hostile_stall(void **state)
 	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_PSH, (const uint8_t *)data, 20);
 	collect(s, &p);
 	for (int i = 0; i < 3 + DP_MAX_RETRIES && open_sockets(s) > 0; i++) {
-		advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
+		advance(s, s->wk.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
 		run_timers(s);
 		box_clear(s);
 	}
@@ -553,7 +553,7 @@ tls_client(void (*tweak)(struct dp_config *))
 	struct node *c = new_client(tweak);
 	char err[DP_ERR_LEN];
 
-	if (tls_part_init(&part_c, &c->w.net, err, sizeof(err)) != 0)
+	if (tls_part_init(&part_c, &c->wk.net, err, sizeof(err)) != 0)
 		fail_msg("tls_part_init (client): %s", err);
 	our_cli = c;
 	mem_before = tls_mem_live();
@@ -582,10 +582,10 @@ test_client_against_server(void **state)
 	(void)state;
 	memset(&lat_c, 0, sizeof(lat_c));
 	memset(&lat_s, 0, sizeof(lat_s));
-	c->w.net.lat = &lat_c;
-	s->w.net.lat = &lat_s;
+	c->wk.net.lat = &lat_c;
+	s->wk.net.lat = &lat_s;
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		pump(c, s);
 	}
 	assert_int_equal(C(c, TLS_HS), 3);
@@ -600,7 +600,7 @@ test_client_against_server(void **state)
 	/* each handshake's time recorded once, on both sides (tls_hs_done) */
 	assert_int_equal(lat_c.h[DP_LAT_TLS_HS].count, 3);
 	assert_int_equal(lat_s.h[DP_LAT_TLS_HS].count, 3);
-	c->w.net.lat = s->w.net.lat = NULL;
+	c->wk.net.lat = s->wk.net.lat = NULL;
 	assert_int_equal(open_sockets(c), 0);
 	assert_int_equal(c->bad_sums, 0);
 	assert_gone(s);
@@ -625,17 +625,17 @@ test_client_stop_closes_idle(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		pump(c, s);
 	}
 	assert_int_equal(C(c, HTTP_2XX), 2);
-	assert_int_equal(c->w.tcp.tl[TL_KA].count, 2);
-	c->w.net.stopping = 1;
-	while (c->w.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
-		uint32_t idx = c->w.tcp.tl[TL_KA].head - 1;
+	assert_int_equal(c->wk.tcp.tl[TL_KA].count, 2);
+	c->wk.net.stopping = 1;
+	while (c->wk.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
+		uint32_t idx = c->wk.tcp.tl[TL_KA].head - 1;
 
-		tl_remove(&c->w.net, &c->w.net.skt.sk[idx]);
-		tcp_client_close_idle(&c->w.net, idx);
+		tl_remove(&c->wk.net, &c->wk.net.skt.sk[idx]);
+		tcp_client_close_idle(&c->wk.net, idx);
 	}
 	for (size_t i = 0; i < c->n_out; i++) /* an alert record (21), TLS 1.2 */
 		notify += c->out[i].len >= 7 && c->out[i].data[0] == 21 && c->out[i].data[1] == 3;
@@ -659,7 +659,7 @@ test_client_against_plain_server(void **state)
 	cli = new_client(NULL);
 	memset(&part, 0, sizeof(part));
 	c = tls_client(https_ka_client);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, TLS_HS), 1);
 	assert_int_equal(C(c, TLS_F_PROTO), 1);
