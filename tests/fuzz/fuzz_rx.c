@@ -178,7 +178,7 @@ static uint64_t tls_hs_seen[2], tls_inputs; /* handshakes started, completed; in
 uint16_t
 tx_flush(struct txq *q)
 {
-	struct side *s = container_of(q, struct side, w.net.txq);
+	struct side *s = container_of(q, struct side, wk.net.txq);
 	uint16_t n = tx_pending(q);
 
 	for (uint16_t i = q->head; i < q->n; i++) {
