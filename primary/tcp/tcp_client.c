@@ -70,7 +70,7 @@ tcp_client_unfinished(struct netw *nw, const struct sock *sk)
 }
 
 static void
-fail(struct netw *nw, struct sock *sk, const struct tuple *t)
+client_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
 {
 	CNT(&nw->cnt, SK_ERR);
 	tcp_client_unfinished(nw, sk);
@@ -105,7 +105,7 @@ next_step(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		fin_ends_response(nw, sk);
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			fail(nw, sk, t);
+			client_fail(nw, sk, t);
 		} else if (dlen) {
 			/* More of the response to come: the server makes
 			 * progress, its retransmission timer starts again (a
@@ -151,7 +151,7 @@ static int
 client_read(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
 	if (tcp_client_response(nw, sk, s->data, s->dlen) != 0) {
-		fail(nw, sk, t);
+		client_fail(nw, sk, t);
 		return 1;
 	}
 	return 0;

@@ -50,7 +50,7 @@ struct plain_ctx {
 };
 
 static void
-on_plain(void *arg, const uint8_t *data, uint32_t len)
+cli_on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
 	struct plain_ctx *p = arg;
 
@@ -83,7 +83,7 @@ tls_cli_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct
 	tls_settle(nw, sk, c);
 	if (s->dlen > 0 && !(sk->flags & SKF_CLOSE)) {
 		uint8_t was = c->state;
-		int r = tls_input(c, s->data, s->dlen, on_plain, &p);
+		int r = tls_input(c, s->data, s->dlen, cli_on_plain, &p);
 
 		if (r < 0 || p.bad) {
 			if (r < 0 && was == TLS_HS && SSL_is_init_finished(c->ssl)) {

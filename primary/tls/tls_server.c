@@ -27,7 +27,7 @@ struct plain_ctx {
 	uint32_t answered;
 };
 
-/* One answer of on_plain's, as records. */
+/* One answer of srv_on_plain's, as records. */
 static __rte_always_inline int
 record_answer(void *ctx, const struct msg *m, int last)
 {
@@ -46,7 +46,7 @@ record_answer(void *ctx, const struct msg *m, int last)
  * segments; here every answer is records, whatever its length). A bad
  * request is answered 400 and closes. */
 static void
-on_plain(void *arg, const uint8_t *data, uint32_t len)
+srv_on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
 	struct plain_ctx *p = arg;
 	struct netw *nw = p->nw;
@@ -84,7 +84,7 @@ read_records(struct netw *nw, struct sock *sk, struct tls_conn *c, const struct 
 		}
 		was = TLS_HS;
 	}
-	r = tls_input(c, s->data, s->dlen, on_plain, &p);
+	r = tls_input(c, s->data, s->dlen, srv_on_plain, &p);
 	if (r >= 0 && c->state == TLS_FAILED) /* a write of an answer failed */
 		r = -(int)c->fail;
 	if (r < 0) {
