@@ -19,7 +19,7 @@ struct worker_params {
 extern volatile int dp_workers_quit;
 
 /* The worker's fields that follow from its configuration and place alone
- * (flags, sizes, timer lengths, addresses): no EAL, no memory. w->net.io.np must
+ * (flags, sizes, timer lengths, addresses): no EAL, no memory. wk->net.io.np must
  * be set (IPv6 prefixes). worker_setup calls it; so do the unit tests, to
  * build their workers as the engine does. */
 void worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,

@@ -180,7 +180,7 @@ launch(struct worker *wk)
 	return n;
 }
 
-/* Until told to quit. Everything it keeps between iterations is in w,
+/* Until told to quit. Everything it keeps between iterations is in wk,
  * so a fault in the device (dev_fault.c) can start it afresh. */
 static __rte_noinline void
 worker_loop(struct worker *wk)

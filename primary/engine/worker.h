@@ -49,7 +49,7 @@ struct worker {
 	struct dev_fault fault;
 };
 
-/* Point the parts at each other (after setup, or a copy of w). */
+/* Point the parts at each other (after setup, or a copy of wk). */
 static inline void
 worker_link(struct worker *wk)
 {

@@ -70,8 +70,8 @@ enum vxlan_verdict {
 void vxlan_init(struct vxlan *vx, const struct dp_config *cfg, uint32_t port_idx, uint16_t queue,
 		uint32_t id, int inner6);
 
-/* Prepare worker w's tunnel for port port_idx of cfg (w->id, w->txq.queue and
- * w->v6 set). Returns 0, or -1 with err (out of memory). w->io.vx stays NULL
+/* Prepare worker nw's tunnel for port port_idx of cfg (nw->id, nw->txq.queue and
+ * nw->v6 set). Returns 0, or -1 with err (out of memory). nw->io.vx stays NULL
  * when the port has no vxlan line. */
 int vxlan_setup(struct netw *nw, const struct dp_config *cfg, uint32_t port_idx, char *err,
 		size_t errlen);

@@ -13,9 +13,9 @@
 #include "net/l4.h"
 #include "net/netw.h"
 
-/* Queue a TCP segment on w's TX batch, its window field win (tcp_out_win).
+/* Queue a TCP segment on nw's TX batch, its window field win (tcp_out_win).
  * m may be NULL (no payload). Returns 0, or -1 when no mbuf was
- * available (dropTx counted). A SYN's window is tcp_out_win(w, 0) whatever
+ * available (dropTx counted). A SYN's window is tcp_out_win(nw, 0) whatever
  * win says. */
 int tcp_out(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack,
 	    uint8_t flags, uint16_t win, const struct msg *m);

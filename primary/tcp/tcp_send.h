@@ -37,7 +37,7 @@
 #include "tcp/tcp.h"
 #include "net/netw.h"
 
-/* Per-connection sender state, in w->tcp->snd[] indexed as w->skt.sk[]: allocated
+/* Per-connection sender state, in nw->tcp->snd[] indexed as nw->skt.sk[]: allocated
  * only by a worker that sends messages over several segments, so the
  * 64-byte socket stays as it is for every other test. */
 struct sk_snd {

@@ -157,7 +157,7 @@ respond(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 
 /* ---- requests waiting behind an answer over several segments ----
  *
- * A worker whose answer takes several segments (w->tcp->snd) answers one
+ * A worker whose answer takes several segments (nw->tcp->snd) answers one
  * request at a time: the next once the one before is all acknowledged
  * (the sender starts a message from an acknowledged stream). Requests
  * that arrive meanwhile (a pipelining client) wait in the socket, in

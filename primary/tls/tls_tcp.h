@@ -47,7 +47,7 @@ tls_conn_of(const struct netw *nw, const struct sock *sk)
 }
 
 /* The one place a handshake completes (counted; its time, SYN sent or
- * received to Finished, is w->now - sk->t_start). */
+ * received to Finished, is nw->now - sk->t_start). */
 void tls_hs_done(struct netw *nw, const struct sock *sk, const struct tls_conn *c);
 
 /* A call on c returned a failure while c was in state `was` (enum
