@@ -39,23 +39,6 @@ response(const struct netw *nw, const struct sock *sk)
 	return tcp_server_answer(nw, sk, sk->last_kind);
 }
 
-/* Whether requests wait behind an answer over several segments (below):
- * some counted in pend_n, or a bad one. One test of both. */
-static inline int
-pend_waiting(const struct sock *sk)
-{
-	return (sk->pend_n | (sk->flags & SKF_PEND_BAD)) != 0;
-}
-
-/* Whether the connection closes after the answer in progress: no request
- * waits behind it (pend_waiting), and the client or we close. */
-static inline int
-closing(const struct netw *nw, const struct sock *sk)
-{
-	return !pend_waiting(sk) &&
-	       (!nw->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || nw->stopping);
-}
-
 /* An answer longer than mss goes out through the sender (tcp_send.h),
  * cut from the response template: its source. */
 static inline int
@@ -132,7 +115,7 @@ seg_answer(void *ctx, const struct msg *m, int last)
 }
 
 /* Answer the requests, each in one segment (a worker whose answers take
- * several goes through the queue below); the last answer carries our FIN
+ * several goes through tcp_server.h's queue, below); the last answer carries our FIN
  * when we close (a bad request closes). */
 static void
 respond(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
@@ -156,47 +139,32 @@ respond(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 }
 
 /* ---- requests waiting behind an answer over several segments ----
- *
- * A worker whose answer takes several segments (nw->tcp->snd) answers one
- * request at a time: the next once the one before is all acknowledged
- * (the sender starts a message from an acknowledged stream). Requests
- * that arrive meanwhile (a pipelining client) wait in the socket, in
- * order: sk->pend_n counts them, bit k of sk->pend_head is set when the
- * k-th is a HEAD (the one method answered 200 with other bytes; GET and
- * POST get the same answer), and SKF_PEND_BAD in sk->flags marks a bad
- * request last (400, then close: nothing after it is read). No byte is added to the
- * socket; the room is PEND_MAX requests, a request beyond it is
- * pipeFull and the connection is reset. */
-#define PEND_MAX 16u  /* the bits of sk->pend_head */
+ * (tcp_server.h's queue): each answer begun in one segment (a HEAD's, a
+ * 400) or as the sender's message. */
+struct seg_begin {
+	struct netw *nw;
+	struct sock *sk;
+	uint32_t idx;
+	const struct tuple *t;
+};
 
-/* The kind of the first request waiting (DP_REQ_NONE: none). */
-static inline uint8_t
-pend_first(const struct netw *nw, const struct sock *sk)
+static __rte_always_inline int
+seg_begin(void *ctx, const struct msg *m, int close)
 {
-	if (sk->pend_n > 0)
-		return (sk->pend_head & 1) ? DP_REQ_HEAD : nw->tcp->app.plain_kind;
-	return (sk->flags & SKF_PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
-}
+	struct seg_begin *b = ctx;
+	struct netw *nw = b->nw;
+	struct sock *sk = b->sk;
 
-static inline void
-pend_pop(struct sock *sk)
-{
-	if (sk->pend_n > 0) {
-		sk->pend_head >>= 1;
-		sk->pend_n--;
-	} else {
-		sk->flags &= (uint8_t)~SKF_PEND_BAD;
+	if (m->seg_sum != NULL) {
+		struct snd_src src;
+
+		snd_src_msg(&src, m);
+		snd_begin(nw, sk, b->t, &src, close);
+		sk->retries = 0;
+		snd_arm_rt(nw, sk, b->idx);
+		return 0;
 	}
-}
-
-/* One answer in one segment (a HEAD's, a 400), its FIN when we close. */
-static void
-answer_small(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
-	     int close)
-{
-	const struct msg *m = tcp_server_answer(nw, sk, kind);
-
-	sk_send_msg(nw, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
+	sk_send_msg(nw, b->t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
 	sk->snd_nxt += m->len;
 	CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)m->len * 8);
 	sk_ack_sent(sk);
@@ -205,7 +173,8 @@ answer_small(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple 
 		CNT(&nw->cnt, FIN_TX);
 	}
 	sk->retries = 0;
-	tl_add(nw, sk, idx, TL_RT);
+	tl_add(nw, sk, b->idx, TL_RT);
+	return 0;
 }
 
 /* Answer the requests waiting, in order, while nothing is in progress.
@@ -213,68 +182,31 @@ answer_small(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple 
 static int
 answer_waiting(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
-	int sent = 0;
+	struct seg_begin b = { nw, sk, idx, t };
+	int sent = tcp_server_answer_waiting(nw, sk, seg_begin, &b);
 
-	while (pend_waiting(sk) && sk->state == SK_ESTABLISHED && !snd_active(nw, sk)) {
-		uint8_t kind = pend_first(nw, sk);
-		int bad = kind == DP_REQ_BAD, close;
-
-		if (tcp_server_answer(nw, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
-			break; /* after the answers before it are acknowledged */
-		pend_pop(sk);
-		sk->last_kind = kind;
-		close = bad || closing(nw, sk);
-		if (!bad)
-			nw->cnt.c[nw->tcp->app.answered]++;
-		if (tcp_server_answer(nw, sk, kind)->seg_sum != NULL) {
-			struct snd_src src;
-
-			answer_src(nw, sk, &src);
-			snd_begin(nw, sk, t, &src, close);
-			sk->retries = 0;
-			snd_arm_rt(nw, sk, idx);
-		} else {
-			answer_small(nw, sk, idx, t, kind, close);
-		}
-		sent = 1;
-	}
-	if (sent && nw->lat)
+	if (sent > 0 && nw->lat)
 		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
-	return sent;
+	return sent > 0;
 }
 
-/* The requests of r join the queue, in order; when it is full, the
- * first waiting may be answered now (all of one segment arrived at once,
- * nothing in progress). Returns -1 when they do not fit: those that do
- * not are pipeFull, the connection is reset. */
+/* The requests of r join the queue; -1 when they do not fit (pipeFull):
+ * the connection is reset. */
 static int
 pend_add(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	 const struct req_runs *r)
 {
-	uint32_t left = r->total;
+	struct seg_begin b = { nw, sk, idx, t };
+	int k = tcp_server_pend_add(nw, sk, r, seg_begin, &b);
 
-	for (uint32_t k = 0; k < r->n; k++) {
-		if (r->kind[k] == DP_REQ_BAD) {
-			sk->flags |= SKF_PEND_BAD;
-			return 0;
-		}
-		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
-			uint32_t n = sk->pend_n;
-
-			if (n == PEND_MAX && answer_waiting(nw, sk, idx, t))
-				n = sk->pend_n;
-			if (n == PEND_MAX) {
-				CNT_ADD(&nw->cnt, PIPE_FULL, left);
-				sk_ctl(nw, t, sk, TH_RST | TH_ACK);
-				sk_closed(nw, sk);
-				return -1;
-			}
-			if (r->kind[k] == DP_REQ_HEAD)
-				sk->pend_head |= (uint16_t)(1u << n);
-			sk->pend_n++;
-		}
+	if (k >= 0) {
+		if (k > 0 && nw->lat) /* an answer begun to make room */
+			lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
+		return 0;
 	}
-	return 0;
+	sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+	sk_closed(nw, sk);
+	return -1;
 }
 
 /* The server's established step: count and answer the requests, or
@@ -288,14 +220,14 @@ server_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct 
 	r.n = r.total = 0;
 	if (s->dlen > 0 && !(sk->flags & SKF_PEND_BAD))
 		tcp_server_count(nw, sk, s->data, s->dlen, &r);
-	if (unlikely(nw->tcp->snd != NULL) && (r.total > 0 || pend_waiting(sk))) {
+	if (unlikely(nw->tcp->snd != NULL) && (r.total > 0 || tcp_server_pend_waiting(sk))) {
 		if (pend_add(nw, sk, idx, t, &r) != 0 || answer_waiting(nw, sk, idx, t))
 			return; /* reset, or the answer carries our ACK */
 		r.total = 0; /* waiting */
 	}
 	if (r.total > 0) {
 		respond(nw, sk, idx, t, &r);
-	} else if (snd_active(nw, sk) || pend_waiting(sk)) {
+	} else if (snd_active(nw, sk) || tcp_server_pend_waiting(sk)) {
 		/* an answer in progress (snd_ack sent what it could), or
 		 * answers waiting for the ACK of those before them */
 		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
@@ -332,7 +264,7 @@ server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 	if (likely(!big_busy(nw, sk)))
 		return 0;
 	answer_src(nw, sk, src);
-	*fin = closing(nw, sk);
+	*fin = tcp_server_closing(nw, sk);
 	return 1;
 }
 

@@ -3,7 +3,8 @@
  * its own role. A connection's first bytes start its handshake; the
  * plaintext after it is read as the plain server reads a segment
  * (tcp_server.h: the requests counted by method, or raw messages of
- * payload_size) and each answer written as records; the records go out
+ * payload_size; answers over several segments through the same queue,
+ * one at a time) and each answer written as records; the records go out
  * through the TCP sender from the connection's buffer (tls_tcp.h). Our
  * close_notify goes before our FIN on every close after the handshake.
  */
@@ -24,8 +25,30 @@ struct plain_ctx {
 	struct netw *nw;
 	struct sock *sk;
 	struct tls_conn *c;
-	uint32_t answered;
+	uint32_t idx;
+	const struct tuple *t;
+	uint32_t answered; /* answers begun (the server's latency) */
+	int reset;         /* pipeFull: the connection is reset once the records are read */
 };
+
+/* Our FIN after what is written: when we close (SKF_CLOSE) and no request
+ * waits (a request asking to close sets SKF_CLOSE as it is counted: the
+ * answers queued before it go first), as the plain server's closing. */
+static inline int
+srv_fin(const struct sock *sk)
+{
+	return (sk->flags & SKF_CLOSE) != 0 && !tcp_server_pend_waiting(sk);
+}
+
+/* The requests waiting are not answered (the connection failed, or the
+ * peer's close_notify: ours goes at once, RFC 8446 6.1, RFC 5246 7.2.1). */
+static inline void
+srv_drop_waiting(struct sock *sk)
+{
+	sk->pend_n = 0;
+	sk->pend_head = 0;
+	sk->flags &= (uint8_t)~SKF_PEND_BAD;
+}
 
 /* One answer of srv_on_plain's, as records. */
 static __rte_always_inline int
@@ -40,11 +63,10 @@ record_answer(void *ctx, const struct msg *m, int last)
 	return 0;
 }
 
-/* Plaintext received: its requests counted and answered, as the plain
- * server does with a segment (tcp_server.h: the same counting, the same
- * answers; the config refuses pipeline with answers over several
- * segments; here every answer is records, whatever its length). A bad
- * request is answered 400 and closes. */
+/* Plaintext received, every answer in one segment: its requests counted
+ * and answered at once, as the plain server does with a segment
+ * (tcp_server.h: the same counting, the same answers). A bad request is
+ * answered 400 and closes. */
 static void
 srv_on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
@@ -66,12 +88,59 @@ srv_on_plain(void *arg, const uint8_t *data, uint32_t len)
 		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
 }
 
+/* One answer of the queue's (tcp_server.h), as records, sent at once:
+ * the sender's message, so the next waits for its ACK. */
+static __rte_always_inline int
+record_begin(void *ctx, const struct msg *m, int close)
+{
+	struct plain_ctx *p = ctx;
+
+	if (tls_write_msg(p->nw, p->c, m) < 0)
+		return -1; /* failed: counted by the caller */
+	if (close)
+		tls_close_after(p->sk, p->c);
+	tls_send(p->nw, p->sk, p->idx, p->t, p->c, srv_fin(p->sk));
+	p->answered++;
+	return 0;
+}
+
+/* Plaintext received, answers over several segments: its requests
+ * counted and queued behind the answer in progress, as the plain server
+ * does with a segment (tcp_server.c's server_established: the same queue,
+ * the same answers, pipeFull beyond TCP_PEND_MAX waiting). */
+static void
+srv_on_plain_queued(void *arg, const uint8_t *data, uint32_t len)
+{
+	struct plain_ctx *p = arg;
+	struct netw *nw = p->nw;
+	struct sock *sk = p->sk;
+	struct req_runs r;
+	int k;
+
+	if (p->reset || p->c->state == TLS_FAILED || (sk->flags & SKF_PEND_BAD) || srv_fin(sk))
+		return; /* closing: what follows is not read */
+	r.n = r.total = 0;
+	tcp_server_count(nw, sk, data, len, &r);
+	k = tcp_server_pend_add(nw, sk, &r, record_begin, p);
+	if (k == -1)
+		p->reset = 1; /* after tls_input: the SSL object is in use */
+	else if (k >= 0)
+		(void)tcp_server_answer_waiting(nw, sk, record_begin, p); /* < 0: c failed */
+}
+
+tls_plain_fn *
+tls_server_plain(const struct netw *nw)
+{
+	return nw->msg.rsp_ka.seg_sum != NULL || nw->msg.rsp_close.seg_sum != NULL ? srv_on_plain_queued
+										    : srv_on_plain;
+}
 
 /* Ciphertext in order: the handshake's next step, or records. */
 static void
-read_records(struct netw *nw, struct sock *sk, struct tls_conn *c, const struct seg *s)
+read_records(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
+	     struct tls_conn *c, const struct seg *s)
 {
-	struct plain_ctx p = { nw, sk, c, 0 };
+	struct plain_ctx p = { nw, sk, c, idx, t, 0, 0 };
 	uint8_t was = c->state;
 	int r;
 
@@ -84,7 +153,12 @@ read_records(struct netw *nw, struct sock *sk, struct tls_conn *c, const struct 
 		}
 		was = TLS_HS;
 	}
-	r = tls_input(c, s->data, s->dlen, srv_on_plain, &p);
+	r = tls_input(c, s->data, s->dlen, nw->tls->on_plain, &p);
+	if (p.reset) { /* pipeFull (counted): reset, as the plain server does */
+		sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+		sk_closed(nw, sk);
+		return;
+	}
 	if (r >= 0 && c->state == TLS_FAILED) /* a write of an answer failed */
 		r = -(int)c->fail;
 	if (r < 0) {
@@ -94,15 +168,34 @@ read_records(struct netw *nw, struct sock *sk, struct tls_conn *c, const struct 
 			was = TLS_UP;
 		}
 		tls_failed(nw, c, was);
+		srv_drop_waiting(sk);
 		sk->flags |= SKF_CLOSE; /* with our alert, if OpenSSL wrote one */
 		return;
 	}
 	if (r & TLS_EV_DONE)
 		tls_hs_done(nw, sk, c);
-	if (r & TLS_EV_CLOSE)
+	if (r & TLS_EV_CLOSE) {
+		srv_drop_waiting(sk);
 		tls_close_after(sk, c); /* the peer's close_notify: ours */
+	}
 	if (p.answered)
 		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
+}
+
+/* The answers waiting, once the one before is acknowledged (the ACK of
+ * this segment: tcp_input.h's sender step before this one). */
+static void
+answer_waiting(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+{
+	struct plain_ctx p = { nw, sk, c, idx, t, 0, 0 };
+
+	if (tcp_server_answer_waiting(nw, sk, record_begin, &p) < 0) {
+		tls_failed(nw, c, TLS_UP); /* a write of an answer failed */
+		srv_drop_waiting(sk);
+		sk->flags |= SKF_CLOSE;
+	} else if (p.answered) {
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
+	}
 }
 
 /* The TLS server's established step. */
@@ -114,16 +207,24 @@ tls_srv_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct
 	uint32_t nxt = sk->snd_nxt;
 
 	tls_settle(nw, sk, c);
-	if (s->dlen > 0 && !(sk->flags & SKF_CLOSE))
-		read_records(nw, sk, c, s);
-	if ((sk->flags & SKF_FIN_RCVD) && !(sk->flags & SKF_CLOSE)) {
+	/* (records are read after a request asking to close while requests
+	 * wait before it, as the plain server reads its segments) */
+	if (s->dlen > 0 && (!(sk->flags & SKF_CLOSE) || tcp_server_pend_waiting(sk))) {
+		read_records(nw, sk, idx, t, c, s);
+		if (sk->state == SK_CLOSED)
+			return; /* reset: pipeFull */
+	}
+	if (unlikely(tcp_server_pend_waiting(sk)))
+		answer_waiting(nw, sk, idx, t, c);
+	if ((sk->flags & SKF_FIN_RCVD) && !(sk->flags & SKF_CLOSE) && !tcp_server_pend_waiting(sk)) {
+		/* (requests waiting: the last one's answer closes) */
 		uint8_t was = c->state;
 
 		if (tls_eof(c) < 0) /* mid-handshake */
 			tls_failed(nw, c, was);
 		tls_close_after(sk, c);
 	}
-	tls_flush(nw, sk, idx, t, c);
+	tls_send(nw, sk, idx, t, c, srv_fin(sk));
 	if (sk->snd_nxt != nxt || sk->state != SK_ESTABLISHED)
 		return; /* what went carries our ACK */
 	if (s->dlen > 0)
@@ -148,7 +249,7 @@ tls_srv_sending(const struct netw *nw, const struct sock *sk, struct snd_src *sr
 	if (!snd_active(nw, sk))
 		return 0;
 	tls_src(src, tls_conn_of(nw, sk));
-	*fin = (sk->flags & SKF_CLOSE) != 0;
+	*fin = srv_fin(sk);
 	return 1;
 }
 
@@ -194,9 +295,10 @@ tls_server_timer(struct netw *nw, uint32_t idx, int which)
 	} else if (c->state == TLS_UP) {
 		CNT(&nw->cnt, IDLE_CLOSE); /* an idle keepalive connection */
 	}
+	srv_drop_waiting(sk);
 	tls_close_after(sk, c);
 	sk_tuple(&nw->skt, idx, &t);
-	tls_flush(nw, sk, idx, &t, c);
+	tls_send(nw, sk, idx, &t, c, srv_fin(sk));
 }
 
 void

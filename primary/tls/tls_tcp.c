@@ -62,6 +62,7 @@ tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen)
 	nw->tcp->over_input = nw->is_client ? tls_client_input : tls_server_input;
 	nw->tcp->over_timer = nw->is_client ? tls_client_timer : tls_server_timer;
 	nw->tcp->over_closed = part_closed;
+	p->on_plain = nw->is_client ? NULL : tls_server_plain(nw);
 	return 0;
 bad:
 	tls_side_free(&p->side);
@@ -145,9 +146,10 @@ tls_settle(const struct netw *nw, const struct sock *sk, struct tls_conn *c)
 }
 
 void
-tls_flush(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+tls_send(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c,
+	 int close)
 {
-	int fin = (sk->flags & SKF_CLOSE) != 0 && sk->state == SK_ESTABLISHED;
+	int fin = close && sk->state == SK_ESTABLISHED;
 	struct snd_src src;
 
 	tls_src(&src, c);

@@ -24,6 +24,7 @@ struct tls_part {
 	struct tls_conn *conn; /* n_conn, parallel to the sockets, in zero pages until used */
 	uint64_t n_conn;
 	int64_t conn_bytes;    /* one connection's bytes, measured at setup (tls_measure.h) */
+	tls_plain_fn *on_plain; /* server: its plaintext's requests answered (tls_server_plain) */
 };
 
 /* The worker's TLS part for its configuration's tls_* keywords, the
@@ -65,10 +66,18 @@ void tls_unfinished(struct netw *nw, const struct sock *sk);
 void tls_settle(const struct netw *nw, const struct sock *sk, struct tls_conn *c);
 
 /* Sends what c holds beyond what was sent: a new message, or more of
- * the one in progress; with SKF_CLOSE, our FIN after its last byte (or
+ * the one in progress; with close, our FIN after its last byte (or
  * alone). On the retransmission timer when anything went. */
-void tls_flush(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
-	       struct tls_conn *c);
+void tls_send(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
+	      struct tls_conn *c, int close);
+
+/* tls_send, our FIN when SKF_CLOSE says (the client; the server's FIN
+ * also waits for the requests queued: tls_server.c). */
+static inline void
+tls_flush(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+{
+	tls_send(nw, sk, idx, t, c, (sk->flags & SKF_CLOSE) != 0);
+}
 
 /* A message of ours (a request, an answer) as records: one of a segment
  * at once, a longer one from its segments (a long template stores only a
@@ -82,6 +91,11 @@ void tls_close_after(struct sock *sk, struct tls_conn *c);
 /* The roles (tls_server.c, tls_client.c): the worker's segments and
  * timers while the part is set. */
 void tls_server_input(struct netw *nw, const struct seg *s);
+/* The server's plaintext step for the worker's answers, bound once
+ * (tls_part_init): answered at once as records when each fits a segment,
+ * else through the plain server's queue (tcp/tcp_server.h), one answer at
+ * a time, as over http. */
+tls_plain_fn *tls_server_plain(const struct netw *nw);
 void tls_server_timer(struct netw *nw, uint32_t idx, int which);
 void tls_client_input(struct netw *nw, const struct seg *s);
 void tls_client_timer(struct netw *nw, uint32_t idx, int which);

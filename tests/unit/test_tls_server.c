@@ -34,9 +34,11 @@ struct peer {
 	struct tuple t;
 	uint32_t seq, ack; /* next to send; next expected */
 	int fin_rx, fin_tx, rst_rx;
-	uint8_t got[65536];
+	uint8_t *got;      /* GOT_CAP bytes: the plaintext the server sent */
 	uint32_t got_len;
 };
+
+#define GOT_CAP (20u * 1000000u + 65536u) /* up to 20 answers of payload_size 1m */
 
 static void
 https_server(struct dp_config *c)
@@ -81,6 +83,8 @@ static void
 peer_new(struct peer *p, struct node *s, uint64_t idx, int version)
 {
 	memset(p, 0, sizeof(*p));
+	p->got = malloc(GOT_CAP);
+	assert_non_null(p->got);
 	p->ctx = SSL_CTX_new(TLS_client_method());
 	assert_non_null(p->ctx);
 	if (version) {
@@ -103,8 +107,10 @@ peer_free(struct peer *p)
 {
 	SSL_free(p->ssl);
 	SSL_CTX_free(p->ctx);
+	free(p->got);
 	p->ssl = NULL;
 	p->ctx = NULL;
+	p->got = NULL;
 }
 
 /* What the server sent: its data in order into the client's BIO, its FIN. */
@@ -198,8 +204,8 @@ handshake(struct node *s, struct peer *p, uint32_t first, int one)
 static void
 read_plain(struct node *s, struct peer *p)
 {
-	for (int round = 0; round < 64;) {
-		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(sizeof(p->got) - p->got_len));
+	for (int round = 0; round < 10000;) { /* ends when nothing more comes */
+		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(GOT_CAP - p->got_len));
 
 		if (n > 0) {
 			p->got_len += (uint32_t)n;
@@ -332,6 +338,265 @@ test_https_big_answer(void **state)
 	peer_close(s, &p);
 	peer_free(&p);
 	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_gone(s);
+}
+
+/* ---- pipelined requests behind answers over several segments ----
+ * The plain server's tests (test_tcp_pipe.c) over HTTPS: the same queue,
+ * the same answers, byte for byte, the same counters. */
+
+static void
+https_pipe_server(struct dp_config *c)
+{
+	https_server(c);
+	c->keepalive = 1;
+	c->payload_size = 1000000; /* payload_size 1m: 685 segments an answer */
+}
+
+/* The plaintext the client holds now (no ACK sent: the rest on its way). */
+static void
+read_now(struct peer *p)
+{
+	int n;
+
+	while ((n = SSL_read(p->ssl, p->got + p->got_len, (int)(GOT_CAP - p->got_len))) > 0)
+		p->got_len += (uint32_t)n;
+}
+
+/* The client writes these requests as one record, sent in one segment. */
+static void
+peer_ask(struct node *s, struct peer *p, const char *req, uint32_t len)
+{
+	assert_int_equal(SSL_write(p->ssl, req, (int)len), (int)len);
+	send_pending(s, p, 0, 0);
+}
+
+/* The plaintext received is these answers, in order, byte for byte (each
+ * from its template's segments, msg_segment, as the sender cuts it). */
+static void
+assert_answers(const struct node *s, const struct peer *p, const struct msg *const *m, int n)
+{
+	uint32_t off = 0, mss = s->wk.net.mss;
+	struct msg seg;
+
+	for (int i = 0; i < n; i++) {
+		assert_true(off + m[i]->len <= p->got_len);
+		if (m[i]->seg_sum == NULL) {
+			assert_memory_equal(p->got + off, m[i]->data, m[i]->len);
+		} else {
+			for (uint32_t k = 0; (uint64_t)k * mss < m[i]->len; k++) {
+				msg_segment(m[i], mss, k, &seg);
+				assert_memory_equal(p->got + off + (size_t)k * mss, seg.data, seg.len);
+			}
+		}
+		off += m[i]->len;
+	}
+	assert_int_equal(p->got_len, off);
+}
+
+/* A connection of ours with its handshake done, TLS 1.2 or 1.3. */
+static void
+pipe_peer(struct node *s, struct peer *p, uint64_t idx, int version)
+{
+	peer_new(p, s, idx, version);
+	peer_connect(s, p);
+	assert_int_equal(handshake(s, p, 0, 0), 1);
+}
+
+/* No failure of any kind, the connection open. */
+static void
+assert_pipe_clean(struct node *s, const struct peer *p)
+{
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	assert_int_equal(C(s, TLS_F_INTERNAL) + C(s, TLS_F_PROTO), 0);
+	assert_false(p->fin_rx);
+	assert_false(p->rst_rx);
+	assert_int_equal(server_sock(s, &p->t)->state, SK_ESTABLISHED);
+	assert_int_equal(server_sock(s, &p->t)->pend_n, 0);
+}
+
+/* The client's close_notify: ours, our FIN; nothing left. */
+static void
+pipe_close(struct node *s, struct peer *p)
+{
+	SSL_shutdown(p->ssl);
+	send_pending(s, p, 0, 0);
+	read_plain(s, p);
+	assert_true(p->fin_rx);
+	peer_close(s, p);
+	peer_free(p);
+	assert_gone(s);
+}
+
+#define PGET "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+/* Two GETs for 1 MB answers in one record: both answered, in order,
+ * byte for byte; httpGet 2, http2XX 2 (TLS 1.3 and 1.2). */
+static void
+test_https_pipe_two_in_one_record(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+
+	(void)state;
+	assert_non_null(ka->seg_sum); /* an answer over several segments */
+	for (int v = 0; v < 2; v++) {
+		struct peer p;
+
+		pipe_peer(s, &p, (uint64_t)v, versions[v]);
+		peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+		assert_int_equal(C(s, HTTP_GET), 2 * (v + 1));
+		read_plain(s, &p);
+		assert_answers(s, &p, (const struct msg *[]){ ka, ka }, 2);
+		assert_int_equal(C(s, HTTP_2XX), 2 * (v + 1));
+		assert_pipe_clean(s, &p);
+		pipe_close(s, &p);
+	}
+}
+
+/* Five GETs in one record: five answers, each begun once the one before
+ * is acknowledged, so the connection holds one answer's records at a time
+ * (all five at once are more than a connection may hold, TLS_OUT_MAX: the
+ * fifth failed as tlsErr, counted in httpGet and never answered). */
+static void
+test_https_pipe_five_in_one_record(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_2_VERSION);
+	peer_ask(s, &p, PGET PGET PGET PGET PGET, 5 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, HTTP_GET), 5);
+	read_plain(s, &p);
+	assert_int_equal(p.got_len, 5 * ka->len);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka, ka, ka }, 5);
+	assert_int_equal(C(s, HTTP_2XX), 5);
+	assert_pipe_clean(s, &p);
+	pipe_close(s, &p);
+}
+
+/* A GET, then two GETs in one record while its answer is mid-way: three
+ * answers, in order, byte for byte. */
+static void
+test_https_pipe_during_answer(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, PGET, sizeof(PGET) - 1);
+	read_now(&p); /* the first flight, not acknowledged */
+	assert_true(p.got_len > 0 && p.got_len < ka->len);
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, HTTP_GET), 3);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka }, 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_pipe_clean(s, &p);
+	pipe_close(s, &p);
+}
+
+/* GET, HEAD, GET in one record: the HEAD's head alone between two whole
+ * answers; then a bad request behind a GET: the GET's answer, 400, our
+ * close_notify and FIN (what follows the bad request is not read). */
+static void
+test_https_pipe_head_and_bad(void **state)
+{
+	static const char mixed[] = PGET "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n" PGET;
+	static const char bad[] = PGET "BREW / HTTP/1.1\r\n\r\n" PGET;
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka, *head = &s->wk.net.msg.rsp_head_ka;
+	const struct msg *b = &s->wk.net.msg.rsp_bad;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, mixed, sizeof(mixed) - 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, head, ka }, 3);
+	assert_int_equal(C(s, HTTP_GET), 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_pipe_clean(s, &p);
+	p.got_len = 0;
+	peer_ask(s, &p, bad, sizeof(bad) - 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, b }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(C(s, HTTP_GET), 4);
+	assert_int_equal(C(s, HTTP_ERR), 1);
+	assert_int_equal(C(s, HTTP_2XX), 4);
+	assert_int_equal(C(s, TLS_ERR) + C(s, PIPE_FULL), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* Two GETs in one record, then the client's FIN (no close_notify): both
+ * answered, then our close_notify and FIN after the last, as the plain
+ * server closes after its last answer waiting. */
+static void
+test_https_pipe_then_fin(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_FIN, NULL, 0);
+	p.seq++;
+	p.fin_tx = 1;
+	collect(s, &p);
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* The room, as over plain HTTP: 17 GETs in one record fit (the first is
+ * answered at once, 16 wait), and are all answered; two more while 16
+ * wait are pipeFull and the connection is reset. */
+static void
+test_https_pipe_full(void **state)
+{
+	char reqs[17 * (sizeof(PGET) - 1) + 1];
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	for (int i = 0; i < 17; i++)
+		memcpy(reqs + i * (sizeof(PGET) - 1), PGET, sizeof(PGET) - 1);
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, reqs, 17 * (sizeof(PGET) - 1));
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 16);
+	assert_int_equal(C(s, PIPE_FULL), 0);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka,
+						      ka, ka, ka }, 17);
+	assert_int_equal(C(s, HTTP_2XX), 17);
+	assert_pipe_clean(s, &p);
+	/* now 17 again, and two more behind them in a second record */
+	peer_ask(s, &p, reqs, 17 * (sizeof(PGET) - 1));
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, PIPE_FULL), 2);
+	assert_int_equal(C(s, HTTP_GET), 36);
+	assert_true(p.rst_rx);
+	assert_int_equal(open_sockets(s), 0);
+	peer_free(&p);
 	assert_gone(s);
 }
 
@@ -480,7 +745,7 @@ test_hostile_bad_record(void **state)
 	send_pending(s, &p, 0, 0);
 	assert_true(p.fin_rx);
 	assert_true(BIO_ctrl_pending(p.rb) >= 7); /* the alert record */
-	n = SSL_read(p.ssl, p.got, sizeof(p.got));
+	n = SSL_read(p.ssl, p.got, (int)GOT_CAP);
 	assert_true(n <= 0);
 	assert_int_equal(SSL_get_error(p.ssl, (int)n), SSL_ERROR_SSL); /* it read our fatal alert */
 	assert_int_equal(ERR_GET_REASON(ERR_peek_last_error()), SSL_R_SSLV3_ALERT_BAD_RECORD_MAC);
@@ -695,6 +960,12 @@ main(void)
 		cmocka_unit_test_teardown(test_https_get, teardown),
 		cmocka_unit_test_teardown(test_https_splits, teardown),
 		cmocka_unit_test_teardown(test_https_big_answer, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_two_in_one_record, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_during_answer, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_five_in_one_record, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_head_and_bad, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_then_fin, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_full, teardown),
 		cmocka_unit_test_teardown(test_https_keepalive_resume, teardown),
 		cmocka_unit_test_teardown(test_tls_raw, teardown),
 		cmocka_unit_test_teardown(test_hostile_not_tls, teardown),
