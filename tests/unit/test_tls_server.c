@@ -566,6 +566,35 @@ test_https_pipe_then_fin(void **state)
 	assert_gone(s);
 }
 
+/* A GET asking to close, then a GET, in one record: both answered (the
+ * close is known as they are counted: both with the closing template, as
+ * the plain server's tcp_server_answer picks, which reads the first
+ * request's Connection header), our close_notify and FIN after the second
+ * answer, not after the first. */
+static void
+test_https_pipe_close_request(void **state)
+{
+	static const char reqs[] = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" PGET;
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *cl = &s->wk.net.msg.rsp_close;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, reqs, sizeof(reqs) - 1);
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ cl, cl }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
 /* The room, as over plain HTTP: 17 GETs in one record fit (the first is
  * answered at once, 16 wait), and are all answered; two more while 16
  * wait are pipeFull and the connection is reset. */
@@ -965,6 +994,7 @@ main(void)
 		cmocka_unit_test_teardown(test_https_pipe_five_in_one_record, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_head_and_bad, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_then_fin, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_close_request, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_full, teardown),
 		cmocka_unit_test_teardown(test_https_keepalive_resume, teardown),
 		cmocka_unit_test_teardown(test_tls_raw, teardown),
