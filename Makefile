@@ -208,8 +208,9 @@ build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c $(FUZZ_CFG)
 build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
 # The receive path's rooms whole, plus the engine and setup it runs under;
-# not the device (the harness stands in for tx_flush) nor the control path.
-FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
+# not the device nor state/txq.c (the harness stands in for tx_flush) nor the
+# control path.
+FUZZ_RX_SRC  := $(wildcard primary/app/*.c primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
                 primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 # Each input starts from a snapshot of the connected workers (rx_snap.h);
@@ -220,7 +221,7 @@ FUZZ_RX_SRC  := $(wildcard primary/http/*.c primary/net/*.c primary/tcp/*.c prim
 # worker's own figures, not the input's, and they run for every packet
 # (a quarter of an execution was tracing). The HTTP parsers neither: their
 # comparisons with the input are fuzz_http's, with tracing.
-FUZZ_RX_QUIET := primary/net/pkt.c primary/engine/timers.c primary/engine/worker.c \
+FUZZ_RX_QUIET := primary/net/pkt.c primary/net/pkt_alloc.c primary/tcp/tcp_out.c primary/engine/timers.c primary/engine/worker.c \
                  $(wildcard primary/http/*.c)
 # fuzz_rx runs with no sanitizer, its checks after every input being its
 # own (fuzz_rx.c): at 34k executions per CPU second with ASan and UBSan,

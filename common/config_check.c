@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config_err.h"
 #include "config_int.h"
 
 

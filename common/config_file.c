@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Reading a config file (dperf -c FILE): a regular file or a pipe, text,
- * at most 1 MiB, never a wait without end; then dp_config_parse.
+ * at most 1 MiB, never a wait without end; then dp_config_parse, which runs
+ * the parser's phases in order (config_int.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "config_int.h"
 #include "escape.h"
 
 #define CONFIG_MAX_BYTES (1 << 20)
@@ -115,3 +117,37 @@ dp_config_load(const char *path, struct dp_config *cfg, char *err, size_t errlen
 	return rc;
 }
 
+/* The phases in order: defaults, each line (config_parse.c), the rules
+ * that need every line (config_check.c). */
+int
+dp_config_parse(const char *name, const char *text, struct dp_config *cfg, char *err,
+		size_t errlen)
+{
+	struct dp_config tmp;
+	struct pctx p;
+
+	memset(&p, 0, sizeof(p));
+	p.name = name;
+	p.cfg = &tmp;
+	p.err = err;
+	p.errlen = errlen;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	dp_config_defaults(&tmp);
+	snprintf(tmp.file, sizeof(tmp.file), "%s", name);
+	while (*text != '\0') {
+		size_t len = strcspn(text, "\n");
+
+		p.line++;
+		if (parse_line(&p, text, len) < 0)
+			return -1;
+		text += len;
+		if (*text == '\n')
+			text++;
+	}
+	if (config_check(&p) < 0)
+		return -1;
+	memcpy(tmp.kw_line, p.kw_line, sizeof(tmp.kw_line));
+	*cfg = tmp;
+	return 0;
+}

@@ -7,7 +7,8 @@
  *   config_parse.c  the kinds (parse, range check, store), lines, defaults
  *   config_check.c  cross-keyword rules, once every line is read
  *   config_dump.c   the effective configuration and dperf -k, from the rows
- *   config_file.c   reading the file
+ *   config_err.c    the errors and warnings every phase reports (config_err.h)
+ *   config_file.c   reading the file, and the phases in order (dp_config_parse)
  *
  * Every error is one line: "FILE:LINE: keyword: what is wrong (expected
  * ...)", or "FILE: keyword: ..." when no line applies (a missing keyword).
@@ -93,13 +94,7 @@ struct pctx {
 	uint32_t packet_size;                  /* dperf's deprecated size: turned into payload_size */
 };
 
-int err_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void warn_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* An error (a warning) on the current line, about the current keyword. */
-#define kw_err(p, ...) err_at((p), (p)->line, (p)->kw->name, __VA_ARGS__)
-#define kw_warn(p, ...) warn_at((p), (p)->line, (p)->kw->name, __VA_ARGS__)
+/* Errors and warnings: config_err.h. */
 
 /* A number in min..max (what names it in the message), or an error. */
 int arg_num(struct pctx *p, const char *what, const char *s, uint64_t min, uint64_t max,
@@ -124,6 +119,9 @@ const char *kw_range(const struct keyword *kw, char *buf, size_t len);
 
 /* Cross-keyword rules (config_check.c); 0 or -1 with the error set. */
 int config_check(struct pctx *p);
+/* One line of the file, len bytes at start (config_parse.c); 0 or -1 with
+ * the error set. */
+int parse_line(struct pctx *p, const char *start, size_t len);
 
 /* The dump's output (config_dump.c), and what the handlers' rows write. */
 struct out {

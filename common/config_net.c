@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_err.h"
 #include "config_int.h"
 
 #define MAX_CPU_ID 1023

@@ -16,51 +16,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "config_err.h"
 #include "config_int.h"
-#include "escape.h"
 
 #define LINE_MAX_LEN 1024
 
 #define NUMBER_EXPECTED "expected a number like 100, 2k, 1.5m"
 #define TIME_EXPECTED "expected a time like 100s, 3.5m, 2h, 10ms, 100us"
-
-/* ---- errors ---- */
-
-int
-err_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
-{
-	char msg[DP_ERR_LEN], all[2 * DP_ERR_LEN];
-	va_list ap;
-
-	if (p->err == NULL || p->errlen == 0)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line != 0)
-		snprintf(all, sizeof(all), "%s:%u: %s: %s", p->name, line, kw, msg);
-	else
-		snprintf(all, sizeof(all), "%s: %s: %s", p->name, kw, msg);
-	dp_escape(p->err, p->errlen, all); /* the values quoted come from the file */
-	return -1;
-}
-
-/* Appended to cfg->warnings, one line each (a warning that does not fit
- * is cut, never the ones before it). */
-void
-warn_at(struct pctx *p, uint32_t line, const char *kw, const char *fmt, ...)
-{
-	char *w = p->cfg->warnings;
-	size_t used = strlen(w), room = sizeof(p->cfg->warnings) - used;
-	char msg[DP_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (room > 1)
-		snprintf(w + used, room, "%s:%u: %s: %s\n", p->name, line, kw, msg);
-}
 
 /* ---- argument helpers ---- */
 
@@ -352,7 +314,7 @@ parse_tokens(struct pctx *p, int n, char **tok)
 	return kw_apply(p, kw, argc, tok + 1);
 }
 
-static int
+int
 parse_line(struct pctx *p, const char *start, size_t len)
 {
 	char buf[LINE_MAX_LEN];
@@ -403,39 +365,6 @@ dp_config_defaults(struct dp_config *cfg)
 			abort();
 		}
 	}
-}
-
-int
-dp_config_parse(const char *name, const char *text, struct dp_config *cfg, char *err,
-		size_t errlen)
-{
-	struct dp_config tmp;
-	struct pctx p;
-
-	memset(&p, 0, sizeof(p));
-	p.name = name;
-	p.cfg = &tmp;
-	p.err = err;
-	p.errlen = errlen;
-	if (err != NULL && errlen > 0)
-		err[0] = '\0';
-	dp_config_defaults(&tmp);
-	snprintf(tmp.file, sizeof(tmp.file), "%s", name);
-	while (*text != '\0') {
-		size_t len = strcspn(text, "\n");
-
-		p.line++;
-		if (parse_line(&p, text, len) < 0)
-			return -1;
-		text += len;
-		if (*text == '\n')
-			text++;
-	}
-	if (config_check(&p) < 0)
-		return -1;
-	memcpy(tmp.kw_line, p.kw_line, sizeof(tmp.kw_line));
-	*cfg = tmp;
-	return 0;
 }
 
 uint32_t

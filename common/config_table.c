@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "config_err.h"
 #include "config_int.h"
 
 /* ---- the handlers' keywords ---- */

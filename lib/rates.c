@@ -166,3 +166,10 @@ dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snap
 		a->c[c] = b->c[c] - (e1->c[c] - (e0 ? e0->c[c] : 0));
 	return 0;
 }
+
+void
+dp_lat_json(FILE *f, const char *key, const struct dp_lat *l)
+{
+	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
+		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
+}

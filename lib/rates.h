@@ -7,6 +7,7 @@
 #define DPERF_RATES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "figures.h"
 #include "shm.h"
@@ -72,6 +73,10 @@ void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *o
 /* Latency between two snapshots (kind: enum dp_lat_kind, shm.h). */
 void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,
 		    uint64_t tsc_hz, struct dp_lat *out);
+
+/* One latency's percentiles as "key":{...} (the run log's and stats_out's
+ * JSON). */
+void dp_lat_json(FILE *f, const char *key, const struct dp_lat *l);
 
 /* Human format with SI suffix: 1234567 -> "1.23M". Returns buf. */
 const char *dp_fmt_si(double v, char *buf, int len);

@@ -5,7 +5,6 @@
 
 #include "ctl_msg.h"
 #include "run_log.h"
-#include "stats_out.h"
 
 /* The counters a report plots as errors (per second): every drop
  * (counters.h lists them; not tcpOoo, a segment held out of order, nor

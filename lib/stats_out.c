@@ -14,13 +14,6 @@
 #include "version.h"
 
 void
-dp_lat_json(FILE *f, const char *key, const struct dp_lat *l)
-{
-	fprintf(f, "\"%s\":{\"count\":%lu,\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
-		key, (unsigned long)l->count, l->p50, l->p90, l->p99, l->p999, l->max);
-}
-
-void
 dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		       const struct dp_snapshot *b, int total)
 {

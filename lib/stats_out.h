@@ -18,8 +18,6 @@ struct dp_run_log;
  * and changes; NULL: none). */
 void dp_summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		     const struct dp_snapshot *b, const struct dp_run_log *r);
-/* One latency's percentiles as "key":{...}. */
-void dp_lat_json(FILE *f, const char *key, const struct dp_lat *l);
 /* The kinds measured on both sides (sRTT, TLS handshake), each as a
  * text line "latency  <label> p50 ... us" when it has samples, none
  * otherwise; true: over the whole test (b's totals), else between a and b. */

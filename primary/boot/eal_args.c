@@ -7,7 +7,7 @@
 #include "tcp/tcp_ooo.h"
 
 static int
-add(struct eal_args *a, const char *fmt, ...)
+eal_add(struct eal_args *a, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -61,7 +61,7 @@ lcores(struct eal_args *a, const struct dp_config *cfg, long ncpu)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, ",%u@%u", i + 1, cfg->cpus[i]);
 	if (off >= sizeof(list))
 		return -1;
-	return add(a, "%s", list);
+	return eal_add(a, "%s", list);
 }
 
 unsigned long
@@ -100,10 +100,10 @@ bond(struct eal_args *a, const struct dp_port_cfg *pc, uint32_t i, int *pci)
 		int len = pc->member_len[m];
 
 		if (strncmp(dev, "net_", 4) == 0) {
-			rc |= add(a, "--vdev=%.*s", len, dev);
+			rc |= eal_add(a, "--vdev=%.*s", len, dev);
 		} else {
-			rc |= add(a, "-a");
-			rc |= add(a, "%.*s", len, dev);
+			rc |= eal_add(a, "-a");
+			rc |= eal_add(a, "%.*s", len, dev);
 			*pci = 1;
 		}
 		dp_dev_name(dev, (size_t)len, name, sizeof(name));
@@ -112,7 +112,7 @@ bond(struct eal_args *a, const struct dp_port_cfg *pc, uint32_t i, int *pci)
 	}
 	if (off >= sizeof(arg))
 		return -1;
-	return rc | add(a, "%s", arg);
+	return rc | eal_add(a, "%s", arg);
 }
 
 int
@@ -122,21 +122,21 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	int pci = 0, rc = 0;
 
 	memset(a, 0, offsetof(struct eal_args, affinity_known));
-	rc |= add(a, "%s", prog);
-	rc |= add(a, "--file-prefix=%s", name);
-	rc |= add(a, "--proc-type=primary");
+	rc |= eal_add(a, "%s", prog);
+	rc |= eal_add(a, "--file-prefix=%s", name);
+	rc |= eal_add(a, "--proc-type=primary");
 	rc |= lcores(a, cfg, ncpu);
-	rc |= add(a, "--main-lcore=0");
+	rc |= eal_add(a, "--main-lcore=0");
 	for (uint32_t i = 0; i < cfg->n_ports; i++) {
 		const struct dp_port_cfg *pc = &cfg->ports[i];
 
 		if (pc->is_bond) {
 			rc |= bond(a, pc, i, &pci);
 		} else if (pc->is_vdev) {
-			rc |= add(a, "--vdev=%s", pc->dev);
+			rc |= eal_add(a, "--vdev=%s", pc->dev);
 		} else {
-			rc |= add(a, "-a");
-			rc |= add(a, "%s", pc->dev);
+			rc |= eal_add(a, "-a");
+			rc |= eal_add(a, "%s", pc->dev);
 			pci = 1;
 		}
 	}
@@ -148,25 +148,25 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	 * devices do no DMA, and as VA the legacy pages form one segment. A
 	 * PCI NIC keeps EAL's choice (uio drivers need PA). */
 	if (!pci) {
-		rc |= add(a, "--no-pci");
-		rc |= add(a, "--iova-mode=va");
+		rc |= eal_add(a, "--no-pci");
+		rc |= eal_add(a, "--iova-mode=va");
 	}
 	/* Legacy memory: every page mapped at start, no hotplug later. A
 	 * secondary killed mid-start-up can then only leave a read lock
 	 * behind, which never blocks the engine (see lib/attach.c). */
-	rc |= add(a, "--legacy-mem");
+	rc |= eal_add(a, "--legacy-mem");
 	if (cfg->socket_mem[0])
-		rc |= add(a, "--socket-mem=%s", cfg->socket_mem);
+		rc |= eal_add(a, "--socket-mem=%s", cfg->socket_mem);
 	else
-		rc |= add(a, "-m%lu", eal_mem_needed_mb(cfg));
-	rc |= add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
+		rc |= eal_add(a, "-m%lu", eal_mem_needed_mb(cfg));
+	rc |= eal_add(a, "--log-level=%u", cfg->log_level ? cfg->log_level : 7);
 #ifdef __SANITIZE_ADDRESS__
 	/* Under ASan, EAL's default placement can land where a secondary
 	 * cannot map it (shadow memory, sanitizer allocator): use a high,
 	 * otherwise unused part of the address space. */
-	rc |= add(a, "--base-virtaddr=0x200000000000");
+	rc |= eal_add(a, "--base-virtaddr=0x200000000000");
 #endif
 	for (int i = 0; i < n_extra; i++)
-		rc |= add(a, "%s", extra[i]);
+		rc |= eal_add(a, "%s", extra[i]);
 	return rc ? -1 : 0;
 }

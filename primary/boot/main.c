@@ -107,24 +107,24 @@ start_workers(struct app *a, char *err, size_t errlen)
 			.mp = a->ports.mp[i / per_port], .id = i, .port_idx = i / per_port,
 			.queue = (uint16_t)(i % per_port),
 		};
-		struct worker *w;
+		struct worker *wk;
 
 		lcore = rte_get_next_lcore(lcore, 1, 0);
-		w = rte_zmalloc_socket("dp_worker", sizeof(*w), 64, (int)rte_lcore_to_socket_id(lcore));
-		if (w == NULL) {
+		wk = rte_zmalloc_socket("dp_worker", sizeof(*wk), 64, (int)rte_lcore_to_socket_id(lcore));
+		if (wk == NULL) {
 			snprintf(err, errlen, "out of hugepage memory for worker %u", i);
 			return -1;
 		}
-		a->workers[i] = w;
+		a->workers[i] = wk;
 		a->n_workers = i + 1;
-		if (worker_setup(w, &wp, err, errlen) != 0)
+		if (worker_setup(wk, &wp, err, errlen) != 0)
 			return -1;
 		if (DP_PROTO_IS_TLS(a->cfg.protocol)) {
-			if (tls_part_init(&w->tls, &w->net, err, errlen) != 0)
+			if (tls_part_init(&wk->tls, &wk->net, err, errlen) != 0)
 				return -1;
 			if (i == 0)
 				printf("TLS: %lld bytes per connection (measured, idle between requests)\n",
-				       (long long)w->tls.conn_bytes);
+				       (long long)wk->tls.conn_bytes);
 		}
 	}
 	/* Every connection's bytes measured: the workers' allocations go

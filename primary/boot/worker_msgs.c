@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
+#include <string.h>
 
+#include "app/app.h"
 #include "http/messages.h"
 #include "net/pkt.h"
 #include "boot/worker_msgs.h"
@@ -35,7 +37,7 @@ make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t
 }
 
 int
-worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
+worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 	    char *err, size_t errlen)
 {
 	struct msg_lens ml;
@@ -43,7 +45,7 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	const char *kw;
 	char why[DP_ERR_LEN];
 	uint32_t mss = cfg->mss, *sums, half;
-	struct netw *net = &w->net;
+	struct netw *net = &wk->net;
 
 	if (msg_compose(cfg, srv, buf, &ml, &kw, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s: %s", kw, why);
@@ -53,6 +55,10 @@ worker_msgs(struct worker *w, const struct dp_config *cfg, const struct dp_ip *s
 	sums = (uint32_t *)(void *)(buf + l.sums);
 	half = (uint32_t)(l.rsp_cap / 536 + 2);
 	net->is_http = ml.is_http;
+	/* The connections' application, bound once: TCP calls it through
+	 * this table (tcp/tcp_app.h), never branching on HTTP per segment. */
+	app_bind(&wk->tcp.app, cfg, net->is_client, ml.is_http);
+	memset(&net->msg.rsp_head, 0, sizeof(net->msg.rsp_head));
 	/* a POST body over several segments (messages.c: big_post) */
 	make_msg(&net->msg.req, ml.req, buf, mss, net->is_client ? sums + 2 * half : NULL, l.req_cap);
 	make_msg(&net->msg.rsp_ka, ml.rsp_ka, buf + l.ka, mss, sums, l.rsp_cap);

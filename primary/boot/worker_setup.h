@@ -19,10 +19,10 @@ struct worker_params {
 extern volatile int dp_workers_quit;
 
 /* The worker's fields that follow from its configuration and place alone
- * (flags, sizes, timer lengths, addresses): no EAL, no memory. w->net.io.np must
+ * (flags, sizes, timer lengths, addresses): no EAL, no memory. wk->net.io.np must
  * be set (IPv6 prefixes). worker_setup calls it; so do the unit tests, to
  * build their workers as the engine does. */
-void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
+void worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
 		  uint64_t hz);
 
 /* Bytes of the sender's per-connection array (tcp/tcp_send.h) the worker
@@ -30,11 +30,11 @@ void worker_fields(struct worker *w, const struct dp_config *cfg, uint32_t id, u
  * segment (the 64-byte socket alone). */
 /* The out-of-order queue's segments back to their pool, and the queue
  * freed (worker_teardown; a test's reset). */
-void worker_free_ooo(struct worker *w);
-size_t worker_snd_bytes(const struct worker *w);
+void worker_free_ooo(struct worker *wk);
+size_t worker_snd_bytes(const struct worker *wk);
 
 /* Returns 0, or -1 with a one-line reason in err. */
-int worker_setup(struct worker *w, const struct worker_params *wp, char *err, size_t errlen);
-void worker_teardown(struct worker *w);
+int worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_t errlen);
+void worker_teardown(struct worker *wk);
 
 #endif

@@ -9,8 +9,8 @@
 #include "http/messages.h"
 
 static int __attribute__((format(printf, 6, 7)))
-rule_err(const struct dp_config *cfg, uint32_t line, const char *kw, char *err, size_t errlen,
-	 const char *fmt, ...)
+rules_err(const struct dp_config *cfg, uint32_t line, const char *kw, char *err, size_t errlen,
+	  const char *fmt, ...)
 {
 	char msg[DP_ERR_LEN];
 	va_list ap;
@@ -37,9 +37,9 @@ rule_limits(const struct dp_config *cfg, char *err, size_t errlen)
 	if (cfg->mode != DP_MODE_CLIENT)
 		return 0;
 	if (control_limit_check(&lim, DP_OP_SET_CPS, cfg->cps, why, sizeof(why)) != 0)
-		return rule_err(cfg, dp_config_line(cfg, "cps"), "cps", err, errlen, "%s", why);
+		return rules_err(cfg, dp_config_line(cfg, "cps"), "cps", err, errlen, "%s", why);
 	if (cfg->cc && control_limit_check(&lim, DP_OP_SET_CC, cfg->cc, why, sizeof(why)) != 0)
-		return rule_err(cfg, dp_config_line(cfg, "cc"), "cc", err, errlen, "%s", why);
+		return rules_err(cfg, dp_config_line(cfg, "cc"), "cc", err, errlen, "%s", why);
 	return 0;
 }
 
@@ -59,12 +59,12 @@ rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
 	msg_layout(cfg, &l);
 	buf = malloc(l.len);
 	if (buf == NULL)
-		return rule_err(cfg, 0, "payload_size", err, errlen, "out of memory");
+		return rules_err(cfg, 0, "payload_size", err, errlen, "out of memory");
 	for (uint32_t p = 0; p < cfg->n_servers && rc == 0; p++)
 		for (uint32_t q = 0; q < per_port && rc == 0; q++) {
 			struct dp_ip srv = dp_range_addr(&cfg->servers[p], q);
 			if (msg_compose(cfg, &srv, buf, &ml, &kw, why, sizeof(why)) != 0)
-				rc = rule_err(cfg, dp_config_line(cfg, kw), kw, err, errlen, "%s", why);
+				rc = rules_err(cfg, dp_config_line(cfg, kw), kw, err, errlen, "%s", why);
 		}
 	free(buf);
 	return rc;
@@ -79,7 +79,7 @@ rule_v6_prefix(const struct dp_config *cfg, char *err, size_t errlen)
 		return 0;
 	for (uint32_t k = 1; k < cfg->n_clients; k++)
 		if (memcmp(cfg->clients[k].start.v6, cfg->clients[0].start.v6, 12) != 0)
-			return rule_err(cfg, cfg->clients[k].line, "client", err, errlen,
+			return rules_err(cfg, cfg->clients[k].line, "client", err, errlen,
 					"IPv6 client ranges must share their first 12 bytes (expected the same /96 prefix as line %u)",
 					cfg->clients[0].line);
 	return 0;

@@ -178,7 +178,7 @@ outstanding(const struct dp_shm *shm, const struct dp_config *cfg)
 #define LINK_WAIT_S 5
 
 static const char *
-port_dev(const struct dp_config *cfg, uint32_t p)
+port_dev_name(const struct dp_config *cfg, uint32_t p)
 {
 	return cfg->ports[p].dev;
 }
@@ -225,7 +225,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 
 		if (!(ps->link_up & (1u << p))) {
 			snprintf(why, sizeof(l->not_ready), "port %u (%s): the link never came up in %u s%s", p,
-				 port_dev(cfg, p), cfg->wait + LINK_WAIT_S,
+				 port_dev_name(cfg, p), cfg->wait + LINK_WAIT_S,
 				 (ps->memif_client & (1u << p))
 					 ? " (a memif client: does its server already have a client?)"
 					 : cfg->ports[p].is_bond && cfg->ports[p].bond_mode == 4
@@ -235,7 +235,7 @@ check_ready(struct control_loop *l, uint64_t elapsed_us, uint64_t now)
 		}
 		if (!ps->np[p].gw_ok) {
 			snprintf(why, sizeof(l->not_ready), "port %u (%s): the gateway %s never answered in %u s (expected the device under test at that address, or its MAC on the port line)",
-				 p, port_dev(cfg, p), dp_ip_str(&cfg->ports[p].gw, gw, sizeof(gw)),
+				 p, port_dev_name(cfg, p), dp_ip_str(&cfg->ports[p].gw, gw, sizeof(gw)),
 				 cfg->wait + LINK_WAIT_S);
 			break;
 		}

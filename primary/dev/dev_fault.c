@@ -109,18 +109,18 @@ dev_fault_arm(struct dev_fault *f)
 }
 
 void
-dev_fault_recover(struct netw *w)
+dev_fault_recover(struct netw *nw)
 {
-	struct txq *q = &w->txq;
+	struct txq *q = &nw->txq;
 
-	CNT(&w->cnt, DEV_FAULT);
+	CNT(&nw->cnt, DEV_FAULT);
 	if (q->in_tx) {
 		/* The PMD may have freed part of the batch already: forget
 		 * it (a leak of at most one batch) rather than free twice. */
-		CNT_ADD(&w->cnt, DROP_TX, tx_pending(q));
+		CNT_ADD(&nw->cnt, DROP_TX, tx_pending(q));
 		q->head = q->n = 0;
 		q->blocked = 0;
 		q->in_tx = 0;
-		pkt_flood_forget(w);
+		pkt_flood_forget(nw);
 	}
 }

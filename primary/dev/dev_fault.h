@@ -27,6 +27,6 @@ void dev_fault_arm(struct dev_fault *f);
 /* Back at sigsetjmp from a fault: count it, and forget a TX batch the
  * device was in the middle of. Other state is left as the fault found it:
  * the rest of the RX burst and the mbufs the PMD held are lost. */
-void dev_fault_recover(struct netw *w);
+void dev_fault_recover(struct netw *nw);
 
 #endif

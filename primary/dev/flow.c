@@ -14,7 +14,7 @@
 #include "dev/flow_plan.h"
 
 static int
-rule_err(const struct dp_config *cfg, uint32_t i, const struct flow_rule *r, const char *how,
+flow_err(const struct dp_config *cfg, uint32_t i, const struct flow_rule *r, const char *how,
 	 const struct rte_flow_error *fe, int rc, char *err, size_t errlen)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
@@ -99,9 +99,9 @@ add_rule(const struct dp_config *cfg, uint32_t i, uint16_t pid, uint32_t nq, con
 	actions[1].type = RTE_FLOW_ACTION_TYPE_END;
 	rc = rte_flow_validate(pid, &attr, items, actions, &fe);
 	if (rc != 0)
-		return rule_err(cfg, i, r, "cannot take", &fe, rc, err, errlen);
+		return flow_err(cfg, i, r, "cannot take", &fe, rc, err, errlen);
 	if (rte_flow_create(pid, &attr, items, actions, &fe) == NULL)
-		return rule_err(cfg, i, r, "refused", &fe, -rte_errno, err, errlen);
+		return flow_err(cfg, i, r, "refused", &fe, -rte_errno, err, errlen);
 	return 0;
 }
 

@@ -12,7 +12,7 @@ struct plan {
 };
 
 static void
-put(struct plan *p, const struct flow_rule *r)
+plan_put(struct plan *p, const struct flow_rule *r)
 {
 	if (p->n < p->max)
 		p->out[p->n++] = *r;
@@ -50,7 +50,7 @@ put_range(struct plan *p, struct flow_rule r, const struct dp_range *g)
 		while (bits < 31 && ((lo + k) & ((2u << bits) - 1)) == 0 && k + (2u << bits) <= g->num)
 			bits++;
 		rule_addr(&r, g, k, bits);
-		put(p, &r);
+		plan_put(p, &r);
 		k += 1u << bits;
 	}
 }
@@ -70,7 +70,7 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 	if (pc->local.family == 4) {
 		r.arp = 1;
 		r.what = "ARP";
-		put(&p, &r);
+		plan_put(&p, &r);
 		r.arp = 0;
 	} else { /* solicitations go to ff02::1:ffXX:XXXX */
 		static const uint8_t sn[16] = { 0xff, 0x02, [11] = 1, [12] = 0xff };
@@ -79,14 +79,14 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 		memcpy(r.addr, sn, 16);
 		r.plen = 104;
 		r.what = "neighbour solicitations";
-		put(&p, &r);
+		plan_put(&p, &r);
 	}
 	if (cfg->n_vxlans != 0) { /* outer: to each queue's local VTEP */
 		r.what = "a local VTEP";
 		for (uint32_t q = 0; q < nq; q++) {
 			r.queue = (uint16_t)q;
 			rule_addr(&r, &cfg->vxlans[i].vtep_local, q, 0);
-			put(&p, &r);
+			plan_put(&p, &r);
 		}
 		for (uint32_t q = 0; q < cfg->vxlans[i].vtep_local.num; q++) {
 			struct dp_ip a = dp_range_addr(&cfg->vxlans[i].vtep_local, q);
@@ -109,7 +109,7 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 
 			r.queue = (uint16_t)q;
 			rule_addr(&r, &cfg->servers[i], q, 0);
-			put(&p, &r);
+			plan_put(&p, &r);
 			covered |= ip_eq(&a, &pc->local);
 		}
 	} else { /* a client's worker q talks to server address q (dperf's rule) */
@@ -118,7 +118,7 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 		for (uint32_t q = 0; q < nq; q++) {
 			r.queue = (uint16_t)q;
 			rule_addr(&r, &cfg->servers[i], q, 0);
-			put(&p, &r);
+			plan_put(&p, &r);
 		}
 		r.match_src = 0;
 	}
@@ -126,7 +126,7 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 		r.queue = 0;
 		r.what = "the port's address";
 		rule_addr(&r, &local, 0, 0);
-		put(&p, &r);
+		plan_put(&p, &r);
 	}
 	return p.n;
 }

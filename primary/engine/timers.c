@@ -8,9 +8,9 @@
  * Returns nonzero when due entries are left (budget spent, or the device
  * is full). */
 static int
-run_list(struct worker *w, int which)
+run_list(struct worker *wk, int which)
 {
-	struct tlist *l = &w->tcp.tl[which];
+	struct tlist *l = &wk->tcp.tl[which];
 
 	for (int n = 0; n < DP_TIMER_BUDGET; n++) {
 		uint32_t idx;
@@ -19,24 +19,24 @@ run_list(struct worker *w, int which)
 		if (!l->head)
 			return 0;
 		idx = l->head - 1;
-		sk = &w->net.skt.sk[idx];
-		if (!tl_due(sk->t_expire, w->net.now_t))
+		sk = &wk->net.skt.sk[idx];
+		if (!tl_due(sk->t_expire, wk->net.now_t))
 			return 0;
-		if (tx_congested(&w->net.txq))
+		if (tx_congested(&wk->net.txq))
 			return 1;
-		tl_remove(&w->net, sk);
-		w->tcp.timer_fired = 1;
-		if (w->net.is_client)
-			tcp_client_timer(&w->net, idx, which);
+		tl_remove(&wk->net, sk);
+		wk->tcp.timer_fired = 1;
+		if (wk->net.is_client)
+			tcp_client_timer(&wk->net, idx, which);
 		else
-			tcp_server_timer(&w->net, idx, which);
+			tcp_server_timer(&wk->net, idx, which);
 	}
-	return l->head && tl_due(w->net.skt.sk[l->head - 1].t_expire, w->net.now_t);
+	return l->head && tl_due(wk->net.skt.sk[l->head - 1].t_expire, wk->net.now_t);
 }
 
 int
-timers_run(struct worker *w)
+timers_run(struct worker *wk)
 {
-	return run_list(w, TL_RT) | run_list(w, TL_KA) | run_list(w, TL_IDLE) | tcp_dack_run(&w->net);
+	return run_list(wk, TL_RT) | run_list(wk, TL_KA) | run_list(wk, TL_IDLE) | tcp_dack_run(&wk->net);
 }
 

@@ -10,6 +10,6 @@
 /* Expires what is due, at most DP_TIMER_BUDGET per list, none while the
  * device is congested. Returns nonzero when due entries are left for the
  * next loop iteration. */
-int timers_run(struct worker *w);
+int timers_run(struct worker *wk);
 
 #endif

@@ -45,64 +45,64 @@ volatile int dp_workers_quit;
 
 /* This worker's share of a total: the remainder goes to the first ones. */
 static uint64_t
-share(const struct worker *w, uint64_t total, uint32_t n_workers)
+share(const struct worker *wk, uint64_t total, uint32_t n_workers)
 {
-	return total / n_workers + (w->net.id < total % n_workers ? 1 : 0);
+	return total / n_workers + (wk->net.id < total % n_workers ? 1 : 0);
 }
 
 static void
-set_rate(struct worker *w)
+set_rate(struct worker *wk)
 {
-	struct netw *net = &w->net;
-	uint64_t rate = w->launch.cps_w;
+	struct netw *net = &wk->net;
+	uint64_t rate = wk->launch.cps_w;
 	uint32_t t = net->now_ms, start = net->cfg->wait * 1000;
 
-	if (!net->is_client || w->paused || net->stopping || !net->io.np->gw_ok ||
+	if (!net->is_client || wk->paused || net->stopping || !net->io.np->gw_ok ||
 	    !net->io.np->link_up || t < start) {
-		w->launch.interval = 0;
-		w->st->cps_now = 0;
+		wk->launch.interval = 0;
+		wk->st->cps_now = 0;
 		return;
 	}
-	if (w->launch.slow_start_ms && t - start < w->launch.slow_start_ms)
-		rate = rate * (t - start + 1) / w->launch.slow_start_ms;
+	if (wk->launch.slow_start_ms && t - start < wk->launch.slow_start_ms)
+		rate = rate * (t - start + 1) / wk->launch.slow_start_ms;
 	if (rate == 0)
 		rate = 1;
-	w->st->cps_now = rate;
-	if (w->launch.interval == 0) /* starting, or resuming: nothing owed */
-		w->launch.next = net->now;
-	w->launch.interval = w->hz / rate;
-	if (w->launch.interval == 0)
-		w->launch.interval = 1;
+	wk->st->cps_now = rate;
+	if (wk->launch.interval == 0) /* starting, or resuming: nothing owed */
+		wk->launch.next = net->now;
+	wk->launch.interval = wk->hz / rate;
+	if (wk->launch.interval == 0)
+		wk->launch.interval = 1;
 }
 
 static void
-apply_control(struct worker *w)
+apply_control(struct worker *wk)
 {
 	struct control_view c;
-	uint32_t nw = w->net.io.np->n_workers * w->net.cfg->n_ports;
-	uint64_t gen = control_read(w->ctl, &c);
+	uint32_t nw = wk->net.io.np->n_workers * wk->net.cfg->n_ports;
+	uint64_t gen = control_read(wk->ctl, &c);
 
-	w->launch.cps_w = share(w, c.target_cps, nw);
-	w->launch.cc_w = c.target_cc ? share(w, c.target_cc, nw) : 0;
+	wk->launch.cps_w = share(wk, c.target_cps, nw);
+	wk->launch.cc_w = c.target_cc ? share(wk, c.target_cc, nw) : 0;
 	/* dperf's UDP packets-per-second mode: each of cc connections sends
 	 * one datagram per keepalive interval, so the rate is cc / interval. */
-	if (w->launch.pps_interval_us)
-		w->launch.cps_w = RTE_MAX(1ULL, w->launch.cc_w * 1000000 / w->launch.pps_interval_us);
-	w->paused = (uint8_t)c.paused;
-	w->net.stopping = (uint8_t)c.stop;
-	w->gen_seen = gen;
-	set_rate(w);
-	w->st->applied_tsc = rte_rdtsc();
+	if (wk->launch.pps_interval_us)
+		wk->launch.cps_w = RTE_MAX(1ULL, wk->launch.cc_w * 1000000 / wk->launch.pps_interval_us);
+	wk->paused = (uint8_t)c.paused;
+	wk->net.stopping = (uint8_t)c.stop;
+	wk->gen_seen = gen;
+	set_rate(wk);
+	wk->st->applied_tsc = rte_rdtsc();
 	/* Release: after the counters of every earlier iteration (the
 	 * control loop's stop relies on it: control_loop.c). */
-	__atomic_store_n(&w->st->applied_gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&wk->st->applied_gen, gen, __ATOMIC_RELEASE);
 }
 
 /* Once per millisecond. */
 void
-worker_tick(struct worker *w)
+worker_tick(struct worker *wk)
 {
-	struct netw *net = &w->net;
+	struct netw *net = &wk->net;
 	tx_tick(&net->txq, net->now_ms);
 	/* DPDK's 802.3ad bond sends its LACP frames only from within a TX
 	 * burst, and its peer gives up on a link after 3 s without them: an
@@ -110,23 +110,23 @@ worker_tick(struct worker *w)
 	if (unlikely(net->io.np->lacp) && net->txq.queue == 0 && tx_pending(&net->txq) == 0 &&
 	    !net->txq.quiesced)
 		(void)rte_eth_tx_burst(net->txq.port_id, net->txq.queue, NULL, 0);
-	if (!net->io.np->gw_ok && net->txq.queue == 0 && tl_due(w->next_arp_ms, net->now_ms)) {
+	if (!net->io.np->gw_ok && net->txq.queue == 0 && tl_due(wk->next_arp_ms, net->now_ms)) {
 		neigh_request_gw(net);
-		w->next_arp_ms = net->now_ms + 1000;
+		wk->next_arp_ms = net->now_ms + 1000;
 	}
 	/* The wait, the slow start, the gateway and the link change the rate
 	 * without a control change: a link lost mid-test stops the launches
 	 * here, within a millisecond. */
-	if (net->is_client && (w->launch.cps_w || w->launch.interval))
-		set_rate(w);
+	if (net->is_client && (wk->launch.cps_w || wk->launch.interval))
+		set_rate(wk);
 	if (net->is_udp)
 		return;
-	w->tcp.timers_behind = (uint8_t)timers_run(w);
+	wk->tcp.timers_behind = (uint8_t)timers_run(wk);
 	/* At a stop, the client closes its idle connections, a tick's
 	 * budget at a time (512k/s): closing millions at once would flood
 	 * the peer with FINs. */
 	if (net->stopping && net->is_client) {
-		struct tlist *l = &w->tcp.tl[TL_KA];
+		struct tlist *l = &wk->tcp.tl[TL_KA];
 		for (int n = 0; n < DP_TIMER_BUDGET && l->head && !tx_congested(&net->txq); n++) {
 			uint32_t idx = l->head - 1;
 			tl_remove(net, &net->skt.sk[idx]);
@@ -137,63 +137,63 @@ worker_tick(struct worker *w)
 
 /* At the cc target: the slot is skipped (not counted in launchSkip). */
 static inline int
-at_cc_target(struct worker *w)
+at_cc_target(struct worker *wk)
 {
-	if (!w->launch.cc_w || w->net.cnt.sk_cur < w->launch.cc_w)
+	if (!wk->launch.cc_w || wk->net.cnt.sk_cur < wk->launch.cc_w)
 		return 0;
-	w->launch.next = w->net.now + w->launch.interval;
+	wk->launch.next = wk->net.now + wk->launch.interval;
 	return 1;
 }
 
 /* Returns the number launched. */
 static uint32_t
-launch(struct worker *w)
+launch(struct worker *wk)
 {
-	struct netw *net = &w->net;
-	uint64_t oldest = net->now - w->hz / DP_CATCHUP_DIV;
+	struct netw *net = &wk->net;
+	uint64_t oldest = net->now - wk->hz / DP_CATCHUP_DIV;
 	uint32_t n;
 
-	if (unlikely(w->launch.next < oldest)) {
-		uint64_t lost = (oldest - w->launch.next) / w->launch.interval;
+	if (unlikely(wk->launch.next < oldest)) {
+		uint64_t lost = (oldest - wk->launch.next) / wk->launch.interval;
 		CNT_ADD(&net->cnt, LAUNCH_SKIP, lost);
-		w->launch.next += lost * w->launch.interval;
+		wk->launch.next += lost * wk->launch.interval;
 	}
-	if (at_cc_target(w))
+	if (at_cc_target(wk))
 		return 0;
 	/* The device full, or behind on what was received (the peer's
 	 * packets waiting): finishing connections comes before opening
 	 * more, or the client overloads itself and its peer's replies
 	 * overflow. The slots wait (up to 10 ms, above). */
-	if (tx_congested(&net->txq) || w->rx_backlog >= DP_RX_BACKLOG)
+	if (tx_congested(&net->txq) || wk->rx_backlog >= DP_RX_BACKLOG)
 		return 0;
-	for (n = 0; n < w->launch.num && w->launch.next <= net->now; n++) {
+	for (n = 0; n < wk->launch.num && wk->launch.next <= net->now; n++) {
 		/* also within the batch (bench runs saw 2,000,001 held for
 		 * cc 2m, 150,000,010 for 150m when only checked above) */
-		if (at_cc_target(w))
+		if (at_cc_target(wk))
 			break;
 		if (net->is_udp)
-			udp_client_launch(net, w->launch.pps_interval_us ? w->launch.cc_w : 0);
+			udp_client_launch(net, wk->launch.pps_interval_us ? wk->launch.cc_w : 0);
 		else
 			tcp_client_launch(net);
-		w->launch.next += w->launch.interval;
+		wk->launch.next += wk->launch.interval;
 	}
 	return n;
 }
 
-/* Until told to quit. Everything it keeps between iterations is in w,
+/* Until told to quit. Everything it keeps between iterations is in wk,
  * so a fault in the device (dev_fault.c) can start it afresh. */
 static __rte_noinline void
-worker_loop(struct worker *w)
+worker_loop(struct worker *wk)
 {
-	struct netw *net = &w->net;
+	struct netw *net = &wk->net;
 	struct rte_mbuf *pkts[DP_RX_BURST];
 	uint64_t prev = rte_rdtsc();
-	uint64_t next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->net.tsc_per_ms;
+	uint64_t next_tick = wk->start_tsc + (uint64_t)(net->now_ms + 1) * wk->net.tsc_per_ms;
 	/* Tick counts kept in 64 bits: now_t wraps after 18.6 hours, and a
 	 * next_t computed from it would then always be in the past. */
 	uint64_t ticks = net->now_t; /* recomputed from the TSC at the first tick */
 	const uint16_t burst = net->tls != NULL ? DP_RX_BURST_TLS : DP_RX_BURST;
-	uint64_t next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
+	uint64_t next_t = wk->start_tsc + (ticks + 1) * wk->tsc_per_t;
 	int work = 0;
 
 	while (!dp_workers_quit) {
@@ -207,9 +207,9 @@ worker_loop(struct worker *w)
 		/* A gap of a millisecond or more between two iterations: the
 		 * worker was descheduled (or the host stole the CPU). Peers'
 		 * packets queue up meanwhile; this says why they overflowed. */
-		if (unlikely(now - prev >= w->net.tsc_per_ms)) {
+		if (unlikely(now - prev >= wk->net.tsc_per_ms)) {
 			CNT(&net->cnt, STALL);
-			CNT_ADD(&net->cnt, STALL_US, (now - prev) * 1000 / w->net.tsc_per_ms);
+			CNT_ADD(&net->cnt, STALL_US, (now - prev) * 1000 / wk->net.tsc_per_ms);
 		}
 		prev = now;
 		net->now = now;
@@ -223,45 +223,45 @@ worker_loop(struct worker *w)
 			nb = rte_eth_rx_burst(net->txq.port_id, net->txq.queue, pkts, burst);
 		}
 		work = nb;
-		w->rx_backlog = nb < burst ? 0 : (uint8_t)RTE_MIN(w->rx_backlog + 1, 255);
+		wk->rx_backlog = nb < burst ? 0 : (uint8_t)RTE_MIN(wk->rx_backlog + 1, 255);
 		for (uint16_t i = 0; i < nb; i++) {
 			if (i + 1 < nb)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 			rx_packet(net, pkts[i]);
 		}
-		if (unlikely(w->ctl->generation != w->gen_seen))
-			apply_control(w);
+		if (unlikely(wk->ctl->generation != wk->gen_seen))
+			apply_control(wk);
 		if (now >= next_t) {
-			ticks = (now - w->start_tsc) / w->tsc_per_t;
+			ticks = (now - wk->start_tsc) / wk->tsc_per_t;
 			net->now_t = (uint32_t)ticks;
-			next_t = w->start_tsc + (ticks + 1) * w->tsc_per_t;
+			next_t = wk->start_tsc + (ticks + 1) * wk->tsc_per_t;
 			if (now >= next_tick) {
-				net->now_ms = (uint32_t)((now - w->start_tsc) / w->net.tsc_per_ms);
-				next_tick = w->start_tsc + (uint64_t)(net->now_ms + 1) * w->net.tsc_per_ms;
-				worker_tick(w);
+				net->now_ms = (uint32_t)((now - wk->start_tsc) / wk->net.tsc_per_ms);
+				next_tick = wk->start_tsc + (uint64_t)(net->now_ms + 1) * wk->net.tsc_per_ms;
+				worker_tick(wk);
 				work = 1;
 			} else if (!net->is_udp) {
 				/* Between milliseconds, the timers alone: busy
 				 * time only when one fired. */
-				w->tcp.timer_fired = 0;
-				w->tcp.timers_behind = (uint8_t)timers_run(w);
-				work |= w->tcp.timer_fired;
+				wk->tcp.timer_fired = 0;
+				wk->tcp.timers_behind = (uint8_t)timers_run(wk);
+				work |= wk->tcp.timer_fired;
 			}
-		} else if (unlikely(w->tcp.timers_behind)) {
+		} else if (unlikely(wk->tcp.timers_behind)) {
 			/* More expired in this millisecond than one tick's
 			 * budget (a keepalive test's requests): go on between
 			 * RX bursts rather than wait for the next tick. */
-			w->tcp.timers_behind = (uint8_t)timers_run(w);
+			wk->tcp.timers_behind = (uint8_t)timers_run(wk);
 			work = 1;
 		}
-		if (w->launch.interval && w->launch.next <= now && launch(w))
+		if (wk->launch.interval && wk->launch.next <= now && launch(wk))
 			work = 1;
 		/* The counters go to the memzone after each iteration that did
 		 * work (a tick is work: at least once a millisecond), before
 		 * its batch goes to the device: a peer holding our answer
 		 * reads counters that count it. */
 		if (work)
-			cnt_publish(&net->cnt, w->st, now - w->start_tsc);
+			cnt_publish(&net->cnt, wk->st, now - wk->start_tsc);
 		/* A device that takes nothing (link down) is not work. */
 		if (net->txq.n && now >= net->txq.due && tx_flush(&net->txq))
 			work = 1;
@@ -271,27 +271,27 @@ worker_loop(struct worker *w)
 int
 worker_main(void *arg)
 {
-	struct worker *w = arg;
+	struct worker *wk = arg;
 
-	w->st->lcore = rte_lcore_id();
-	w->st->port = w->net.io.np->port_id;
+	wk->st->lcore = rte_lcore_id();
+	wk->st->port = wk->net.io.np->port_id;
 	/* A little more weight than other threads on a shared core: fewer
 	 * preemptions of the busy-polling worker, while tools and EAL's
 	 * control threads (nice 0) still get a quarter of the core when they
 	 * need it. Needs root or CAP_SYS_NICE; otherwise nice 0. */
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DP_WORKER_NICE);
-	if (sigsetjmp(w->fault.jb, 1) != 0)
-		dev_fault_recover(&w->net); /* a burst on a vanished memif region */
-	dev_fault_arm(&w->fault);
-	worker_loop(w);
-	for (int i = 0; i < 1000 && w->net.txq.n; i++)
-		tx_flush(&w->net.txq);
-	if (w->net.txq.n)
-		tx_discard_all(&w->net.txq);
+	if (sigsetjmp(wk->fault.jb, 1) != 0)
+		dev_fault_recover(&wk->net); /* a burst on a vanished memif region */
+	dev_fault_arm(&wk->fault);
+	worker_loop(wk);
+	for (int i = 0; i < 1000 && wk->net.txq.n; i++)
+		tx_flush(&wk->net.txq);
+	if (wk->net.txq.n)
+		tx_discard_all(&wk->net.txq);
 	dev_fault_arm(NULL);
-	pkt_flood_release(&w->net);
-	pkt_release(&w->net);
+	pkt_flood_release(&wk->net);
+	pkt_release(&wk->net);
 	/* The last figures, before the main lcore reads the totals. */
-	cnt_publish(&w->net.cnt, w->st, rte_rdtsc() - w->start_tsc);
+	cnt_publish(&wk->net.cnt, wk->st, rte_rdtsc() - wk->start_tsc);
 	return 0;
 }

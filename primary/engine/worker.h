@@ -49,19 +49,19 @@ struct worker {
 	struct dev_fault fault;
 };
 
-/* Point the parts at each other (after setup, or a copy of w). */
+/* Point the parts at each other (after setup, or a copy of wk). */
 static inline void
-worker_link(struct worker *w)
+worker_link(struct worker *wk)
 {
-	w->net.tcp = &w->tcp;
-	w->net.txq.cnt = &w->net.cnt;
-	w->net.skt.client = w->net.is_client;
+	wk->net.tcp = &wk->tcp;
+	wk->net.txq.cnt = &wk->net.cnt;
+	wk->net.skt.client = wk->net.is_client;
 }
 
 /* The loop: runs until the control block says stop and the drain is over. */
 int worker_main(void *arg);
 /* Timers, ARP retries and rate updates, once per millisecond (now_ms);
  * the timers also run at every timer tick between (worker_loop). */
-void worker_tick(struct worker *w);
+void worker_tick(struct worker *wk);
 
 #endif

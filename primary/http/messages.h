@@ -73,6 +73,7 @@ struct msgs {
 	uint32_t rsp_size;   /* raw mode: expected response size */
 	uint32_t req_size;   /* raw mode: expected request size */
 	size_t map_len;      /* the buffer mmap'ed (this long), 0: rte_zmalloc */
+	struct dp_http_head_cache rsp_head; /* client: the last response head (app/http_app.c) */
 };
 
 /* The answer to a request that is not HTTP (or not GET, HEAD, POST). */

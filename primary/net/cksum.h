@@ -18,6 +18,15 @@
 #include <immintrin.h>
 #endif
 
+/* A 32-bit ones'-complement sum folded to 16 bits (not inverted). */
+static inline uint16_t
+dp_cksum_fold(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
 #define DP_CKSUM_WIDE_MIN 256
 
 /* len at most 65535 (the 32-bit lanes cannot overflow below 1 MB). */

@@ -40,9 +40,9 @@ struct udp_dgram {
 };
 
 /* tcp/tcp_client.c and tcp/tcp_server.c */
-void tcp_client_input(struct netw *w, const struct seg *s);
-void tcp_server_input(struct netw *w, const struct seg *s);
+void tcp_client_input(struct netw *nw, const struct seg *s);
+void tcp_server_input(struct netw *nw, const struct seg *s);
 /* udp/udp.c */
-void udp_input(struct netw *w, const struct udp_dgram *d);
+void udp_input(struct netw *nw, const struct udp_dgram *d);
 
 #endif

@@ -20,44 +20,44 @@
 
 /* 1 when ip (network order) is one of this worker's port addresses. */
 static inline int
-net_is_local(const struct netw *w, uint32_t ip)
+net_is_local(const struct netw *nw, uint32_t ip)
 {
-	const struct netport *np = w->io.np;
+	const struct netport *np = nw->io.np;
 	uint32_t h = rte_be_to_cpu_32(ip);
 
 	if (ip == np->local_ip)
 		return 1;
-	if (!w->is_client)
+	if (!nw->is_client)
 		return h - np->srv_ip_h < np->n_srv;
 	return h - np->cli_ip_h < np->n_cli;
 }
 
 /* IPv6: one of our addresses? (prefix of our ranges + low 32 bits) */
 static inline int
-net_is_local6(const struct netw *w, const uint8_t *a)
+net_is_local6(const struct netw *nw, const uint8_t *a)
 {
-	const struct netport *np = w->io.np;
+	const struct netport *np = nw->io.np;
 	uint32_t h;
 
 	if (memcmp(a, np->local_ip6, 16) == 0)
 		return 1;
-	if (memcmp(a, w->io.lpfx, 12) != 0)
+	if (memcmp(a, nw->io.lpfx, 12) != 0)
 		return 0;
 	memcpy(&h, a + 12, 4);
 	h = rte_be_to_cpu_32(h);
-	return w->is_client ? h - np->cli_ip_h < np->n_cli : h - np->srv_ip_h < np->n_srv;
+	return nw->is_client ? h - np->cli_ip_h < np->n_cli : h - np->srv_ip_h < np->n_srv;
 }
 
 /* Ask for the gateway's MAC (ARP request, or IPv6 neighbour solicitation). */
-void neigh_request_gw(struct netw *w);
+void neigh_request_gw(struct netw *nw);
 /* A received ARP packet (p: its ARP header, len bytes). */
-void neigh_arp_input(struct netw *w, const uint8_t *p, uint32_t len);
+void neigh_arp_input(struct netw *nw, const uint8_t *p, uint32_t len);
 /* A received neighbour solicitation (type 135) or advertisement (136),
  * checksum verified, len >= 24. */
-void neigh_ndp_input(struct netw *w, const struct rte_ether_hdr *eth,
+void neigh_ndp_input(struct netw *nw, const struct rte_ether_hdr *eth,
 		     const struct rte_ipv6_hdr *ip, const uint8_t *ic, uint32_t len);
 /* A server that has seen no ARP from its gateway answers the first
  * sender instead (learns its MAC as the gateway's). */
-void neigh_learn_gw(struct netw *w, uint32_t sip, const struct rte_ether_addr *mac);
+void neigh_learn_gw(struct netw *nw, uint32_t sip, const struct rte_ether_addr *mac);
 
 #endif

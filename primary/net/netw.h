@@ -70,7 +70,7 @@ struct netw {
 	/* what the test is (set up before launch) */
 	uint32_t id;
 	uint16_t mss;
-	uint8_t rcv_ws;      /* the window scale we offer (net/pkt.h: pkt_rcv_window) */
+	uint8_t rcv_ws;      /* the window scale we offer (tcp/tcp_out.h: tcp_rcv_window) */
 	uint8_t is_client;
 	uint8_t is_http;
 	uint8_t is_udp;
@@ -86,7 +86,7 @@ struct netw {
 	struct sk_table skt;
 	struct sk_cursor cur;
 	struct msgs msg;
-	uint32_t rcv_wnd;          /* the receive window we advertise, bytes (pkt_rcv_window) */
+	uint32_t rcv_wnd;          /* the receive window we advertise, bytes (tcp_rcv_window) */
 	struct drop_knob rx_drop;  /* test_rx_drop: received data segments */
 	struct pkt_io io;
 	struct wcnt cnt;           /* on its own cache lines */

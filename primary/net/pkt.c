@@ -6,7 +6,6 @@
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "net/l4.h"
@@ -14,55 +13,33 @@
 #include "net/pkt_hdr.h"
 #include "net/vxlan.h"
 
-#define TCP_OPT_MSS_LEN 4
-#define TCP_OPT_WS_LEN 4 /* no-operation, then window scale (3 bytes) */
-#define TCP_OPT_SACK_OK_LEN 4 /* two no-operations, then SACK-permitted (2 bytes) */
-#define TCP_OPT_MAX 40
-
 uint32_t
 pkt_sum(const void *buf, uint32_t len)
 {
 	return __rte_raw_cksum(buf, len, 0);
 }
 
-/* mbufs come DP_STASH at a time: one pool access (and one lcore-id TLS
- * lookup) per batch instead of per packet. */
-__rte_noinline struct rte_mbuf *
-pkt_alloc_refill(struct netw *w)
-{
-	struct rte_mbuf *m;
-
-	if (rte_pktmbuf_alloc_bulk(w->io.mp, w->io.stash, DP_STASH) == 0) {
-		w->io.n_stash = DP_STASH - 1;
-		return w->io.stash[DP_STASH - 1];
-	}
-	m = rte_pktmbuf_alloc(w->io.mp); /* the pool is nearly empty */
-	if (unlikely(m == NULL))
-		CNT(&w->cnt, DROP_TX);
-	return m;
-}
-
 /* A received packet is done with: back to the stash when there is room
  * (an mbuf just read is hot in cache, and this skips a pool put and get),
  * else to its pool. */
 void
-pkt_free(struct netw *w, struct rte_mbuf *m)
+pkt_free(struct netw *nw, struct rte_mbuf *m)
 {
-	if (w->io.n_stash < DP_STASH && m->pool == w->io.mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
+	if (nw->io.n_stash < DP_STASH && m->pool == nw->io.mp && RTE_MBUF_DIRECT(m) && m->nb_segs == 1 &&
 	    rte_mbuf_refcnt_read(m) == 1) {
 		rte_pktmbuf_reset(m);
-		w->io.stash[w->io.n_stash++] = m;
+		nw->io.stash[nw->io.n_stash++] = m;
 		return;
 	}
 	rte_pktmbuf_free(m);
 }
 
 void *
-pkt_hold(struct netw *w, const struct seg *s, uint16_t *off)
+pkt_hold(struct netw *nw, const struct seg *s, uint16_t *off)
 {
 	struct rte_mbuf *m = s->pkt;
 
-	(void)w;
+	(void)nw;
 	if (m == NULL)
 		return NULL;
 	/* The receive path frees its own reference when it is done (pkt_free
@@ -79,151 +56,30 @@ pkt_held(const void *h, uint16_t off)
 }
 
 void
-pkt_unhold(struct netw *w, void *h)
+pkt_unhold(struct netw *nw, void *h)
 {
-	(void)w;
+	(void)nw;
 	rte_pktmbuf_free(h);
 }
 
 void
-pkt_release(struct netw *w)
+pkt_release(struct netw *nw)
 {
-	rte_pktmbuf_free_bulk(w->io.stash, w->io.n_stash);
-	w->io.n_stash = 0;
-}
-
-/* synopt: a SYN's options beside MSS (PKT_SYN_*); opt: other option
- * bytes (optlen, a multiple of 4: an ACK's SACK blocks). */
-static __rte_always_inline void
-tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq, uint32_t ack,
-	 uint8_t flags, uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt,
-	 uint32_t optlen)
-{
-	uint32_t l2, l3, synlen = (flags & RTE_TCP_SYN_FLAG) ? TCP_OPT_MSS_LEN +
-					(synopt & PKT_SYN_WS ? TCP_OPT_WS_LEN : 0) +
-					(synopt & PKT_SYN_SACK ? TCP_OPT_SACK_OK_LEN : 0) : 0;
-	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + synlen + optlen;
-	struct rte_tcp_hdr *th;
-	uint32_t hsum;
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-
-	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
-		      &w->io.np->gw_mac);
-	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
-	th = (struct rte_tcp_hdr *)(p + l2 + l3);
-	seq = rte_cpu_to_be_32(seq);
-	ack = rte_cpu_to_be_32(ack);
-	th->src_port = t->lport;
-	th->dst_port = t->rport;
-	th->sent_seq = seq;
-	th->recv_ack = ack;
-	th->data_off = (uint8_t)((thl / 4) << 4);
-	th->tcp_flags = flags;
-	if (flags & RTE_TCP_SYN_FLAG)
-		win = pkt_win(w, 0); /* never scaled */
-	th->rx_win = rte_cpu_to_be_16(win);
-	th->cksum = 0;
-	th->tcp_urp = 0;
-	hsum = (uint32_t)t->lport + t->rport + sum32(seq) + sum32(ack) +
-	       (uint32_t)(((thl / 4) << 4) | (uint32_t)flags << 8) + th->rx_win;
-	if (synlen) {
-		uint8_t *o = (uint8_t *)(th + 1);
-		uint16_t mss = rte_cpu_to_be_16(w->mss);
-		o[0] = 2; /* MSS */
-		o[1] = 4;
-		memcpy(o + 2, &mss, 2);
-		hsum += (2 | 4 << 8) + (uint32_t)mss;
-		o += TCP_OPT_MSS_LEN;
-		if (synopt & PKT_SYN_SACK) {
-			o[0] = o[1] = 1; /* no-operations: the option ends on a word */
-			o[2] = 4; /* SACK-permitted */
-			o[3] = 2;
-			hsum += (1 | 1 << 8) + (4 | 2 << 8);
-			o += TCP_OPT_SACK_OK_LEN;
-		}
-		if (synopt & PKT_SYN_WS) {
-			o[0] = 1; /* no-operation: the option ends on a word */
-			o[1] = 3; /* window scale */
-			o[2] = 3;
-			o[3] = w->rcv_ws;
-			hsum += (1 | 3 << 8) + (3 | (uint32_t)w->rcv_ws << 8);
-		}
-	}
-	if (optlen) {
-		memcpy((uint8_t *)(th + 1) + synlen, opt, optlen);
-		hsum += __rte_raw_cksum(opt, optlen, 0);
-	}
-	if (dlen)
-		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
-	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
-	if (w->v6) {
-		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(&w->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
-		th->cksum = l4_cksum6(&w->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
-		uint16_t l4len = (uint16_t)(thl + dlen);
-		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_TCP, l4len);
-		th->cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
-	}
-}
-
-void
-pkt_tcp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, uint32_t seq,
-	     uint32_t ack, uint8_t flags, const struct msg *msg)
-{
-	tcp_fill(w, m, t, seq, ack, flags, pkt_win(w, 0), msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0,
-		 NULL, 0);
-}
-
-/* One TCP segment built and queued (tcp_fill's options). */
-static __rte_always_inline int
-tcp_send(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	 uint16_t win, const struct msg *msg, int synopt, const uint8_t *opt, uint32_t optlen)
-{
-	struct rte_mbuf *m = pkt_alloc(w);
-
-	if (unlikely(m == NULL))
-		return -1;
-	tcp_fill(w, m, t, seq, ack, flags, win, msg, synopt, opt, optlen);
-	pkt_send(w, m);
-	return 0;
-}
-
-int
-pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	uint16_t win, const struct msg *msg)
-{
-	/* a bare SYN always offers window scaling (RFC 7323 2.2) and SACK */
-	return tcp_send(w, t, seq, ack, flags, win, msg, flags == RTE_TCP_SYN_FLAG ? PKT_SYN_OURS : 0,
-			NULL, 0);
-}
-
-int
-pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int synopt)
-{
-	return tcp_send(w, t, seq, ack, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0, NULL, synopt, NULL, 0);
-}
-
-int
-pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
-	    uint16_t win, const struct msg *msg, const uint8_t *opt, uint32_t optlen)
-{
-	RTE_ASSERT(optlen % 4 == 0 && optlen <= TCP_OPT_MAX && !(flags & RTE_TCP_SYN_FLAG));
-	return tcp_send(w, t, seq, ack, flags, win, msg, 0, opt, optlen);
+	rte_pktmbuf_free_bulk(nw->io.stash, nw->io.n_stash);
+	nw->io.n_stash = 0;
 }
 
 static __rte_always_inline void
-udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+udp_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
 	struct rte_udp_hdr *uh;
 	uint32_t l2, l3;
 	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(w->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
-		      &w->io.np->gw_mac);
-	l3 = w->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	l2 = l2_write(&nw->io, p, rte_cpu_to_be_16(nw->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4),
+		      &nw->io.np->gw_mac);
+	l3 = nw->v6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 	uh = (struct rte_udp_hdr *)(p + l2 + l3);
 	uh->src_port = t->lport;
 	uh->dst_port = t->rport;
@@ -231,42 +87,42 @@ udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct
 	uh->dgram_cksum = 0;
 	rte_memcpy(uh + 1, msg->data, msg->len);
 	m->data_len = m->pkt_len = l2 + l3 + ulen;
-	if (w->v6) {
+	if (nw->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
-		ip6_write(&w->io, ip6, t, IPPROTO_UDP, ulen);
-		uh->dgram_cksum = l4_cksum6(&w->io, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
+		ip6_write(&nw->io, ip6, t, IPPROTO_UDP, ulen);
+		uh->dgram_cksum = l4_cksum6(&nw->io, m, ip6, uh, sizeof(*uh), msg->sum, l2, 1);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
-		uint32_t isum = ip_write(&w->io, ip, t, IPPROTO_UDP, ulen);
+		uint32_t isum = ip_write(&nw->io, ip, t, IPPROTO_UDP, ulen);
 		uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
-		uh->dgram_cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+		uh->dgram_cksum = l4_cksum(&nw->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 	}
 }
 
 void
-pkt_udp_fill(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+pkt_udp_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
-	udp_fill(w, m, t, msg);
+	udp_fill(nw, m, t, msg);
 }
 
 int
-pkt_udp(struct netw *w, const struct tuple *t, const struct msg *msg)
+pkt_udp(struct netw *nw, const struct tuple *t, const struct msg *msg)
 {
-	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_mbuf *m = pkt_alloc(nw);
 
 	if (unlikely(m == NULL))
 		return -1;
-	udp_fill(w, m, t, msg);
-	pkt_send(w, m);
+	udp_fill(nw, m, t, msg);
+	pkt_send(nw, m);
 	return 0;
 }
 
 int
-pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+pkt_arp(struct netw *nw, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
 {
 	static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 	static const struct rte_ether_addr zero = { .addr_bytes = { 0 } };
-	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_mbuf *m = pkt_alloc(nw);
 	struct rte_arp_hdr *a;
 	uint32_t l2;
 	uint8_t *p;
@@ -274,29 +130,29 @@ pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rt
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
+	l2 = l2_write(&nw->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP), op == 1 ? &bcast : tmac);
 	a = (struct rte_arp_hdr *)(p + l2);
 	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
 	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	a->arp_hlen = RTE_ETHER_ADDR_LEN;
 	a->arp_plen = 4;
 	a->arp_opcode = rte_cpu_to_be_16(op);
-	rte_ether_addr_copy(&w->io.np->mac, &a->arp_data.arp_sha);
+	rte_ether_addr_copy(&nw->io.np->mac, &a->arp_data.arp_sha);
 	a->arp_data.arp_sip = sip;
 	rte_ether_addr_copy(op == 1 ? &zero : tmac, &a->arp_data.arp_tha);
 	a->arp_data.arp_tip = tip;
 	m->data_len = m->pkt_len = RTE_MAX(l2 + (uint32_t)sizeof(*a), (uint32_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
 	memset(p + l2 + sizeof(*a), 0, m->data_len - l2 - sizeof(*a));
-	CNT(&w->cnt, ARP_TX);
-	tx_enqueue(&w->txq, m, w->now);
+	CNT(&nw->cnt, ARP_TX);
+	tx_enqueue(&nw->txq, m, nw->now);
 	return 0;
 }
 
 int
-pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+pkt_ndp(struct netw *nw, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	const struct rte_ether_addr *dmac, const uint8_t *target)
 {
-	struct rte_mbuf *m = pkt_alloc(w);
+	struct rte_mbuf *m = pkt_alloc(nw);
 	struct rte_ipv6_hdr *ip;
 	uint8_t *p, *ic;
 	uint32_t l2, s;
@@ -305,7 +161,7 @@ pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	if (unlikely(m == NULL))
 		return -1;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	l2 = l2_write(&w->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
+	l2 = l2_write(&nw->io, p, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6), dmac);
 	ip = (struct rte_ipv6_hdr *)(p + l2);
 	ic = (uint8_t *)(ip + 1);
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
@@ -321,13 +177,13 @@ pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	memcpy(ic + 8, target, 16);
 	ic[24] = type == 135 ? 1 : 2;     /* source / target link-layer address */
 	ic[25] = 1;
-	memcpy(ic + 26, w->io.np->mac.addr_bytes, 6);
+	memcpy(ic + 26, nw->io.np->mac.addr_bytes, 6);
 	s = rte_ipv6_phdr_cksum(ip, 0);
 	s = __rte_raw_cksum(ic, 32, s);
 	c = (uint16_t)~__rte_raw_cksum_reduce(s);
 	memcpy(ic + 2, &c, 2);
 	m->data_len = m->pkt_len = l2 + sizeof(*ip) + 32;
 	m->ol_flags = 0;
-	tx_enqueue(&w->txq, m, w->now);
+	tx_enqueue(&nw->txq, m, nw->now);
 	return 0;
 }

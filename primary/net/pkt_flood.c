@@ -16,65 +16,32 @@
  * ring full of mbufs the device still holds (a hardware TX ring larger
  * than DP_FLOOD_RING) packets come from the pool as before.
  *
- * A worker floods UDP or TCP, never both, and only the functions below put
- * mbufs in the ring: a reused mbuf holds the kind of packet it is about to
+ * A worker floods UDP or TCP, never both, and only pkt_flood_udp and
+ * tcp/tcp_out.c's tcp_flood_syn put mbufs in the ring (pkt_flood.h): a reused mbuf holds the kind of packet it is about to
  * be rewritten into. On a VXLAN port the ring stays empty (fring.cap 0): a
  * sent mbuf starts at its outer headers, and every packet is built whole.
  */
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_tcp.h>
 #include <rte_udp.h>
 
 #include "net/pkt.h"
+#include "net/pkt_flood.h"
 #include "net/pkt_hdr.h"
 #include "net/vxlan.h"
-
-#define FR_MASK (DP_FLOOD_RING - 1)
-
-/* The ring's oldest mbuf when the device is done with it, else NULL. */
-static inline struct rte_mbuf *
-ring_reuse(struct netw *w)
-{
-	struct rte_mbuf *m;
-
-	if (unlikely(w->fring.count == 0))
-		return NULL;
-	m = w->fring.m[w->fring.head];
-	if (unlikely(rte_mbuf_refcnt_read(m) != 1))
-		return NULL;
-	/* oldest to newest: the same mbuf moves from head to tail */
-	w->fring.m[(w->fring.head + w->fring.count) & FR_MASK] = m;
-	w->fring.head = (w->fring.head + 1) & FR_MASK;
-	rte_mbuf_refcnt_set(m, 2); /* ours, and the device's */
-	return m;
-}
-
-/* A fresh mbuf from the pool, kept in the ring when it has room. */
-static inline struct rte_mbuf *
-ring_grow(struct netw *w)
-{
-	struct rte_mbuf *m = pkt_alloc(w);
-
-	if (m != NULL && w->fring.count < w->fring.cap) {
-		w->fring.m[(w->fring.head + w->fring.count++) & FR_MASK] = m;
-		rte_mbuf_refcnt_set(m, 2);
-	}
-	return m;
-}
 
 /* Rewrites the fields of an IPv4 UDP datagram that differ from one packet
  * to the next, and its checksums (pkt_hdr.h's, as when it was filled). */
 static inline void
-udp4_patch(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
+udp4_patch(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, const struct msg *msg)
 {
-	uint32_t l2 = w->io.np->vlan_tci_be ? RTE_ETHER_HDR_LEN + 4 : RTE_ETHER_HDR_LEN;
+	uint32_t l2 = nw->io.np->vlan_tci_be ? RTE_ETHER_HDR_LEN + 4 : RTE_ETHER_HDR_LEN;
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, l2);
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
 	uint16_t ulen = (uint16_t)(sizeof(*uh) + msg->len);
-	uint16_t id = rte_cpu_to_be_16((uint16_t)w->io.ip_id++);
-	uint32_t isum = ip_sum(&w->io, t, IPPROTO_UDP, rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + ulen)), id);
+	uint16_t id = rte_cpu_to_be_16((uint16_t)nw->io.ip_id++);
+	uint32_t isum = ip_sum(&nw->io, t, IPPROTO_UDP, rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + ulen)), id);
 	uint32_t hsum = (uint32_t)t->lport + t->rport + rte_cpu_to_be_16(ulen);
 
 	ip->packet_id = id;
@@ -83,55 +50,43 @@ udp4_patch(struct netw *w, struct rte_mbuf *m, const struct tuple *t, const stru
 	ip->hdr_checksum = 0; /* with offload, a device may have written it in place */
 	uh->src_port = t->lport;
 	uh->dst_port = t->rport;
-	uh->dgram_cksum = l4_cksum(&w->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
+	uh->dgram_cksum = l4_cksum(&nw->io, m, ip, t, isum, hsum, msg->sum, ulen, l2, 1);
 }
 
 int
-pkt_flood_udp(struct netw *w, const struct tuple *t)
+pkt_flood_udp(struct netw *nw, const struct tuple *t)
 {
-	struct rte_mbuf *m = ring_reuse(w);
+	struct rte_mbuf *m = ring_reuse(nw);
 
-	if (likely(m != NULL) && !w->v6) {
-		udp4_patch(w, m, t, &w->msg.req);
+	if (likely(m != NULL) && !nw->v6) {
+		udp4_patch(nw, m, t, &nw->msg.req);
 	} else {
-		if (m == NULL && (m = ring_grow(w)) == NULL)
+		if (m == NULL && (m = ring_grow(nw)) == NULL)
 			return -1;
-		pkt_udp_fill(w, m, t, &w->msg.req);
+		pkt_udp_fill(nw, m, t, &nw->msg.req);
 	}
-	pkt_send(w, m);
-	return 0;
-}
-
-int
-pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
-{
-	struct rte_mbuf *m = ring_reuse(w);
-
-	if (m == NULL && (m = ring_grow(w)) == NULL)
-		return -1;
-	pkt_tcp_fill(w, m, t, seq, 0, RTE_TCP_SYN_FLAG, NULL);
-	pkt_send(w, m);
+	pkt_send(nw, m);
 	return 0;
 }
 
 void
-pkt_flood_forget(struct netw *w)
+pkt_flood_forget(struct netw *nw)
 {
-	for (uint16_t i = 0; i < w->fring.count; i++) {
-		struct rte_mbuf *m = w->fring.m[(w->fring.head + i) & FR_MASK];
+	for (uint16_t i = 0; i < nw->fring.count; i++) {
+		struct rte_mbuf *m = nw->fring.m[(nw->fring.head + i) & FR_MASK];
 
 		/* one still held elsewhere is in the forgotten TX batch */
 		if (rte_mbuf_refcnt_read(m) == 1)
 			rte_pktmbuf_free(m);
 	}
-	w->fring.head = w->fring.count = 0;
+	nw->fring.head = nw->fring.count = 0;
 }
 
 void
-pkt_flood_release(struct netw *w)
+pkt_flood_release(struct netw *nw)
 {
 	/* our references; a device still holding one frees it later */
-	for (uint16_t i = 0; i < w->fring.count; i++)
-		rte_pktmbuf_free(w->fring.m[(w->fring.head + i) & FR_MASK]);
-	w->fring.head = w->fring.count = 0;
+	for (uint16_t i = 0; i < nw->fring.count; i++)
+		rte_pktmbuf_free(nw->fring.m[(nw->fring.head + i) & FR_MASK]);
+	nw->fring.head = nw->fring.count = 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Inline pieces of packet building shared by pkt.c and pkt_flood.c: mbuf
- * allocation from the worker's stash, and header writers (on the worker's
+ * Inline pieces of frame building shared by net/pkt.c, net/pkt_flood.c and
+ * tcp/tcp_out.c (the TCP segment writer, above them): mbuf allocation from
+ * the worker's stash (pkt_alloc.h), and header writers (on the worker's
  * pkt_io) that return the ones'-complement sums of what they wrote.
  */
 #ifndef DPERF_PKT_HDR_H
@@ -13,17 +14,10 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "net/cksum.h"
 #include "net/netw.h"
+#include "net/pkt_alloc.h"
 
-struct rte_mbuf *pkt_alloc_refill(struct netw *w);
-
-static inline struct rte_mbuf *
-pkt_alloc(struct netw *w)
-{
-	if (likely(w->io.n_stash))
-		return w->io.stash[--w->io.n_stash];
-	return pkt_alloc_refill(w);
-}
 
 /* Ethernet (+ VLAN) header towards the gateway. Returns its length. */
 static inline uint32_t
@@ -56,14 +50,6 @@ static inline uint32_t
 sum32(uint32_t v)
 {
 	return (v & 0xffff) + (v >> 16);
-}
-
-static inline uint16_t
-fold(uint32_t s)
-{
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
 }
 
 /* The sum of the words of the IPv4 header ip_write writes (tl, id in
@@ -148,10 +134,10 @@ l4_cksum(const struct pkt_io *io, struct rte_mbuf *m, struct rte_ipv4_hdr *ip, c
 		m->l3_len = sizeof(*ip);
 		m->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
 			       (is_udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM);
-		return fold(phdr); /* the pseudo-header sum the device expects */
+		return dp_cksum_fold(phdr); /* the pseudo-header sum the device expects */
 	}
-	ip->hdr_checksum = (uint16_t)~fold(ip_sum);
-	c = (uint16_t)~fold(phdr + hdr_sum + sum32(data_sum));
+	ip->hdr_checksum = (uint16_t)~dp_cksum_fold(ip_sum);
+	c = (uint16_t)~dp_cksum_fold(phdr + hdr_sum + sum32(data_sum));
 	if (is_udp && c == 0)
 		c = 0xffff;
 	return c;

@@ -40,12 +40,12 @@ ipv4_l4_sum_ok(const struct rte_ipv4_hdr *ip, const void *l4)
 }
 
 static int
-l4_cksum_ok(const struct netw *w, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+l4_cksum_ok(const struct netw *nw, const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	    const void *l4)
 {
 	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
-	if (w->io.np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	if (nw->io.np->rx_cksum && f == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
 		return 1;
 	if (f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return 0;
@@ -86,30 +86,30 @@ syn_options(const struct rte_tcp_hdr *th, uint32_t thl, struct seg *s)
  * last 32 bits, l4 is within the packet for l4len bytes, sum_ok says
  * whether the checksum verified. */
 static void
-tcp_input(struct netw *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
-	  uint32_t l4len, int sum_ok)
+tcp_rx(struct netw *nw, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const uint8_t *l4,
+	uint32_t l4len, int sum_ok)
 {
 	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
 	struct seg s;
 	uint32_t thl;
 
 	if (l4len < sizeof(*th)) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return;
 	}
 	thl = (uint32_t)(th->data_off >> 4) * 4;
 	if (thl < sizeof(*th) || thl > l4len || !sum_ok) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return;
 	}
-	if (w->is_udp) {
-		CNT(&w->cnt, TCP_DROP);
+	if (nw->is_udp) {
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
 	/* test_rx_drop: a lossy link, for the tests of recovery */
-	if (unlikely(w->rx_drop.every) && l4len > thl && ++w->rx_drop.n >= w->rx_drop.every) {
-		w->rx_drop.n = 0;
-		CNT(&w->cnt, TEST_DROP);
+	if (unlikely(nw->rx_drop.every) && l4len > thl && ++nw->rx_drop.n >= nw->rx_drop.every) {
+		nw->rx_drop.n = 0;
+		CNT(&nw->cnt, TEST_DROP);
 		return;
 	}
 	s.sip = sip;
@@ -132,24 +132,24 @@ tcp_input(struct netw *w, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const 
 	s.opt = (const uint8_t *)(th + 1);
 	s.optlen = (uint8_t)(thl - sizeof(*th));
 	s.pkt = m;
-	if (w->is_client)
-		tcp_client_input(w, &s);
+	if (nw->is_client)
+		tcp_client_input(nw, &s);
 	else
-		tcp_server_input(w, &s);
+		tcp_server_input(nw, &s);
 }
 
 static void
-udp_rx(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
+udp_rx(struct netw *nw, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
 {
 	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
 	struct udp_dgram d;
 
 	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len || !sum_ok) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return;
 	}
-	if (!w->is_udp) {
-		CNT(&w->cnt, UDP_DROP);
+	if (!nw->is_udp) {
+		CNT(&nw->cnt, UDP_DROP);
 		return;
 	}
 	d.sip = sip;
@@ -157,67 +157,67 @@ udp_rx(struct netw *w, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l
 	d.sport = uh->src_port;
 	d.dport = uh->dst_port;
 	d.dlen = l4len - sizeof(*uh);
-	udp_input(w, &d);
+	udp_input(nw, &d);
 }
 
 /* Returns 1 when m was consumed (ICMP reply reuses it). tun: an inner
  * frame of a VXLAN port. */
 static __rte_always_inline int
-ipv4_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv4_input(struct netw *nw, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
 	uint32_t ihl, tot;
 
 	if (len < sizeof(*ip) || (ip->version_ihl >> 4) != 4) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
 	ihl = rte_ipv4_hdr_len(ip);
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (ihl < sizeof(*ip) || tot < ihl || tot > len) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
-	if (!(w->io.np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	if (!(nw->io.np->rx_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    rte_raw_cksum(ip, ihl) != 0xffff) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
 	if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) { /* no reassembly: counted, dropped */
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
-	if (!net_is_local(w, ip->dst_addr)) {
-		CNT(&w->cnt, OTHER_RX);
+	if (!net_is_local(nw, ip->dst_addr)) {
+		CNT(&nw->cnt, OTHER_RX);
 		return 0;
 	}
-	if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
-		neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
+	if (!nw->is_client && !nw->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+		neigh_learn_gw(nw, nw->io.np->gw_ip, &eth->src_addr);
 	switch (ip->next_proto_id) {
 	case IPPROTO_TCP:
-		tcp_input(w, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
-			  l4_cksum_ok(w, m, ip, (const uint8_t *)ip + ihl));
+		tcp_rx(nw, m, ip->src_addr, ip->dst_addr, (const uint8_t *)ip + ihl, tot - ihl,
+			  l4_cksum_ok(nw, m, ip, (const uint8_t *)ip + ihl));
 		return 0;
 	case IPPROTO_UDP: {
 		const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + ihl);
 		/* A zero UDP checksum means "none" in IPv4. */
-		int ok = tot - ihl >= sizeof(*uh) && (uh->dgram_cksum == 0 || l4_cksum_ok(w, m, ip, uh));
-		udp_rx(w, ip->src_addr, ip->dst_addr, (const uint8_t *)uh, tot - ihl, ok);
+		int ok = tot - ihl >= sizeof(*uh) && (uh->dgram_cksum == 0 || l4_cksum_ok(nw, m, ip, uh));
+		udp_rx(nw, ip->src_addr, ip->dst_addr, (const uint8_t *)uh, tot - ihl, ok);
 		return 0;
 	}
 	case IPPROTO_ICMP:
-		icmp_input(w, m, eth, ip, tot - ihl, tun);
+		icmp_input(nw, m, eth, ip, tot - ihl, tun);
 		return 1;
 	default:
-		CNT(&w->cnt, OTHER_RX);
+		CNT(&nw->cnt, OTHER_RX);
 		return 0;
 	}
 }
 
 /* Returns 1 when m was consumed. */
 static __rte_always_inline int
-ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
+ipv6_input(struct netw *nw, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_t *p,
 	   uint32_t len, int tun)
 {
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
@@ -225,22 +225,22 @@ ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 	uint32_t plen;
 
 	if (len < sizeof(*ip) || (p[0] >> 4) != 6) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (plen > len - sizeof(*ip)) {
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 		return 0;
 	}
-	if (!w->v6) { /* the inner family: the port's, except inside VXLAN */
-		CNT(&w->cnt, OTHER_RX);
+	if (!nw->v6) { /* the inner family: the port's, except inside VXLAN */
+		CNT(&nw->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_ICMPV6)
-		return icmp6_input(w, m, eth, ip, l4, plen, tun);
-	if (!net_is_local6(w, ip->dst_addr) || memcmp(ip->src_addr, w->io.rpfx, 12) != 0) {
-		CNT(&w->cnt, OTHER_RX);
+		return icmp6_input(nw, m, eth, ip, l4, plen, tun);
+	if (!net_is_local6(nw, ip->dst_addr) || memcmp(ip->src_addr, nw->io.rpfx, 12) != 0) {
+		CNT(&nw->cnt, OTHER_RX);
 		return 0;
 	}
 	if (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP) {
@@ -250,18 +250,18 @@ ipv6_input(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint8_
 		memcpy(&sip, ip->src_addr + 12, 4);
 		memcpy(&dip, ip->dst_addr + 12, 4);
 		if (ip->proto == IPPROTO_TCP)
-			tcp_input(w, m, sip, dip, l4, plen, ok);
+			tcp_rx(nw, m, sip, dip, l4, plen, ok);
 		else
-			udp_rx(w, sip, dip, l4, plen, ok);
+			udp_rx(nw, sip, dip, l4, plen, ok);
 		return 0;
 	}
-	CNT(&w->cnt, OTHER_RX); /* extension headers are not followed */
+	CNT(&nw->cnt, OTHER_RX); /* extension headers are not followed */
 	return 0;
 }
 
 /* A frame of len bytes at eth, Ethernet header included; consumes m. */
 static __rte_always_inline void
-rx_frame(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
+rx_frame(struct netw *nw, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len, int tun)
 {
 	uint32_t off = sizeof(struct rte_ether_hdr);
 	uint16_t type = eth->ether_type;
@@ -269,84 +269,84 @@ rx_frame(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eth + 1);
 		if (len < off + sizeof(*vh)) {
-			CNT(&w->cnt, BAD_RX);
+			CNT(&nw->cnt, BAD_RX);
 			goto drop;
 		}
 		type = vh->eth_proto;
 		off += sizeof(*vh);
 	}
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-		if (ipv4_input(w, m, eth, (uint8_t *)eth + off, len - off, tun))
+		if (ipv4_input(nw, m, eth, (uint8_t *)eth + off, len - off, tun))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
-		if (ipv6_input(w, m, eth, (uint8_t *)eth + off, len - off, tun))
+		if (ipv6_input(nw, m, eth, (uint8_t *)eth + off, len - off, tun))
 			return;
 	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
-		neigh_arp_input(w, (uint8_t *)eth + off, len - off);
+		neigh_arp_input(nw, (uint8_t *)eth + off, len - off);
 	} else {
-		CNT(&w->cnt, OTHER_RX);
+		CNT(&nw->cnt, OTHER_RX);
 	}
 drop:
-	pkt_free(w, m);
+	pkt_free(nw, m);
 }
 
 /* A frame received on a VXLAN port: the outer headers' part is done here,
  * the inner frame goes to rx_frame. Consumes m. */
 static __rte_noinline void
-rx_vxlan(struct netw *w, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
+rx_vxlan(struct netw *nw, struct rte_mbuf *m, struct rte_ether_hdr *eth, uint32_t len)
 {
 	uint32_t off = 0, n = 0;
 
-	switch (vxlan_rx(w->io.vx, (const uint8_t *)eth, len, &off, &n)) {
+	switch (vxlan_rx(nw->io.vx, (const uint8_t *)eth, len, &off, &n)) {
 	case VX_INNER:
-		if (!w->is_client && !w->io.np->gw_ok) /* no ARP seen yet: answer the sender */
-			neigh_learn_gw(w, w->io.np->gw_ip, &eth->src_addr);
+		if (!nw->is_client && !nw->io.np->gw_ok) /* no ARP seen yet: answer the sender */
+			neigh_learn_gw(nw, nw->io.np->gw_ip, &eth->src_addr);
 		/* the device's checksum flags were about the outer packet */
 		m->ol_flags = 0;
 		rte_pktmbuf_adj(m, (uint16_t)off);
 		/* n: the inner frame alone; what follows it is outer padding */
-		rx_frame(w, m, rte_pktmbuf_mtod(m, struct rte_ether_hdr *), n, 1);
+		rx_frame(nw, m, rte_pktmbuf_mtod(m, struct rte_ether_hdr *), n, 1);
 		return;
 	case VX_ARP:
-		neigh_arp_input(w, (uint8_t *)eth + off, n);
+		neigh_arp_input(nw, (uint8_t *)eth + off, n);
 		break;
 	case VX_ICMP:
 		m->ol_flags = 0;
 		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
 			struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)((uint8_t *)eth + off);
-			icmp_input(w, m, eth, ip, rte_be_to_cpu_16(ip->total_length) - rte_ipv4_hdr_len(ip), 0);
+			icmp_input(nw, m, eth, ip, rte_be_to_cpu_16(ip->total_length) - rte_ipv4_hdr_len(ip), 0);
 			return;
 		} else {
 			struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)((uint8_t *)eth + off);
-			if (icmp6_input(w, m, eth, ip, (uint8_t *)(ip + 1), rte_be_to_cpu_16(ip->payload_len), 0))
+			if (icmp6_input(nw, m, eth, ip, (uint8_t *)(ip + 1), rte_be_to_cpu_16(ip->payload_len), 0))
 				return;
 		}
 		break;
 	case VX_OTHER:
-		CNT(&w->cnt, OTHER_RX);
+		CNT(&nw->cnt, OTHER_RX);
 		break;
 	default:
-		CNT(&w->cnt, BAD_RX);
+		CNT(&nw->cnt, BAD_RX);
 	}
-	pkt_free(w, m);
+	pkt_free(nw, m);
 }
 
 void
-rx_packet(struct netw *w, struct rte_mbuf *m)
+rx_packet(struct netw *nw, struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_data_len(m);
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
-	CNT(&w->cnt, PKT_RX);
-	CNT_ADD(&w->cnt, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
+	CNT(&nw->cnt, PKT_RX);
+	CNT_ADD(&nw->cnt, BITS_RX, (uint64_t)rte_pktmbuf_pkt_len(m) * 8);
 	if (unlikely(m->nb_segs != 1 || len < sizeof(*eth))) {
-		CNT(&w->cnt, BAD_RX);
-		pkt_free(w, m);
+		CNT(&nw->cnt, BAD_RX);
+		pkt_free(nw, m);
 		return;
 	}
-	if (unlikely(w->io.vx != NULL)) {
-		rx_vxlan(w, m, eth, len);
+	if (unlikely(nw->io.vx != NULL)) {
+		rx_vxlan(nw, m, eth, len);
 		return;
 	}
-	rx_frame(w, m, eth, len, 0);
+	rx_frame(nw, m, eth, len, 0);
 }

@@ -11,7 +11,7 @@
 #include "net/netw.h"
 
 /* Process one received packet; consumes m. */
-void rx_packet(struct netw *w, struct rte_mbuf *m);
+void rx_packet(struct netw *nw, struct rte_mbuf *m);
 
 
 #endif

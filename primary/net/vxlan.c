@@ -93,12 +93,12 @@ vxlan_init(struct vxlan *vx, const struct dp_config *cfg, uint32_t port_idx, uin
 }
 
 int
-vxlan_setup(struct netw *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
+vxlan_setup(struct netw *nw, const struct dp_config *cfg, uint32_t port_idx, char *err,
 	    size_t errlen)
 {
 	struct vxlan *vx;
 
-	w->io.vx = NULL;
+	nw->io.vx = NULL;
 	if (port_idx >= cfg->n_vxlans)
 		return 0;
 	vx = rte_zmalloc("dp_vxlan", sizeof(*vx), 64);
@@ -106,30 +106,22 @@ vxlan_setup(struct netw *w, const struct dp_config *cfg, uint32_t port_idx, char
 		snprintf(err, errlen, "out of hugepage memory for the VXLAN headers");
 		return -1;
 	}
-	vxlan_init(vx, cfg, port_idx, w->txq.queue, w->id, w->v6);
-	w->io.vx = vx;
+	vxlan_init(vx, cfg, port_idx, nw->txq.queue, nw->id, nw->v6);
+	nw->io.vx = vx;
 	return 0;
 }
 
 void
-vxlan_teardown(struct netw *w)
+vxlan_teardown(struct netw *nw)
 {
-	rte_free(w->io.vx);
-	w->io.vx = NULL;
-}
-
-static uint16_t
-fold(uint32_t s)
-{
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
+	rte_free(nw->io.vx);
+	nw->io.vx = NULL;
 }
 
 int
-vxlan_encap(const struct netw *w, struct rte_mbuf *m)
+vxlan_encap(const struct netw *nw, struct rte_mbuf *m)
 {
-	const struct vxlan *vx = w->io.vx;
+	const struct vxlan *vx = nw->io.vx;
 	uint32_t inner = rte_pktmbuf_data_len(m), l3 = RTE_ETHER_HDR_LEN;
 	struct rte_ether_hdr *ie = rte_pktmbuf_mtod(m, struct rte_ether_hdr *), *oe;
 	uint16_t ulen = rte_cpu_to_be_16((uint16_t)(UDP_VX_LEN + inner));
@@ -143,8 +135,8 @@ vxlan_encap(const struct netw *w, struct rte_mbuf *m)
 		return -1;
 	memcpy(p, vx->hdr, vx->hdr_len);
 	oe = (struct rte_ether_hdr *)p;
-	rte_ether_addr_copy(&w->io.np->gw_mac, &oe->dst_addr);
-	rte_ether_addr_copy(&w->io.np->mac, &oe->src_addr);
+	rte_ether_addr_copy(&nw->io.np->gw_mac, &oe->dst_addr);
+	rte_ether_addr_copy(&nw->io.np->mac, &oe->src_addr);
 	if (vx->v6) {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + l3);
 		uint32_t s;
@@ -163,7 +155,7 @@ vxlan_encap(const struct netw *w, struct rte_mbuf *m)
 		uint16_t tl = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + UDP_VX_LEN + inner));
 
 		ip->total_length = tl;
-		ip->hdr_checksum = (uint16_t)~fold(vx->hdr_sum + tl);
+		ip->hdr_checksum = (uint16_t)~dp_cksum_fold(vx->hdr_sum + tl);
 		uh = (struct rte_udp_hdr *)(ip + 1);
 		uh->dgram_len = ulen; /* checksum 0: RFC 7348's choice for IPv4 */
 	}

@@ -70,16 +70,16 @@ enum vxlan_verdict {
 void vxlan_init(struct vxlan *vx, const struct dp_config *cfg, uint32_t port_idx, uint16_t queue,
 		uint32_t id, int inner6);
 
-/* Prepare worker w's tunnel for port port_idx of cfg (w->id, w->txq.queue and
- * w->v6 set). Returns 0, or -1 with err (out of memory). w->io.vx stays NULL
+/* Prepare worker nw's tunnel for port port_idx of cfg (nw->id, nw->txq.queue and
+ * nw->v6 set). Returns 0, or -1 with err (out of memory). nw->io.vx stays NULL
  * when the port has no vxlan line. */
-int vxlan_setup(struct netw *w, const struct dp_config *cfg, uint32_t port_idx, char *err,
+int vxlan_setup(struct netw *nw, const struct dp_config *cfg, uint32_t port_idx, char *err,
 		size_t errlen);
-void vxlan_teardown(struct netw *w);
+void vxlan_teardown(struct netw *nw);
 
 /* Put the outer headers in front of inner frame m (its MACs become the
  * configured inner ones). Returns 0, or -1 when m has no headroom. */
-int vxlan_encap(const struct netw *w, struct rte_mbuf *m);
+int vxlan_encap(const struct netw *nw, struct rte_mbuf *m);
 
 /* Classify the len bytes at p, a frame received on a VXLAN port; *off
  * and *n (the bytes from *off on that belong to it) as the verdict says.

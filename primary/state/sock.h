@@ -26,12 +26,15 @@ enum sk_list { TL_NONE = 0, TL_RT, TL_KA, TL_IDLE, TL__COUNT };
 
 /* sock.flags */
 #define SKF_FIN_RCVD   0x01 /* peer's FIN consumed (rcv_nxt counts it) */
-#define SKF_CLOSE      0x02 /* close after the current exchange */
+#define SKF_CLOSE      0x02 /* close after the current exchange (server: a request asked to, Connection:
+                             * close; TLS: also our close_notify, a failure, the peer's) */
 #define SKF_WS         0x04 /* window scaling negotiated (both SYNs offered it; tcp_send.h) */
 #define SKF_SACK       0x08 /* SACK negotiated: the peer's SYN offered it (ours always does; tcp_sack.h) */
 #define SKF_FIRST_BYTE 0x10 /* client: a request sent, no byte of its answer yet (time to first byte) */
 #define SKF_ACK_OWED   0x20 /* received data not yet acknowledged (tcp_dack.h) */
 #define SKF_ACK_QUEUED 0x40 /* ...and its delayed-ACK entry is queued, due at ack_due */
+#define SKF_PEND_BAD   0x80 /* server: a bad request waits last behind the answers queued (400, then
+                             * close; tcp_server.c) */
 
 struct sock {
 	uint32_t snd_una;   /* oldest unacknowledged sequence number */
@@ -48,8 +51,11 @@ struct sock {
 	uint8_t flags;
 	uint8_t list;       /* enum sk_list */
 	uint8_t retries;
-	uint8_t inflight;   /* client: requests sent and not yet answered; server: requests
-			     * waiting behind an answer over several segments (tcp_server.c) */
+	union {             /* a socket is a client's or a server's */
+		uint8_t inflight; /* client: requests sent and not yet answered */
+		uint8_t pend_n;   /* server: requests waiting behind an answer over several
+				   * segments (tcp_server.c; a bad one last: SKF_PEND_BAD) */
+	};
 	uint8_t last_kind;  /* server: method of the last request answered */
 	union {
 		uint16_t raw_got;  /* raw TCP: bytes of the current message received */

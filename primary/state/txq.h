@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * A worker's TX queue: packets wait in pkts[] until a burst is full or
  * hold has passed, then go to the device in one call (tx_flush, the only
- * device call, in dev/tx.c). Everything that sends (net/, tcp/, udp/)
+ * device call, in state/txq.c). Everything that sends (net/, tcp/, udp/)
  * queues here; nothing here knows the worker loop.
  */
 #ifndef DPERF_TXQ_H
@@ -40,7 +40,7 @@ struct txq {
 	struct rte_mbuf *pkts[DP_TX_CAP];
 };
 
-/* dev/tx.c: hand the batch to the device (the only device call; the
+/* txq.c: hand the batch to the device (the only device call; the
  * fuzz harness replaces it at link time). Returns the packets it took. */
 uint16_t tx_flush(struct txq *q);
 

@@ -8,9 +8,9 @@
 
 #include <rte_tcp.h>
 
-#include "http/http.h"
 #include "net/l4.h"
 #include "net/netw.h"
+#include "tcp/tcp_app.h"
 
 /* Retransmissions of a segment before the connection is given up. */
 #define DP_MAX_RETRIES 5
@@ -51,27 +51,27 @@ struct tcp_part {
 	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
-	struct dp_http_head_cache rsp_head; /* client: the last response head */
+	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A layer over TCP (TLS: tls/tls_tcp.h) that takes the worker's
 	 * segments and timers whole, with its own role over tcp_input.h's
 	 * one path, and is told when a connection ends, whatever ended it.
 	 * NULL: plain TCP (one predicted branch per segment). */
-	void (*over_input)(struct netw *w, const struct seg *s);
-	void (*over_timer)(struct netw *w, uint32_t idx, int which);
-	void (*over_closed)(struct netw *w, struct sock *sk);
+	void (*over_input)(struct netw *nw, const struct seg *s);
+	void (*over_timer)(struct netw *nw, uint32_t idx, int which);
+	void (*over_closed)(struct netw *nw, struct sock *sk);
 };
 
 /* Open one client connection (or, with flood, send one SYN). Returns 0, or
  * -1 when no free socket was found. */
-int tcp_client_launch(struct netw *w);
+int tcp_client_launch(struct netw *nw);
 /* Handle the expiry of socket idx's timer on list `which`. */
-void tcp_client_timer(struct netw *w, uint32_t idx, int which);
-void tcp_server_timer(struct netw *w, uint32_t idx, int which);
+void tcp_client_timer(struct netw *nw, uint32_t idx, int which);
+void tcp_server_timer(struct netw *nw, uint32_t idx, int which);
 /* Graceful stop: close one idle keepalive connection (client). */
-void tcp_client_close_idle(struct netw *w, uint32_t idx);
+void tcp_client_close_idle(struct netw *nw, uint32_t idx);
 
 /* Bare ACKs whose delay is up (tcp_dack.c). Returns nonzero when due
  * entries are left (budget spent, or the device is full). */
-int tcp_dack_run(struct netw *w);
+int tcp_dack_run(struct netw *nw);
 
 #endif

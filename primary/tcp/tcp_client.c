@@ -7,7 +7,6 @@
  */
 #include <rte_branch_prediction.h>
 
-#include "http/http.h"
 #include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
@@ -16,232 +15,143 @@
 #include "tcp/tcp_send.h"
 #include "tcp/tcp_client.h"
 
-/* Bytes of response heads (interim ones included), chunk framing and
- * trailers in a row, without content between: more is a malformed
- * response, not one that is slow (arriving data restarts the timer). */
-#define RSP_HEAD_RUN_MAX 65535u
-
 static void
-send_request(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+send_request(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
-	if (unlikely(w->tcp->snd != NULL)) { /* a POST body over several segments */
+	if (unlikely(nw->tcp->snd != NULL)) { /* a POST body over several segments */
 		struct snd_src src;
 
-		snd_src_msg(&src, &w->msg.req);
-		snd_begin(w, sk, t, &src, 0);
+		snd_src_msg(&src, &nw->msg.req);
+		snd_begin(nw, sk, t, &src, 0);
 	} else {
-		sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, &w->msg.req);
+		sk_send_msg(nw, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, &nw->msg.req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
-		sk->snd_nxt += w->msg.req.len;
-		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)w->msg.req.len * 8);
+		sk->snd_nxt += nw->msg.req.len;
+		CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)nw->msg.req.len * 8);
 	}
-	tcp_client_asked(w, sk);
-	snd_arm_rt(w, sk, idx);
+	tcp_client_asked(nw, sk);
+	snd_arm_rt(nw, sk, idx);
 }
 
 void
-tcp_client_asked(struct netw *w, struct sock *sk)
+tcp_client_asked(struct netw *nw, struct sock *sk)
 {
-	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
+	uint32_t n = nw->cfg->pipeline ? nw->cfg->pipeline : 1;
 
 	sk->inflight = (uint8_t)n;
 	sk->retries = 0;
-	sk->t_start = w->now;
+	sk->t_start = nw->now;
 	sk->flags |= SKF_FIRST_BYTE;
-	if (w->is_http && w->cfg->http_method == DP_HTTP_POST)
-		CNT_ADD(&w->cnt, HTTP_POST, n);
-	else if (w->is_http)
-		CNT_ADD(&w->cnt, HTTP_GET, n);
-	else
-		CNT_ADD(&w->cnt, TCP_REQ, n);
+	nw->cnt.c[nw->tcp->app.asked] += n; /* httpGet, httpPost or tcpReq */
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
 static void
-active_close(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+active_close(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
-	if (w->fast_close) {
-		sk_ctl(w, t, sk, TH_RST | TH_ACK);
-		sk_closed(w, sk);
+	if (nw->fast_close) {
+		sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+		sk_closed(nw, sk);
 		return;
 	}
-	sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+	sk_ctl(nw, t, sk, TH_FIN | TH_ACK);
 	sk_fin_sent(sk);
 	sk->retries = 0;
-	tl_add(w, sk, idx, TL_RT);
+	tl_add(nw, sk, idx, TL_RT);
 }
 
 /* A connection that ends with a response unfinished (a request sent,
  * its answer not all read), whatever ended it: the response is an error
  * (httpErr, beside the connection's skErr). */
 void
-tcp_client_unfinished(struct netw *w, const struct sock *sk)
+tcp_client_unfinished(struct netw *nw, const struct sock *sk)
 {
-	if (sk->inflight > 0 && w->is_http)
-		CNT(&w->cnt, HTTP_ERR);
+	nw->tcp->app.unfinished(nw, sk);
 }
 
 static void
-fail(struct netw *w, struct sock *sk, const struct tuple *t)
+client_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
 {
-	CNT(&w->cnt, SK_ERR);
-	tcp_client_unfinished(w, sk);
-	sk_ctl(w, t, sk, TH_RST | TH_ACK);
-	sk_closed(w, sk);
+	CNT(&nw->cnt, SK_ERR);
+	tcp_client_unfinished(nw, sk);
+	sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+	sk_closed(nw, sk);
 }
 
-/* A response has ended (its last byte arrived in order). The latency of
- * a pipelined batch is its last response's. */
-static void
-response_end(struct netw *w, struct sock *sk, enum dp_counter c)
+/* The server's FIN may end a response whose body ends at the close (the
+ * application says: app.fin); one it leaves unfinished next_step fails.
+ * A reset or retries running out leave that one unfinished too
+ * (tcp_client_unfinished): only the FIN tells its end from a failure. */
+static inline void
+fin_ends_response(struct netw *nw, struct sock *sk)
 {
-	sk->inflight--;
-	sk->req_done++;
-	if (sk->inflight == 0)
-		lat_add(w, DP_LAT_RESPONSE, w->now - sk->t_start);
-	w->cnt.c[c]++;
-}
-
-/* Consume response bytes. Returns -1 on a malformed response. */
-static int
-read_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
-{
-	if (!w->is_http) {
-		uint32_t got = sk->raw_got + len;
-		while (got >= w->msg.rsp_size && sk->inflight > 0) {
-			got -= w->msg.rsp_size;
-			response_end(w, sk, DP_C_TCP_RSP);
-		}
-		sk->raw_got = (uint16_t)got;
-		return got >= w->msg.rsp_size ? -1 : 0;
-	}
-	while (len > 0) {
-		uint32_t used;
-		int rc;
-
-		if (dp_rsp_scan_idle(&sk->rs)) {
-			int status;
-			uint32_t total;
-
-			if (sk->inflight == 0) { /* bytes nobody asked for */
-				CNT(&w->cnt, HTTP_ERR);
-				return -1;
-			}
-			/* The common case: the whole head in this segment, the
-			 * same as the last one (one memcmp). A response all in
-			 * this segment ends here; else the scanner counts the
-			 * rest down. Otherwise it reads the head a byte at a
-			 * time (split, chunked, or new): tens of times the
-			 * memcmp, so not for the CPS test's every response. */
-			if (dp_http_parse_response_cached(&w->tcp->rsp_head, p, len, &status, &total) == 0) {
-				enum dp_counter c = status >= 200 && status < 300 ? DP_C_HTTP_2XX : DP_C_HTTP_ERR;
-
-				if (total <= len) {
-					p += total;
-					len -= total;
-					response_end(w, sk, c);
-					continue;
-				}
-				dp_rsp_scan_body(&sk->rs, total, c == DP_C_HTTP_2XX);
-			}
-		}
-		rc = dp_rsp_scan(&sk->rs, p, len, &used);
-		if (rc == DP_RSP_BAD)
-			return -1; /* fail() counts the unfinished response */
-		p += used;
-		len -= used;
-		if (rc != DP_RSP_MORE) {
-			sk->head_run = 0;
-			response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
-		} else if (dp_rsp_scan_in_data(&sk->rs)) {
-			sk->head_run = 0;
-		} else if (used > RSP_HEAD_RUN_MAX - sk->head_run) {
-			return -1; /* endless headers, interim responses or chunk framing */
-		} else {
-			sk->head_run = (uint16_t)(sk->head_run + used);
-		}
-	}
-	return 0;
-}
-
-/* The server's FIN ends a response whose body ends at the close (no
- * Content-Length, not chunked: HTTP/1.0 servers, error pages) as its
- * status says; any other it leaves unfinished (next_step fails it). A
- * reset or retries running out leave that one unfinished too
- * (client_unfinished): only the FIN tells its end from a failure. */
-static void
-fin_ends_response(struct netw *w, struct sock *sk)
-{
-	int rc = w->is_http ? dp_rsp_scan_close(&sk->rs) : DP_RSP_BAD;
-
-	if (rc != DP_RSP_BAD)
-		response_end(w, sk, rc == DP_RSP_2XX ? DP_C_HTTP_2XX : DP_C_HTTP_ERR);
+	(void)nw->tcp->app.fin(nw, sk);
 }
 
 int
-tcp_client_closing(const struct netw *w, const struct sock *sk)
+tcp_client_closing(const struct netw *nw, const struct sock *sk)
 {
-	return (sk->flags & SKF_FIN_RCVD) || !w->keepalive || w->stopping ||
-	       (w->tcp->ka_num && sk->req_done >= w->tcp->ka_num);
+	return (sk->flags & SKF_FIN_RCVD) || !nw->keepalive || nw->stopping ||
+	       (nw->tcp->ka_num && sk->req_done >= nw->tcp->ka_num);
 }
 
 /* After response data (dlen bytes; 0 for a FIN alone): next request,
  * wait, or close. The ACK of the data rides on what we send next when
  * that leaves within the delayed-ACK time (tcp_dack.h). */
 static void
-next_step(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+next_step(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
 	if (sk->inflight > 0 && (sk->flags & SKF_FIN_RCVD))
-		fin_ends_response(w, sk);
+		fin_ends_response(nw, sk);
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			fail(w, sk, t);
+			client_fail(nw, sk, t);
 		} else if (dlen) {
 			/* More of the response to come: the server makes
 			 * progress, its retransmission timer starts again (a
 			 * slow but steady answer is not a lost one). */
 			sk->retries = 0;
-			tl_add(w, sk, idx, TL_RT);
-			sk_ack_partial(w, sk, idx, t, dlen);
+			tl_add(nw, sk, idx, TL_RT);
+			sk_ack_partial(nw, sk, idx, t, dlen);
 		}
 		return;
 	}
-	if (tcp_client_closing(w, sk)) {
-		active_close(w, sk, idx, t);
+	if (tcp_client_closing(nw, sk)) {
+		active_close(nw, sk, idx, t);
 		return;
 	}
-	if (w->tcp->tl[TL_KA].timeout == 0) {
-		send_request(w, sk, idx, t);
+	if (nw->tcp->tl[TL_KA].timeout == 0) {
+		send_request(nw, sk, idx, t);
 		return;
 	}
 	/* The next request leaves when the keepalive timer fires: if that is
 	 * within the delay (or disable_ack says wait for it), it carries the
 	 * ACK; else nothing would, and the ACK goes now (tcp_dack.h). */
-	if (dlen && (w->tcp->disable_ack || (w->tcp->dack && w->tcp->tl[TL_KA].timeout <= w->tcp->dack_t)))
-		sk_ack_with_next(w, sk, t, dlen);
+	if (dlen && (nw->tcp->disable_ack || (nw->tcp->dack && nw->tcp->tl[TL_KA].timeout <= nw->tcp->dack_t)))
+		sk_ack_with_next(nw, sk, t, dlen);
 	else if (dlen)
-		sk_ctl(w, t, sk, TH_ACK);
-	tl_add(w, sk, idx, TL_KA);
+		sk_ctl(nw, t, sk, TH_ACK);
+	tl_add(nw, sk, idx, TL_KA);
 }
 
 /* The first byte of an answer, then the bytes of responses. Returns
  * nonzero when a malformed (or unasked-for) response ended the
  * connection. */
 int
-tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len)
+tcp_client_response(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t len)
 {
 	if (sk->flags & SKF_FIRST_BYTE) {
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-		lat_add(w, DP_LAT_FIRST_BYTE, w->now - sk->t_start);
+		lat_add(nw, DP_LAT_FIRST_BYTE, nw->now - sk->t_start);
 	}
-	return read_response(w, sk, p, len);
+	return nw->tcp->app.rcv(nw, sk, p, len);
 }
 
 static int
-client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+client_read(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
-	if (tcp_client_response(w, sk, s->data, s->dlen) != 0) {
-		fail(w, sk, t);
+	if (tcp_client_response(nw, sk, s->data, s->dlen) != 0) {
+		client_fail(nw, sk, t);
 		return 1;
 	}
 	return 0;
@@ -249,63 +159,63 @@ client_read(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 
 /* The client's established step: read the response, then the next. */
 static void
-client_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+client_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		   const struct seg *s)
 {
-	if (s->dlen > 0 && client_read(w, sk, t, s))
+	if (s->dlen > 0 && client_read(nw, sk, t, s))
 		return;
 	if (s->dlen > 0 || (s->flags & TH_FIN))
-		next_step(w, sk, idx, t, s->dlen);
+		next_step(nw, sk, idx, t, s->dlen);
 }
 
 /* SYN_SENT: the SYN+ACK acknowledging our SYN opens the connection and
  * the request goes with our ACK; anything else is dropped. */
 static void
-client_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+client_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 	    const struct tuple *t)
 {
-	if (!tcp_client_opened(w, sk, s))
+	if (!tcp_client_opened(nw, sk, s))
 		return;
-	send_request(w, sk, idx, t);
+	send_request(nw, sk, idx, t);
 }
 
 int
-tcp_client_opened(struct netw *w, struct sock *sk, const struct seg *s)
+tcp_client_opened(struct netw *nw, struct sock *sk, const struct seg *s)
 {
 	if ((s->flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) || s->ack != sk->snd_nxt) {
-		CNT(&w->cnt, TCP_DROP);
+		CNT(&nw->cnt, TCP_DROP);
 		return 0;
 	}
 	sk->snd_una = s->ack;
 	sk->rcv_nxt = s->seq + 1;
 	sk->state = SK_ESTABLISHED;
-	sk_set_mss(w, sk, s);
+	sk_set_mss(nw, sk, s);
 	if (s->sack_ok) /* ours offered it */
 		sk->flags |= SKF_SACK;
 	if (s->ws != SEG_NO_WS) /* ours offered it: our window is scaled from now on */
 		sk->flags |= SKF_WS;
-	if (w->tcp->snd) /* our SYN offered window scaling */
-		snd_open(w, sk, sk_snd_of(w, sk), s, 1);
-	lat_add(w, DP_LAT_CONNECT, w->now - sk->t_start);
+	if (nw->tcp->snd) /* our SYN offered window scaling */
+		snd_open(nw, sk, sk_snd_of(nw, sk), s, 1);
+	lat_add(nw, DP_LAT_CONNECT, nw->now - sk->t_start);
 	return 1;
 }
 
 /* A POST body over several segments on its way. */
 static inline int
-client_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+client_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (likely(!snd_active(w, sk)))
+	if (likely(!snd_active(nw, sk)))
 		return 0;
-	snd_src_msg(src, &w->msg.req);
+	snd_src_msg(src, &nw->msg.req);
 	*fin = 0;
 	return 1;
 }
 
 static inline const struct msg *
-client_resent(const struct netw *w, const struct sock *sk)
+client_resent(const struct netw *nw, const struct sock *sk)
 {
 	(void)sk;
-	return &w->msg.req;
+	return &nw->msg.req;
 }
 
 static const struct tcp_role client_role = {
@@ -320,17 +230,17 @@ static const struct tcp_role client_role = {
 };
 
 void
-tcp_client_input(struct netw *w, const struct seg *s)
+tcp_client_input(struct netw *nw, const struct seg *s)
 {
-	if (unlikely(w->tcp->over_input != NULL)) {
-		w->tcp->over_input(w, s);
+	if (unlikely(nw->tcp->over_input != NULL)) {
+		nw->tcp->over_input(nw, s);
 		return;
 	}
-	tcp_input(w, s, &client_role);
+	tcp_input(nw, s, &client_role);
 }
 
 int
-tcp_client_launch(struct netw *w)
+tcp_client_launch(struct netw *nw)
 {
 	uint64_t idx;
 	struct tuple t;
@@ -339,69 +249,69 @@ tcp_client_launch(struct netw *w)
 	/* The next free tuple; bounded so a full table costs little. A failed
 	 * search resumes where it stopped. */
 	for (int tries = 0; tries < 64; tries++) {
-		sk = &w->skt.sk[w->cur.cursor];
-		if (sk->state == SK_CLOSED || w->flood)
+		sk = &nw->skt.sk[nw->cur.cursor];
+		if (sk->state == SK_CLOSED || nw->flood)
 			break;
-		sk_cursor_step(&w->cur, &w->skt);
+		sk_cursor_step(&nw->cur, &nw->skt);
 		sk = NULL;
 	}
 	if (sk == NULL) {
-		CNT(&w->cnt, LAUNCH_FULL);
+		CNT(&nw->cnt, LAUNCH_FULL);
 		return -1;
 	}
-	idx = w->cur.cursor;
-	sk_cursor_tuple(&w->cur, &w->skt, &t);
-	sk_cursor_step(&w->cur, &w->skt);
-	CNT(&w->cnt, SYN_TX);
-	if (w->flood) {
-		if (w->cur.dip_num)
-			sk_cursor_dip(&w->cur, &t);
-		pkt_flood_syn(w, &t, tcp_iss(w, idx));
+	idx = nw->cur.cursor;
+	sk_cursor_tuple(&nw->cur, &nw->skt, &t);
+	sk_cursor_step(&nw->cur, &nw->skt);
+	CNT(&nw->cnt, SYN_TX);
+	if (nw->flood) {
+		if (nw->cur.dip_num)
+			sk_cursor_dip(&nw->cur, &t);
+		tcp_flood_syn(nw, &t, tcp_iss(nw, idx));
 		return 0;
 	}
-	sk_opened(w, sk);
-	sk->snd_una = tcp_iss(w, idx);
+	sk_opened(nw, sk);
+	sk->snd_una = tcp_iss(nw, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->rcv_nxt = 0;
 	sk->state = SK_SYN_SENT;
-	pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
-	tl_add(w, sk, (uint32_t)idx, TL_RT);
+	tcp_out(nw, &t, sk->snd_una, 0, TH_SYN, tcp_out_win(nw, 0), NULL);
+	tl_add(nw, sk, (uint32_t)idx, TL_RT);
 	return 0;
 }
 
 void
-tcp_client_close_idle(struct netw *w, uint32_t idx)
+tcp_client_close_idle(struct netw *nw, uint32_t idx)
 {
-	struct sock *sk = &w->skt.sk[idx];
+	struct sock *sk = &nw->skt.sk[idx];
 	struct tuple t;
 
-	if (unlikely(w->tcp->over_timer != NULL)) {
+	if (unlikely(nw->tcp->over_timer != NULL)) {
 		/* its keepalive timer while stopping: the layer's own close
 		 * (TLS: close_notify, then FIN) */
-		w->tcp->over_timer(w, idx, TL_KA);
+		nw->tcp->over_timer(nw, idx, TL_KA);
 		return;
 	}
-	sk_tuple(&w->skt, idx, &t);
-	active_close(w, sk, idx, &t);
+	sk_tuple(&nw->skt, idx, &t);
+	active_close(nw, sk, idx, &t);
 }
 
 void
-tcp_client_timer(struct netw *w, uint32_t idx, int which)
+tcp_client_timer(struct netw *nw, uint32_t idx, int which)
 {
-	if (unlikely(w->tcp->over_timer != NULL)) {
-		w->tcp->over_timer(w, idx, which);
+	if (unlikely(nw->tcp->over_timer != NULL)) {
+		nw->tcp->over_timer(nw, idx, which);
 		return;
 	}
 	if (which == TL_KA) {
-		struct sock *sk = &w->skt.sk[idx];
+		struct sock *sk = &nw->skt.sk[idx];
 		struct tuple t;
 
-		sk_tuple(&w->skt, idx, &t);
-		if (w->stopping)
-			active_close(w, sk, idx, &t);
+		sk_tuple(&nw->skt, idx, &t);
+		if (nw->stopping)
+			active_close(nw, sk, idx, &t);
 		else
-			send_request(w, sk, idx, &t);
+			send_request(nw, sk, idx, &t);
 		return;
 	}
-	tcp_timer_rt(w, idx, &client_role);
+	tcp_timer_rt(nw, idx, &client_role);
 }

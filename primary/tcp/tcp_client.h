@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The client's steps a layer over TCP reuses (TLS: tls/tls_client.c):
  * the SYN+ACK taken, a request's bookkeeping, responses read, the
- * decision to close.
+ * decision to close; and the end of a response, which the client's
+ * application (tcp_app.h) reports.
  */
 #ifndef DPERF_TCP_CLIENT_H
 #define DPERF_TCP_CLIENT_H
@@ -9,27 +10,41 @@
 #include <stdint.h>
 
 #include "net/l4.h"
+#include "net/lat.h"
 #include "net/netw.h"
 #include "state/sock.h"
 
 /* SYN_SENT: a SYN+ACK acknowledging our SYN opens the connection
  * (ESTABLISHED, the peer's MSS, SACK, the sender, connect latency):
  * returns 1; anything else is dropped (tcpDrop): 0. */
-int tcp_client_opened(struct netw *w, struct sock *sk, const struct seg *s);
+int tcp_client_opened(struct netw *nw, struct sock *sk, const struct seg *s);
 
 /* A request (pipeline of them) has been sent: in flight, its time
  * started, counted (httpGet, httpPost or tcpReq). */
-void tcp_client_asked(struct netw *w, struct sock *sk);
+void tcp_client_asked(struct netw *nw, struct sock *sk);
 
 /* Response bytes in order (time to first byte on the first): responses
  * ended are counted (http2XX, httpErr, tcpRsp) and sk->inflight goes
  * down. Returns -1 on a malformed or unasked-for response. */
-int tcp_client_response(struct netw *w, struct sock *sk, const uint8_t *p, uint32_t len);
+int tcp_client_response(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t len);
 
 /* Whether the connection closes now that its responses are all in. */
-int tcp_client_closing(const struct netw *w, const struct sock *sk);
+int tcp_client_closing(const struct netw *nw, const struct sock *sk);
 
-/* The connection ends with a response unfinished: httpErr. */
-void tcp_client_unfinished(struct netw *w, const struct sock *sk);
+/* The connection ends with a response unfinished (reset, retries out, a
+ * malformed response): the application counts it (HTTP: httpErr). */
+void tcp_client_unfinished(struct netw *nw, const struct sock *sk);
+
+/* A response has ended (its last byte arrived in order), counted in c.
+ * The latency of a pipelined batch is its last response's. */
+static inline void
+tcp_client_response_end(struct netw *nw, struct sock *sk, enum dp_counter c)
+{
+	sk->inflight--;
+	sk->req_done++;
+	if (sk->inflight == 0)
+		lat_add(nw, DP_LAT_RESPONSE, nw->now - sk->t_start);
+	nw->cnt.c[c]++;
+}
 
 #endif

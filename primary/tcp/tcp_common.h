@@ -8,6 +8,7 @@
 #include <rte_tcp.h>
 
 #include "net/pkt.h"
+#include "tcp/tcp_out.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_ooo.h"
@@ -23,13 +24,13 @@
 
 
 static inline uint32_t
-tcp_iss(const struct netw *w, uint64_t idx)
+tcp_iss(const struct netw *nw, uint64_t idx)
 {
-	return (uint32_t)(w->now >> 8) ^ (uint32_t)(idx * 2654435761u);
+	return (uint32_t)(nw->now >> 8) ^ (uint32_t)(idx * 2654435761u);
 }
 
 static inline void
-sk_opened(struct netw *w, struct sock *sk)
+sk_opened(struct netw *nw, struct sock *sk)
 {
 	sk->flags = 0;
 	sk->retries = 0;
@@ -40,31 +41,31 @@ sk_opened(struct netw *w, struct sock *sk)
 	sk->raw_got = 0;
 	sk->ack_bytes = 0;
 	sk->req_done = 0;
-	sk->snd_mss = w->mss; /* until the peer's SYN says (sk_set_mss) */
-	sk->t_start = w->now;
-	CNT(&w->cnt, SK_OPEN);
-	w->cnt.sk_cur++;
+	sk->snd_mss = nw->mss; /* until the peer's SYN says (sk_set_mss) */
+	sk->t_start = nw->now;
+	CNT(&nw->cnt, SK_OPEN);
+	nw->cnt.sk_cur++;
 }
 
 /* The segments a connection holds out of order go back when it ends
  * (counted: they were never delivered). */
 static inline void
-sk_release_held(struct netw *w, struct sock *sk)
+sk_release_held(struct netw *nw, struct sock *sk)
 {
 	if (unlikely(sk->ooo != 0))
-		CNT_ADD(&w->cnt, OOO_REL, ooo_release_all(w->tcp->ooo, &sk->ooo));
+		CNT_ADD(&nw->cnt, OOO_REL, ooo_release_all(nw->tcp->ooo, &sk->ooo));
 }
 
 static inline void
-sk_closed(struct netw *w, struct sock *sk)
+sk_closed(struct netw *nw, struct sock *sk)
 {
-	sk_release_held(w, sk);
-	if (unlikely(w->tcp->over_closed != NULL))
-		w->tcp->over_closed(w, sk); /* its TLS state freed */
-	tl_remove(w, sk);
+	sk_release_held(nw, sk);
+	if (unlikely(nw->tcp->over_closed != NULL))
+		nw->tcp->over_closed(nw, sk); /* its TLS state freed */
+	tl_remove(nw, sk);
 	sk->state = SK_CLOSED;
-	CNT(&w->cnt, SK_CLOSE);
-	w->cnt.sk_cur--;
+	CNT(&nw->cnt, SK_CLOSE);
+	nw->cnt.sk_cur--;
 }
 
 /* The least MSS we take from a peer: an option of 0 or 1 would have us
@@ -78,21 +79,21 @@ sk_closed(struct netw *w, struct sock *sk)
 /* The peer's SYN (or SYN+ACK): the most data we send in one segment,
  * the least of ours (mss) and its MSS option, bounded below. */
 static inline void
-sk_set_mss(const struct netw *w, struct sock *sk, const struct seg *syn)
+sk_set_mss(const struct netw *nw, struct sock *sk, const struct seg *syn)
 {
-	uint32_t peer = syn->mss ? syn->mss : w->v6 ? TCP_DEFAULT_MSS_V6 : TCP_DEFAULT_MSS_V4;
+	uint32_t peer = syn->mss ? syn->mss : nw->v6 ? TCP_DEFAULT_MSS_V6 : TCP_DEFAULT_MSS_V4;
 
 	if (peer < TCP_MIN_MSS)
 		peer = TCP_MIN_MSS;
-	sk->snd_mss = (uint16_t)(peer < w->mss ? peer : w->mss);
+	sk->snd_mss = (uint16_t)(peer < nw->mss ? peer : nw->mss);
 }
 
-/* Our window field on sk's segments (net/pkt.h: scaled when both SYNs
+/* Our window field on sk's segments (tcp/tcp_out.h: scaled when both SYNs
  * offered scaling). */
 static inline uint16_t
-sk_win(const struct netw *w, const struct sock *sk)
+sk_win(const struct netw *nw, const struct sock *sk)
 {
-	return pkt_win(w, (sk->flags & SKF_WS) != 0);
+	return tcp_out_win(nw, (sk->flags & SKF_WS) != 0);
 }
 
 /* A segment carrying our ACK of everything received has been sent: no
@@ -114,9 +115,9 @@ sk_fin_sent(struct sock *sk)
 	sk->state = (sk->flags & SKF_FIN_RCVD) ? SK_LAST_ACK : SK_FIN_WAIT_1;
 }
 
-/* tcp_rcv.c: a control segment carrying SACK blocks of what the
+/* tcp_common.c: a control segment carrying SACK blocks of what the
  * connection holds out of order (RFC 2018 4). */
-void sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags);
+void sk_ctl_sack(struct netw *nw, const struct tuple *t, struct sock *sk, uint32_t seq, uint8_t flags);
 
 /* Pure ACK (or other control) from the socket's state. A RST carries the
  * oldest unacknowledged sequence number: the one the peer expects even
@@ -124,34 +125,34 @@ void sk_ctl_sack(struct netw *w, const struct tuple *t, struct sock *sk, uint32_
  * received (no delayed ACK is owed after it); while segments are held
  * out of order, with SACK blocks when the peer's SYN permitted them. */
 static inline void
-sk_ctl(struct netw *w, const struct tuple *t, struct sock *sk, uint8_t flags)
+sk_ctl(struct netw *nw, const struct tuple *t, struct sock *sk, uint8_t flags)
 {
 	uint32_t seq = (flags & TH_RST) ? sk->snd_una : sk->snd_nxt;
 
 	if (unlikely(sk->ooo != 0) && (sk->flags & SKF_SACK) && !(flags & TH_RST))
-		sk_ctl_sack(w, t, sk, seq, flags);
+		sk_ctl_sack(nw, t, sk, seq, flags);
 	else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), NULL);
+		tcp_out(nw, t, seq, sk->rcv_nxt, flags, sk_win(nw, sk), NULL);
 	sk_ack_sent(sk);
 	if (flags & TH_RST)
-		CNT(&w->cnt, RST_TX);
+		CNT(&nw->cnt, RST_TX);
 	if (flags & TH_FIN)
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 }
 
 /* Reset answering a segment that matches no connection (RFC 793 rules). */
 static inline void
-tcp_reply_rst(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack,
+tcp_reply_rst(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack,
 	      uint8_t in_flags, uint32_t dlen)
 {
 	if (in_flags & TH_RST)
 		return;
 	if (in_flags & TH_ACK)
-		pkt_tcp(w, t, ack, 0, TH_RST, pkt_win(w, 0), NULL);
+		tcp_out(nw, t, ack, 0, TH_RST, tcp_out_win(nw, 0), NULL);
 	else
-		pkt_tcp(w, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
-			TH_RST | TH_ACK, pkt_win(w, 0), NULL);
-	CNT(&w->cnt, RST_TX);
+		tcp_out(nw, t, 0, seq + dlen + ((in_flags & TH_SYN) ? 1 : 0) + ((in_flags & TH_FIN) ? 1 : 0),
+			TH_RST | TH_ACK, tcp_out_win(nw, 0), NULL);
+	CNT(&nw->cnt, RST_TX);
 }
 
 /* Our tuple for a received segment (addresses swapped). */
@@ -167,36 +168,36 @@ seg_tuple(const struct seg *s, struct tuple *t)
 /* A segment for no socket of ours (or a closed one): counted, and
  * answered with RST unless tcp_rst 0. */
 static inline void
-tcp_unknown(struct netw *w, const struct tuple *t, const struct seg *s)
+tcp_unknown(struct netw *nw, const struct tuple *t, const struct seg *s)
 {
-	CNT(&w->cnt, TCP_DROP);
-	if (w->cfg->tcp_rst)
-		tcp_reply_rst(w, t, s->seq, s->ack, s->flags, s->dlen);
+	CNT(&nw->cnt, TCP_DROP);
+	if (nw->cfg->tcp_rst)
+		tcp_reply_rst(nw, t, s->seq, s->ack, s->flags, s->dlen);
 }
 
 /* A segment in FIN_WAIT_1/2 or LAST_ACK (ours sent first, or theirs):
  * the peer's FIN ends it, the ACK of ours moves to FIN_WAIT_2, whose
  * wait for the peer's FIN is on `list`. */
 static inline void
-sk_closing_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+sk_closing_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		 enum sk_list list)
 {
 	if (sk->state == SK_LAST_ACK) {
 		if (sk->snd_una == sk->snd_nxt)
-			sk_closed(w, sk);
+			sk_closed(nw, sk);
 	} else if (sk->flags & SKF_FIN_RCVD) {
-		sk_ctl(w, t, sk, TH_ACK);
-		sk_closed(w, sk);
+		sk_ctl(nw, t, sk, TH_ACK);
+		sk_closed(nw, sk);
 	} else if (sk->snd_una == sk->snd_nxt) {
 		sk->state = SK_FIN_WAIT_2;
-		tl_add(w, sk, idx, list);
+		tl_add(nw, sk, idx, list);
 	}
 }
 
-/* tcp_rcv.c: data ahead of rcv_nxt held in the worker's out-of-order
+/* tcp_common.c: data ahead of rcv_nxt held in the worker's out-of-order
  * queue (tcpOoo), or not (oooDrop: no room, or a FIN; tcpDrop: all of it
  * held already). */
-void sk_rcv_hold(struct netw *w, struct sock *sk, const struct seg *s);
+void sk_rcv_hold(struct netw *nw, struct sock *sk, const struct seg *s);
 
 /* Data or a FIN not at rcv_nxt: our ACK of rcv_nxt goes at once. Ahead
  * of rcv_nxt (a gap before it), the data is held (tcp_ooo.h) and
@@ -205,20 +206,20 @@ void sk_rcv_hold(struct netw *w, struct sock *sk, const struct seg *s);
  * fast, RFC 5681 3.2). Behind rcv_nxt (all or part already received: a
  * retransmission whose ACK was lost) is tcpDrop. */
 static inline void
-sk_rcv_not_next(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s)
+sk_rcv_not_next(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
 	if (seq_gt(s->seq, sk->rcv_nxt))
-		sk_rcv_hold(w, sk, s);
+		sk_rcv_hold(nw, sk, s);
 	else
-		CNT(&w->cnt, TCP_DROP);
-	sk_ctl(w, t, sk, TH_ACK);
+		CNT(&nw->cnt, TCP_DROP);
+	sk_ctl(nw, t, sk, TH_ACK);
 }
 
-/* A SYN+ACK's options: what the peer's SYN offered of ours (net/pkt.h). */
+/* A SYN+ACK's options: what the peer's SYN offered of ours (tcp/tcp_out.h). */
 static inline int
 sk_synopt(const struct sock *sk)
 {
-	return ((sk->flags & SKF_WS) ? PKT_SYN_WS : 0) | ((sk->flags & SKF_SACK) ? PKT_SYN_SACK : 0);
+	return ((sk->flags & SKF_WS) ? TCP_SYN_WS : 0) | ((sk->flags & SKF_SACK) ? TCP_SYN_SACK : 0);
 }
 
 /* Segment k of a message longer than mss: its bytes from k x mss and
@@ -257,32 +258,32 @@ sk_unacked_data(const struct sock *sk)
  * or, when the peer's MSS is smaller (sk->snd_mss), segments of that
  * size summed here, PSH and FIN on the last only. */
 static inline void
-sk_send_msg(struct netw *w, const struct tuple *t, const struct sock *sk, uint32_t seq,
+sk_send_msg(struct netw *nw, const struct tuple *t, const struct sock *sk, uint32_t seq,
 	    uint8_t flags, const struct msg *m)
 {
 	struct msg part = { .seg_sum = NULL, .seg_stored = 0 };
 	uint32_t off = 0;
 
 	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {
-		pkt_tcp(w, t, seq, sk->rcv_nxt, flags, sk_win(w, sk), m);
+		tcp_out(nw, t, seq, sk->rcv_nxt, flags, sk_win(nw, sk), m);
 		return;
 	}
 	for (; m->len - off > sk->snd_mss; off += sk->snd_mss) {
 		part.data = m->data + off;
 		part.len = sk->snd_mss;
 		part.sum = pkt_sum(part.data, part.len);
-		pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), sk_win(w, sk), &part);
+		tcp_out(nw, t, seq + off, sk->rcv_nxt, flags & (uint8_t)~(TH_PSH | TH_FIN), sk_win(nw, sk), &part);
 	}
 	part.data = m->data + off;
 	part.len = m->len - off;
 	part.sum = pkt_sum(part.data, part.len);
-	pkt_tcp(w, t, seq + off, sk->rcv_nxt, flags, sk_win(w, sk), &part);
+	tcp_out(nw, t, seq + off, sk->rcv_nxt, flags, sk_win(nw, sk), &part);
 }
 
 /* Retransmit what is unacknowledged: one message from snd_una (every
  * message a socket sends is the same bytes), or the FIN alone. */
 static inline void
-sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const struct msg *m)
+sk_retransmit(struct netw *nw, struct sock *sk, const struct tuple *t, const struct msg *m)
 {
 	uint32_t data = sk_unacked_data(sk);
 	int fin = sk->state == SK_FIN_WAIT_1 || sk->state == SK_LAST_ACK;
@@ -290,16 +291,16 @@ sk_retransmit(struct netw *w, struct sock *sk, const struct tuple *t, const stru
 	sk_ack_sent(sk); /* each branch below acknowledges rcv_nxt */
 	if (data >= m->len) {
 		uint8_t f = TH_ACK | TH_PSH | ((fin && data == m->len) ? TH_FIN : 0);
-		sk_send_msg(w, t, sk, sk->snd_una, f, m);
-		CNT(&w->cnt, PUSH_RT);
+		sk_send_msg(nw, t, sk, sk->snd_una, f, m);
+		CNT(&nw->cnt, PUSH_RT);
 	} else if (fin && sk->snd_nxt != sk->snd_una) {
-		pkt_tcp(w, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, sk_win(w, sk), NULL);
-		CNT(&w->cnt, FIN_RT);
-		CNT(&w->cnt, FIN_TX);
+		tcp_out(nw, t, sk->snd_nxt - 1, sk->rcv_nxt, TH_FIN | TH_ACK, sk_win(nw, sk), NULL);
+		CNT(&nw->cnt, FIN_RT);
+		CNT(&nw->cnt, FIN_TX);
 	} else {
 		/* Only our ACK can be missing: send it again. */
-		pkt_tcp(w, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
-		CNT(&w->cnt, ACK_RT);
+		tcp_out(nw, t, sk->snd_nxt, sk->rcv_nxt, TH_ACK, sk_win(nw, sk), NULL);
+		CNT(&nw->cnt, ACK_RT);
 	}
 }
 

@@ -7,9 +7,9 @@
 #include "tcp/tlist.h"
 
 int
-tcp_dack_run(struct netw *w)
+tcp_dack_run(struct netw *nw)
 {
-	struct dack_ring *r = w->tcp->dack;
+	struct dack_ring *r = nw->tcp->dack;
 
 	if (r == NULL)
 		return 0;
@@ -21,18 +21,18 @@ tcp_dack_run(struct netw *w)
 		if (r->head == r->tail)
 			return 0;
 		e = &r->e[r->head & r->mask];
-		if (!tl_due(e->due, w->now_t))
+		if (!tl_due(e->due, nw->now_t))
 			return 0;
-		if (tx_congested(&w->txq))
+		if (tx_congested(&nw->txq))
 			return 1;
 		r->head++;
-		w->tcp->timer_fired = 1;
-		sk = &w->skt.sk[e->idx];
+		nw->tcp->timer_fired = 1;
+		sk = &nw->skt.sk[e->idx];
 		/* Stale: the ACK rode on data, or the socket closed since. */
 		if (!(sk->flags & SKF_ACK_QUEUED) || sk->ack_due != e->due || sk->state == SK_CLOSED)
 			continue;
-		sk_tuple(&w->skt, e->idx, &t);
-		sk_ctl(w, &t, sk, TH_ACK);
+		sk_tuple(&nw->skt, e->idx, &t);
+		sk_ctl(nw, &t, sk, TH_ACK);
 	}
-	return r->head != r->tail && tl_due(r->e[r->head & r->mask].due, w->now_t);
+	return r->head != r->tail && tl_due(r->e[r->head & r->mask].due, nw->now_t);
 }

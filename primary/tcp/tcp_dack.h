@@ -57,20 +57,20 @@ dack_ring_bytes(uint32_t entries)
  * go now: more than one full-sized segment unacknowledged (as Linux does;
  * a second segment of mss - 40 bytes counts), or delayed ACKs off. */
 static inline int
-sk_ack_count(const struct netw *w, struct sock *sk, uint32_t dlen)
+sk_ack_count(const struct netw *nw, struct sock *sk, uint32_t dlen)
 {
 	uint32_t owed = sk->ack_bytes + dlen;
 
 	sk->ack_bytes = (uint16_t)(owed > UINT16_MAX ? UINT16_MAX : owed);
-	return w->tcp->dack == NULL || owed > w->mss;
+	return nw->tcp->dack == NULL || owed > nw->mss;
 }
 
 /* In-order data received whose ACK may wait for our next segment. */
 static inline void
-sk_ack_later(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+sk_ack_later(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
-	struct dack_ring *r = w->tcp->dack;
-	int now = sk_ack_count(w, sk, dlen);
+	struct dack_ring *r = nw->tcp->dack;
+	int now = sk_ack_count(nw, sk, dlen);
 
 	/* Our device is backed up (the peer is not draining the link, or
 	 * its data outruns our ACKs): a bare ACK now would only overflow
@@ -78,17 +78,17 @@ sk_ack_later(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
 	 * delay or our next segment instead, and covers everything received
 	 * by then (a stretch ACK, as GRO makes in a kernel): fewer ACKs is
 	 * what slows the sender's window. */
-	if (now && r != NULL && tx_congested(&w->txq))
+	if (now && r != NULL && tx_congested(&nw->txq))
 		now = 0;
 	if (now || r->tail - r->head > r->mask) {
-		sk_ctl(w, t, sk, TH_ACK);
+		sk_ctl(nw, t, sk, TH_ACK);
 		return;
 	}
 	sk->flags |= SKF_ACK_OWED;
 	if (sk->flags & SKF_ACK_QUEUED)
 		return; /* its live entry keeps the first data's deadline */
 	sk->flags |= SKF_ACK_QUEUED;
-	sk->ack_due = w->now_t + w->tcp->dack_t;
+	sk->ack_due = nw->now_t + nw->tcp->dack_t;
 	r->e[r->tail++ & r->mask] = (struct dack_ent){ .idx = idx, .due = sk->ack_due };
 }
 
@@ -100,23 +100,23 @@ sk_ack_later(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *
  * only full-sized segments wait; "full" leaves 40 bytes for a peer whose
  * segments carry IP or TCP options, or whose MTU is a little smaller. */
 static inline void
-sk_ack_partial(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
+sk_ack_partial(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, uint32_t dlen)
 {
-	if (dlen + 40 < w->mss) {
-		sk_ctl(w, t, sk, TH_ACK);
+	if (dlen + 40 < nw->mss) {
+		sk_ctl(nw, t, sk, TH_ACK);
 		return;
 	}
-	sk_ack_later(w, sk, idx, t, dlen);
+	sk_ack_later(nw, sk, idx, t, dlen);
 }
 
 /* In-order data received whose ACK rides on a segment the socket will
  * send within the delay whatever happens (its keepalive timer), or that
  * the configuration says waits for it (disable_ack): no entry. */
 static inline void
-sk_ack_with_next(struct netw *w, struct sock *sk, const struct tuple *t, uint32_t dlen)
+sk_ack_with_next(struct netw *nw, struct sock *sk, const struct tuple *t, uint32_t dlen)
 {
-	if (sk_ack_count(w, sk, dlen) && !w->tcp->disable_ack) {
-		sk_ctl(w, t, sk, TH_ACK);
+	if (sk_ack_count(nw, sk, dlen) && !nw->tcp->disable_ack) {
+		sk_ctl(nw, t, sk, TH_ACK);
 		return;
 	}
 	/* An entry queued for earlier data stays live: that data's ACK is

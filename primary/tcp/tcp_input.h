@@ -39,23 +39,23 @@ struct tcp_role {
 	enum sk_list fin_wait;
 	/* A segment that may open the connection (server: any SYN; client:
 	 * anything in SYN_SENT): the role takes it whole. */
-	void (*open)(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+	void (*open)(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 		     const struct tuple *t);
 	/* ESTABLISHED, an acceptable segment whose data and FIN (if any)
 	 * rcv_nxt and SKF_FIN_RCVD already count. */
-	void (*established)(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+	void (*established)(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 			    const struct seg *s);
 	/* Data that arrives after our FIN. Returns nonzero when it ended the
 	 * connection. NULL: acknowledged, not read. */
-	int (*late_data)(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s);
+	int (*late_data)(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s);
 	/* Whether a message over several segments is in progress (tcp_send.h);
 	 * if so, its source and whether our FIN goes with its last byte. */
-	int (*sending)(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin);
+	int (*sending)(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin);
 	/* The message a retransmission sends again from snd_una. */
-	const struct msg *(*resent)(const struct netw *w, const struct sock *sk);
+	const struct msg *(*resent)(const struct netw *nw, const struct sock *sk);
 	/* A connection ends (reset, retries out): count what it leaves
 	 * unfinished beside skErr (client: the response). NULL: nothing. */
-	void (*unfinished)(struct netw *w, const struct sock *sk);
+	void (*unfinished)(struct netw *nw, const struct sock *sk);
 };
 
 /* An RST (RFC 9293 3.10.7.4 first, RFC 5961 3.2: only the exact next
@@ -64,24 +64,24 @@ struct tcp_role {
  * opened, is a client's error; a server's client may reset when done
  * (fast_close). */
 static __rte_always_inline void
-tcp_rst_input(struct netw *w, struct sock *sk, const struct seg *s, const struct tcp_role *role)
+tcp_rst_input(struct netw *nw, struct sock *sk, const struct seg *s, const struct tcp_role *role)
 {
 	int ok;
 
-	CNT(&w->cnt, RST_RX);
+	CNT(&nw->cnt, RST_RX);
 	if (role->side == TCP_CLIENT && sk->state == SK_SYN_SENT)
 		ok = (s->flags & TH_ACK) && s->ack == sk->snd_nxt;
 	else
 		ok = sk->state != SK_CLOSED && s->seq == sk->rcv_nxt;
 	if (!ok) {
-		CNT(&w->cnt, TCP_DROP);
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
 	if (role->side == TCP_CLIENT && (sk->inflight > 0 || sk->state == SK_SYN_SENT))
-		CNT(&w->cnt, SK_ERR);
+		CNT(&nw->cnt, SK_ERR);
 	if (role->unfinished)
-		role->unfinished(w, sk);
-	sk_closed(w, sk);
+		role->unfinished(nw, sk);
+	sk_closed(nw, sk);
 }
 
 /* The ACK field (RFC 9293 3.10.7.4 fifth, RFC 5961 5.2), the same for
@@ -94,30 +94,30 @@ tcp_rst_input(struct netw *w, struct sock *sk, const struct seg *s, const struct
  *   snd_una to snd_nxt: acceptable, moves snd_una (and the sender).
  * Returns nonzero when the segment is done with. */
 static __rte_always_inline int
-tcp_ack_input(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+tcp_ack_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 	      const struct tuple *t, const struct tcp_role *role)
 {
 	struct snd_src src;
 	int fin = 0;
 
 	if (unlikely(!(s->flags & TH_ACK))) {
-		CNT(&w->cnt, TCP_DROP);
+		CNT(&nw->cnt, TCP_DROP);
 		return 1;
 	}
 	if (unlikely(seq_gt(s->ack, sk->snd_nxt) || seq_lt(s->ack, sk->snd_una - TCP_MAX_SND_WND))) {
-		sk_ctl(w, t, sk, TH_ACK);
-		CNT(&w->cnt, TCP_DROP);
+		sk_ctl(nw, t, sk, TH_ACK);
+		CNT(&nw->cnt, TCP_DROP);
 		return 1;
 	}
 	if (unlikely(seq_lt(s->ack, sk->snd_una)))
 		return 0; /* an old duplicate: ignored */
-	if (unlikely(role->sending(w, sk, &src, &fin))) {
+	if (unlikely(role->sending(nw, sk, &src, &fin))) {
 		uint32_t una = sk->snd_una;
 
-		if (snd_ack(w, sk, t, s, &src, fin))
+		if (snd_ack(nw, sk, t, s, &src, fin))
 			return 1; /* a duplicate ACK (RFC 5681 2: it carries no data) */
-		if (sk->snd_una != una || snd_active(w, sk))
-			snd_arm_rt(w, sk, idx); /* RFC 6298 5.3: restart */
+		if (sk->snd_una != una || snd_active(nw, sk))
+			snd_arm_rt(nw, sk, idx); /* RFC 6298 5.3: restart */
 	} else if (seq_gt(s->ack, sk->snd_una)) {
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
@@ -128,19 +128,19 @@ tcp_ack_input(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s
 /* What the state does with an acceptable segment whose data and FIN (if
  * any) rcv_nxt and SKF_FIN_RCVD already count. */
 static __rte_always_inline void
-tcp_state_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+tcp_state_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		const struct seg *s, const struct tcp_role *role)
 {
 	switch (sk->state) {
 	case SK_ESTABLISHED:
-		role->established(w, sk, idx, t, s);
+		role->established(nw, sk, idx, t, s);
 		break;
 	case SK_FIN_WAIT_1:
 	case SK_FIN_WAIT_2:
 	case SK_LAST_ACK:
-		if (role->late_data && s->dlen > 0 && role->late_data(w, sk, t, s))
+		if (role->late_data && s->dlen > 0 && role->late_data(nw, sk, t, s))
 			break;
-		sk_closing_input(w, sk, idx, t, role->fin_wait);
+		sk_closing_input(nw, sk, idx, t, role->fin_wait);
 		break;
 	default:
 		break;
@@ -153,7 +153,7 @@ tcp_state_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tupl
  * with SACK blocks if segments are still held. After the peer's FIN
  * nothing held can continue the stream: all of it goes back. */
 static __rte_noinline void
-tcp_held_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+tcp_held_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	       const struct seg *s, const struct tcp_role *role)
 {
 	struct seg h = *s;
@@ -161,95 +161,95 @@ tcp_held_input(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple
 	int filled = 0;
 
 	if (sk->flags & SKF_FIN_RCVD) {
-		sk_release_held(w, sk);
+		sk_release_held(nw, sk);
 		return;
 	}
 	h.flags = TH_ACK;
 	h.opt = NULL;
 	h.optlen = 0;
 	h.pkt = NULL;
-	while (sk->ooo != 0 && ooo_pop(w->tcp->ooo, &sk->ooo, sk->rcv_nxt, &o)) {
+	while (sk->ooo != 0 && ooo_pop(nw->tcp->ooo, &sk->ooo, sk->rcv_nxt, &o)) {
 		h.seq = o.seq;
 		h.data = pkt_held(o.seg, o.off);
 		h.dlen = o.len;
 		sk->rcv_nxt += o.len;
-		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)o.len * 8);
-		tcp_state_input(w, sk, idx, t, &h, role); /* may end the connection (and the queue) */
-		pkt_unhold(w, o.seg);
+		CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)o.len * 8);
+		tcp_state_input(nw, sk, idx, t, &h, role); /* may end the connection (and the queue) */
+		pkt_unhold(nw, o.seg);
 		filled = 1;
 	}
 	if ((filled || sk->ooo != 0) && (sk->flags & SKF_ACK_OWED) && sk->state != SK_CLOSED)
-		sk_ctl(w, t, sk, TH_ACK);
+		sk_ctl(nw, t, sk, TH_ACK);
 }
 
 static __rte_always_inline void
-tcp_input(struct netw *w, const struct seg *s, const struct tcp_role *role)
+tcp_input(struct netw *nw, const struct seg *s, const struct tcp_role *role)
 {
-	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(&w->skt, s->dip, s->dport, s->sport)
-						: sk_index_server(&w->skt, s->sip, s->sport, s->dport);
+	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(&nw->skt, s->dip, s->dport, s->sport)
+						: sk_index_server(&nw->skt, s->sip, s->sport, s->dport);
 	uint32_t srv_ip = role->side == TCP_CLIENT ? s->sip : s->dip;
 	uint8_t flags = s->flags;
 	struct tuple t;
 	struct sock *sk;
 
 	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || srv_ip != w->skt.srv_ip)) {
-		tcp_unknown(w, &t, s);
+	if (unlikely(idx == SK_NONE || srv_ip != nw->skt.srv_ip)) {
+		tcp_unknown(nw, &t, s);
 		return;
 	}
-	sk = &w->skt.sk[idx];
+	sk = &nw->skt.sk[idx];
 	if (flags & TH_SYN)
-		CNT(&w->cnt, SYN_RX);
+		CNT(&nw->cnt, SYN_RX);
 	if (flags & TH_FIN)
-		CNT(&w->cnt, FIN_RX);
+		CNT(&nw->cnt, FIN_RX);
 	if (unlikely(flags & TH_RST)) {
-		tcp_rst_input(w, sk, s, role);
+		tcp_rst_input(nw, sk, s, role);
 		return;
 	}
 	if (role->side == TCP_SERVER ? (flags & TH_SYN) != 0 : sk->state == SK_SYN_SENT) {
-		role->open(w, sk, (uint32_t)idx, s, &t);
+		role->open(nw, sk, (uint32_t)idx, s, &t);
 		return;
 	}
 	if (unlikely(sk->state == SK_CLOSED)) {
-		tcp_unknown(w, &t, s);
+		tcp_unknown(nw, &t, s);
 		return;
 	}
 	if (unlikely(flags & TH_SYN)) {
 		/* A SYN on a synchronized connection: the same one again means
 		 * our ACK of it was lost. */
 		if (s->seq + 1 == sk->rcv_nxt)
-			sk_ctl(w, &t, sk, TH_ACK);
-		CNT(&w->cnt, TCP_DROP);
+			sk_ctl(nw, &t, sk, TH_ACK);
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
-	if (tcp_ack_input(w, sk, (uint32_t)idx, s, &t, role))
+	if (tcp_ack_input(nw, sk, (uint32_t)idx, s, &t, role))
 		return;
 	if (role->side == TCP_SERVER && sk->state == SK_SYN_RCVD) {
 		if (sk->snd_una != sk->snd_nxt) { /* not the ACK of our SYN */
-			CNT(&w->cnt, TCP_DROP);
+			CNT(&nw->cnt, TCP_DROP);
 			return;
 		}
 		sk->state = SK_ESTABLISHED;
 		/* Waiting for the request now: on the idle list, so a client
 		 * that never sends it (or only part of it) does not hold the
 		 * socket forever. Found by fuzz_rx. */
-		tl_add(w, sk, (uint32_t)idx, TL_IDLE);
+		tl_add(nw, sk, (uint32_t)idx, TL_IDLE);
 	}
 	if (s->dlen > 0 || (flags & TH_FIN)) {
 		if (s->seq != sk->rcv_nxt) {
-			sk_rcv_not_next(w, sk, &t, s);
+			sk_rcv_not_next(nw, sk, &t, s);
 			return;
 		}
 		sk->rcv_nxt += s->dlen;
-		CNT_ADD(&w->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
+		CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)s->dlen * 8);
 		if (flags & TH_FIN) {
 			sk->rcv_nxt++;
 			sk->flags |= SKF_FIN_RCVD;
 		}
 	}
-	tcp_state_input(w, sk, (uint32_t)idx, &t, s, role);
+	tcp_state_input(nw, sk, (uint32_t)idx, &t, s, role);
 	if (unlikely(sk->ooo != 0) && s->dlen > 0)
-		tcp_held_input(w, sk, (uint32_t)idx, &t, s, role);
+		tcp_held_input(nw, sk, (uint32_t)idx, &t, s, role);
 }
 
 /* The retransmission timer (list TL_RT) of socket idx: up to
@@ -258,16 +258,16 @@ tcp_input(struct netw *w, const struct seg *s, const struct tcp_role *role)
  * message or the FIN). A server whose answer is all acknowledged waits
  * for the next request on the idle list. */
 static __rte_always_inline void
-tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
+tcp_timer_rt(struct netw *nw, uint32_t idx, const struct tcp_role *role)
 {
-	struct sock *sk = &w->skt.sk[idx];
+	struct sock *sk = &nw->skt.sk[idx];
 	struct snd_src src;
 	struct tuple t;
-	int fin = 0, sending = role->sending(w, sk, &src, &fin);
+	int fin = 0, sending = role->sending(nw, sk, &src, &fin);
 
-	sk_tuple(&w->skt, idx, &t);
-	if (sending && snd_probe(w, sk, &t, &src, fin)) { /* a tail loss probe: no retry */
-		snd_arm_rt(w, sk, idx);
+	sk_tuple(&nw->skt, idx, &t);
+	if (sending && snd_probe(nw, sk, &t, &src, fin)) { /* a tail loss probe: no retry */
+		snd_arm_rt(nw, sk, idx);
 		return;
 	}
 	/* A zero-window probe counts as a retry too: a peer that answers
@@ -275,51 +275,51 @@ tcp_timer_rt(struct netw *w, uint32_t idx, const struct tcp_role *role)
 	 * vanished is given up on like any other. */
 	if (++sk->retries > DP_MAX_RETRIES) {
 		if (sk->state == SK_FIN_WAIT_2) { /* the peer never sent its FIN */
-			sk_closed(w, sk);
+			sk_closed(nw, sk);
 			return;
 		}
-		CNT(&w->cnt, SK_ERR);
+		CNT(&nw->cnt, SK_ERR);
 		if (role->unfinished)
-			role->unfinished(w, sk);
-		sk_ctl(w, &t, sk, TH_RST | TH_ACK);
-		sk_closed(w, sk);
+			role->unfinished(nw, sk);
+		sk_ctl(nw, &t, sk, TH_RST | TH_ACK);
+		sk_closed(nw, sk);
 		return;
 	}
-	if (sending && snd_persist(w, sk)) {
-		snd_timer(w, sk, &t, &src, fin);
-		tl_add(w, sk, idx, TL_RT);
+	if (sending && snd_persist(nw, sk)) {
+		snd_timer(nw, sk, &t, &src, fin);
+		tl_add(nw, sk, idx, TL_RT);
 		return;
 	}
 	/* rto: a timeout that resends (not a probe, nor a wait) */
 	switch (sk->state) {
 	case SK_SYN_SENT:
-		CNT(&w->cnt, RTO);
-		pkt_tcp(w, &t, sk->snd_una, 0, TH_SYN, pkt_win(w, 0), NULL);
-		CNT(&w->cnt, SYN_RT);
-		CNT(&w->cnt, SYN_TX);
+		CNT(&nw->cnt, RTO);
+		tcp_out(nw, &t, sk->snd_una, 0, TH_SYN, tcp_out_win(nw, 0), NULL);
+		CNT(&nw->cnt, SYN_RT);
+		CNT(&nw->cnt, SYN_TX);
 		break;
 	case SK_SYN_RCVD:
-		CNT(&w->cnt, RTO);
-		pkt_tcp_synack(w, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
-		CNT(&w->cnt, SYN_RT);
-		CNT(&w->cnt, SYN_TX);
+		CNT(&nw->cnt, RTO);
+		tcp_out_synack(nw, &t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+		CNT(&nw->cnt, SYN_RT);
+		CNT(&nw->cnt, SYN_TX);
 		break;
 	case SK_FIN_WAIT_2:
 		break; /* waiting for the peer's FIN */
 	default:
 		if (sending) {
-			CNT(&w->cnt, RTO);
-			snd_timer(w, sk, &t, &src, fin);
+			CNT(&nw->cnt, RTO);
+			snd_timer(nw, sk, &t, &src, fin);
 		} else if (sk->snd_una != sk->snd_nxt) {
-			CNT(&w->cnt, RTO);
-			sk_retransmit(w, sk, &t, role->resent(w, sk));
+			CNT(&nw->cnt, RTO);
+			sk_retransmit(nw, sk, &t, role->resent(nw, sk));
 		} else if (role->side == TCP_SERVER && sk->state == SK_ESTABLISHED) {
-			tl_add(w, sk, idx, TL_IDLE);
+			tl_add(nw, sk, idx, TL_IDLE);
 			return;
 		}
 		break; /* else (client): request acknowledged, the response is slow */
 	}
-	snd_arm_rt(w, sk, idx);
+	snd_arm_rt(nw, sk, idx);
 }
 
 #endif

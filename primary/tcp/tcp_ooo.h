@@ -37,7 +37,7 @@
 /* The engine's pool: segments held per worker (each an mbuf the port's
  * pool has beside its rings: dev/port.c, boot/eal_args.c), and per
  * connection: 64 covers the 45 full segments of the 64 KiB window we
- * advertise (net/pkt.h), so one hole never costs what followed it. */
+ * advertise (tcp/tcp_out.h), so one hole never costs what followed it. */
 #define DP_OOO_SEGS 4096
 #define DP_OOO_PER_CONN 64
 

@@ -111,7 +111,7 @@ overlap(const struct sack_board *sb, uint32_t s, uint32_t e)
 /* Add [s, e): merged with the ranges it overlaps or touches; the highest
  * range goes when there is no room. Returns the bytes it added. */
 static uint32_t
-add(struct sack_board *sb, uint32_t s, uint32_t e)
+sack_add(struct sack_board *sb, uint32_t s, uint32_t e)
 {
 	uint32_t added = (e - s) - overlap(sb, s, e), i = 0, j, k;
 
@@ -167,7 +167,7 @@ sb_update(struct sack_board *sb, uint32_t una, uint32_t snd_nxt, const struct sa
 			continue; /* impossible, or a D-SACK of what was acknowledged */
 		if (seq_lt(s, una))
 			s = una;
-		added += add(sb, s, e);
+		added += sack_add(sb, s, e);
 	}
 	return added;
 }

@@ -21,7 +21,7 @@ snd_src_msg(struct snd_src *src, const struct msg *m)
 }
 
 void
-snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
+snd_open(const struct netw *nw, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
 	int ws_ok)
 {
 	memset(snd, 0, sizeof(*snd));
@@ -29,7 +29,7 @@ snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const 
 	snd->shift = ws_ok && syn->ws != SEG_NO_WS ? syn->ws : 0;
 	snd->wnd = syn->win; /* a SYN's window is never scaled */
 	/* RFC 6928: min(10 mss, max(2 mss, 14600)), ten segments of 1460 */
-	snd->cwnd = min_u32(10u * w->mss, max_u32(2u * w->mss, 14600));
+	snd->cwnd = min_u32(10u * nw->mss, max_u32(2u * nw->mss, 14600));
 	snd->ssthresh = UINT32_MAX; /* RFC 5681 3.1: arbitrarily high */
 	snd->recover = sk->snd_una;
 	snd->nxt = sk->snd_nxt;
@@ -37,7 +37,7 @@ snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const 
 	{
 		struct rtt_cfg c;
 
-		rtt_cfg_of(w, &c);
+		rtt_cfg_of(nw, &c);
 		rtt_init(&snd->rtt, &c);
 	}
 }
@@ -54,14 +54,14 @@ fin_sent(const struct sock *sk, const struct sk_snd *snd, const struct snd_src *
  * sum precomputed; a part of one (a window smaller than a segment, or
  * the rest of a segment after such a part) is summed here. */
 static void
-send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+send_part(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
 	  const struct snd_src *src, uint32_t seq, uint32_t len, int fin)
 {
-	uint32_t k = seg_of(w, snd, seq), off = seq - snd->base - k * w->mss, end = seq + len;
+	uint32_t k = seg_of(nw, snd, seq), off = seq - snd->base - k * nw->mss, end = seq + len;
 	struct msg seg;
 	uint8_t f = TH_ACK;
 
-	src->seg(src, k, w->mss, &seg);
+	src->seg(src, k, nw->mss, &seg);
 	if (off != 0 || len != seg.len) {
 		seg.data += off;
 		seg.len = len;
@@ -73,32 +73,32 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 			f |= TH_FIN;
 	}
 	/* test_tx_drop: a lossy path toward a peer we cannot make lossy */
-	if (__builtin_expect(w->tcp->snd_drop.every != 0, 0) && ++w->tcp->snd_drop.n >= w->tcp->snd_drop.every)
+	if (__builtin_expect(nw->tcp->snd_drop.every != 0, 0) && ++nw->tcp->snd_drop.n >= nw->tcp->snd_drop.every)
 {
-		w->tcp->snd_drop.n = 0;
-		CNT(&w->cnt, TEST_DROP);
+		nw->tcp->snd_drop.n = 0;
+		CNT(&nw->cnt, TEST_DROP);
 	} else
-		pkt_tcp(w, t, seq, sk->rcv_nxt, f, sk_win(w, sk), &seg);
+		tcp_out(nw, t, seq, sk->rcv_nxt, f, sk_win(nw, sk), &seg);
 	sk_ack_sent(sk);
 	if (seq_lt(seq, sk->snd_nxt)) {
-		CNT(&w->cnt, PUSH_RT);
+		CNT(&nw->cnt, PUSH_RT);
 		rtt_resent(&snd->rtt); /* Karn: no sample from what went twice */
 	}
 	if (end - snd->base == src->len)
 		snd->sent_all = 1;
 	if (seq_gt(end, sk->snd_nxt)) { /* new bytes */
-		CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
+		CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)(end - sk->snd_nxt) * 8);
 		sk->snd_nxt = end;
-		rtt_sent(&snd->rtt, end, w->now_t);
+		rtt_sent(&snd->rtt, end, nw->now_t);
 	}
 	if (seq_gt(end, snd->nxt))
 		snd->nxt = end;
 	if ((f & TH_FIN) && sk->snd_nxt == end) { /* the FIN for the first time */
 		sk_fin_sent(sk);
 		snd->nxt = sk->snd_nxt;
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 	} else if (f & TH_FIN) {
-		CNT(&w->cnt, FIN_RT);
+		CNT(&nw->cnt, FIN_RT);
 		snd->nxt = end + 1;
 	}
 }
@@ -107,17 +107,17 @@ send_part(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tupl
 /* snd_output, the congestion window raised by extra bytes (limited
  * transmit, snd_ack). */
 static uint32_t
-output_over(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin,
+output_over(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin,
 	    uint32_t extra)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
-	uint32_t n = 0, limit = min_u32(min_u32(snd->cwnd + extra, snd->wnd), w->tcp->send_wnd);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
+	uint32_t n = 0, limit = min_u32(min_u32(snd->cwnd + extra, snd->wnd), nw->tcp->send_wnd);
 
 	if (seq_lt(snd->nxt, sk->snd_una))
 		snd->nxt = sk->snd_una;
 	while (snd->nxt - snd->base < src->len) {
-		uint32_t k = seg_of(w, snd, snd->nxt);
-		uint32_t end = snd->base + min_u32((k + 1) * w->mss, src->len);
+		uint32_t k = seg_of(nw, snd, snd->nxt);
+		uint32_t end = snd->base + min_u32((k + 1) * nw->mss, src->len);
 		uint32_t used = snd->nxt - sk->snd_una, len = min_u32(end - snd->nxt, sk->snd_mss);
 
 		/* After a timeout: what the peer holds is not sent again */
@@ -144,64 +144,64 @@ output_over(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 		/* The device is not keeping up: the rest waits for the next
 		 * ACK (something is in flight, so one will come) rather than
 		 * overflow the TX queue into dropTx and retransmissions. */
-		if (used != 0 && tx_congested(&w->txq))
+		if (used != 0 && tx_congested(&nw->txq))
 			break;
-		send_part(w, sk, snd, t, src, snd->nxt, len, fin);
+		send_part(nw, sk, snd, t, src, snd->nxt, len, fin);
 		n++;
 	}
 	return n;
 }
 
 uint32_t
-snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+snd_output(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	return output_over(w, sk, t, src, fin, 0);
+	return output_over(nw, sk, t, src, fin, 0);
 }
 
 uint32_t
-snd_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+snd_begin(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
 
 	snd->base = snd->nxt = sk->snd_nxt;
 	snd->dupacks = 0;
 	snd->active = 1;
 	snd->sent_all = 0;
 	sb_reset(&snd->sb, sk->snd_nxt);
-	return snd_output(w, sk, t, src, fin);
+	return snd_output(nw, sk, t, src, fin);
 }
 
 /* The end of the hole at snd_una that resend_hole sends: to the end of
  * its source segment, at most the peer's MSS. */
 static inline uint32_t
-hole_end(const struct netw *w, const struct sock *sk, const struct sk_snd *snd,
+hole_end(const struct netw *nw, const struct sock *sk, const struct sk_snd *snd,
 	 const struct snd_src *src)
 {
-	uint32_t seg_end = snd->base + min_u32((seg_of(w, snd, sk->snd_una) + 1) * w->mss, src->len);
+	uint32_t seg_end = snd->base + min_u32((seg_of(nw, snd, sk->snd_una) + 1) * nw->mss, src->len);
 
 	return sk->snd_una + min_u32(seg_end - sk->snd_una, sk->snd_mss);
 }
 
 /* Send again the hole at snd_una, whatever the windows. */
 static void
-resend_hole(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src)
+resend_hole(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
 
 	if (sk->snd_una - snd->base < src->len)
-		send_part(w, sk, snd, t, src, sk->snd_una, hole_end(w, sk, snd, src) - sk->snd_una, 0);
+		send_part(nw, sk, snd, t, src, sk->snd_una, hole_end(nw, sk, snd, src) - sk->snd_una, 0);
 }
 
 /* Send from seq (a hole the scoreboard names, or new data) to the end
  * of its source segment, at most the peer's MSS. Returns that end. */
 uint32_t
-snd_send_from(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+snd_send_from(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
 	      const struct snd_src *src, uint32_t seq, int fin)
 {
-	uint32_t seg_end = snd->base + min_u32((seg_of(w, snd, seq) + 1) * w->mss, src->len);
+	uint32_t seg_end = snd->base + min_u32((seg_of(nw, snd, seq) + 1) * nw->mss, src->len);
 	uint32_t end = seq + min_u32(seg_end - seq, sk->snd_mss);
 
-	send_part(w, sk, snd, t, src, seq, end - seq, fin);
+	send_part(nw, sk, snd, t, src, seq, end - seq, fin);
 	return end;
 }
 
@@ -210,25 +210,25 @@ snd_send_from(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct 
  * the peer's window takes, else a hole not yet known lost (NextSeg's
  * rules 1, 2, 3). Each pass adds what it sent to pipe, so it ends. */
 static void
-sack_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+sack_output(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
-	struct sb_msg m = { snd->base, w->mss, src->len };
-	uint32_t wnd = min_u32(snd->wnd, w->tcp->send_wnd), seq;
+	struct sk_snd *snd = sk_snd_of(nw, sk);
+	struct sb_msg m = { snd->base, nw->mss, src->len };
+	uint32_t wnd = min_u32(snd->wnd, nw->tcp->send_wnd), seq;
 
-	while (sb_pipe(&snd->sb, &m, sk->snd_una, sk->snd_nxt) + w->mss <= snd->cwnd &&
-	       !tx_congested(&w->txq)) {
+	while (sb_pipe(&snd->sb, &m, sk->snd_una, sk->snd_nxt) + nw->mss <= snd->cwnd &&
+	       !tx_congested(&nw->txq)) {
 		if (sb_next_seg(&snd->sb, &m, sk->snd_una, 1, &seq)) {
 			; /* rule 1: a lost hole */
 		} else if (snd->nxt - snd->base < src->len && seq_ge(snd->nxt, sk->snd_nxt) &&
-			   snd->base + min_u32((seg_of(w, snd, snd->nxt) + 1) * w->mss, src->len) -
+			   snd->base + min_u32((seg_of(nw, snd, snd->nxt) + 1) * nw->mss, src->len) -
 					   sk->snd_una <= wnd) {
-			snd_send_from(w, sk, snd, t, src, snd->nxt, fin); /* rule 2: new data */
+			snd_send_from(nw, sk, snd, t, src, snd->nxt, fin); /* rule 2: new data */
 			continue;
 		} else if (!sb_next_seg(&snd->sb, &m, sk->snd_una, 0, &seq)) {
 			break;
 		}
-		sb_resent(&snd->sb, snd_send_from(w, sk, snd, t, src, seq, fin));
+		sb_resent(&snd->sb, snd_send_from(nw, sk, snd, t, src, seq, fin));
 		snd->sb.rxt_fence = sk->snd_nxt;
 	}
 }
@@ -236,17 +236,17 @@ sack_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct
 /* RFC 6675 5 step 4: the recovery begins (cwnd = ssthresh), then what
  * the scoreboard says, the first hole first. */
 static void
-sack_enter(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+sack_enter(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
 	   const struct snd_src *src, int fin)
 {
 	snd->recover = sk->snd_nxt;
-	snd->ssthresh = snd_half(w, sk, snd);
+	snd->ssthresh = snd_half(nw, sk, snd);
 	snd->cwnd = snd->ssthresh;
 	snd->sb.high_rxt = sk->snd_una;
 	snd->sb.rxt_acked = 0;
 	snd->recovery = SND_SACK;
 	snd->lossy = 1;
-	sack_output(w, sk, t, src, fin);
+	sack_output(nw, sk, t, src, fin);
 }
 
 /* Whether the hole at snd_una is lost: RFC 6675's IsLost (DupThresh
@@ -256,18 +256,18 @@ sack_enter(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tup
  * of the 997 timeouts of a bench run of the loss scenario had at most
  * three segments out.) */
 static int
-sack_hole_lost(const struct netw *w, const struct sock *sk, const struct sk_snd *snd,
+sack_hole_lost(const struct netw *nw, const struct sock *sk, const struct sk_snd *snd,
 	       const struct snd_src *src)
 {
 	uint32_t end = snd->base + src->len, out, sacked = 0;
 
-	if (sb_is_lost(&snd->sb, sk->snd_una, w->mss))
+	if (sb_is_lost(&snd->sb, sk->snd_una, nw->mss))
 		return 1;
 	if (seq_lt(sk->snd_nxt, end) || !seq_lt(sk->snd_una, end))
 		return 0; /* new data to send, or only the FIN out */
-	out = (end - sk->snd_una + w->mss - 1) / w->mss;
+	out = (end - sk->snd_una + nw->mss - 1) / nw->mss;
 	for (uint32_t i = 0; i < snd->sb.n; i++)
-		sacked += (snd->sb.r[i].end - snd->sb.r[i].start + w->mss - 1) / w->mss;
+		sacked += (snd->sb.r[i].end - snd->sb.r[i].start + nw->mss - 1) / nw->mss;
 	return out < SACK_DUPTHRESH + 1 && out >= 2 && sacked >= out - 1;
 }
 
@@ -282,9 +282,9 @@ sack_hole_lost(const struct netw *w, const struct sock *sk, const struct sk_snd 
  * NextSeg may send it once more. Reordering makes it a needless resend
  * at worst, which the peer's D-SACK reports (spurRt). */
 static void
-sack_rxt_lost(const struct netw *w, const struct sock *sk, struct sk_snd *snd)
+sack_rxt_lost(const struct netw *nw, const struct sock *sk, struct sk_snd *snd)
 {
-	if (seq_gt(snd->sb.high_rxt, sk->snd_una) && sb_is_lost(&snd->sb, snd->sb.rxt_fence, w->mss))
+	if (seq_gt(snd->sb.high_rxt, sk->snd_una) && sb_is_lost(&snd->sb, snd->sb.rxt_fence, nw->mss))
 		snd->sb.high_rxt = sk->snd_una;
 }
 
@@ -300,19 +300,19 @@ sack_rxt_lost(const struct netw *w, const struct sock *sk, struct sk_snd *snd)
  * segment goes again, if the congestion window has room once it is out
  * of the pipe; the next partial ACK says the same of the next. */
 static void
-sack_rack_tail(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+sack_rack_tail(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
 	       const struct snd_src *src, int fin)
 {
-	struct sb_msg m = { snd->base, w->mss, src->len };
+	struct sb_msg m = { snd->base, nw->mss, src->len };
 	uint32_t end = snd->base + src->len, pipe;
 
 	if (snd->sb.n != 0 || !seq_lt(sk->snd_una, snd->recover) || !seq_lt(sk->snd_una, end) ||
 	    seq_gt(snd->sb.high_rxt, sk->snd_una))
 		return; /* SACKed data above (RFC 6675's), only the FIN, or resent already */
 	pipe = sb_pipe(&snd->sb, &m, sk->snd_una, sk->snd_nxt);
-	if (pipe - min_u32(pipe, hole_end(w, sk, snd, src) - sk->snd_una) + w->mss > snd->cwnd)
+	if (pipe - min_u32(pipe, hole_end(nw, sk, snd, src) - sk->snd_una) + nw->mss > snd->cwnd)
 		return;
-	sb_resent(&snd->sb, snd_send_from(w, sk, snd, t, src, sk->snd_una, fin));
+	sb_resent(&snd->sb, snd_send_from(nw, sk, snd, t, src, sk->snd_una, fin));
 	snd->sb.rxt_fence = sk->snd_nxt;
 }
 
@@ -320,7 +320,7 @@ sack_rack_tail(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct
  * (or inside the second) says the peer got something twice (RFC 2883):
  * a retransmission that was not needed. */
 static void
-sack_input(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct seg *s)
+sack_input(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct seg *s)
 {
 	struct sack_opts o;
 
@@ -334,24 +334,24 @@ sack_input(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct seg
 		sb_update(&snd->sb, s->ack, sk->snd_nxt, NULL, 0);
 		return;
 	}
-	CNT_ADD(&w->cnt, SACK_RX, o.n);
+	CNT_ADD(&nw->cnt, SACK_RX, o.n);
 	if (sack_is_dsack(&o, s->ack))
-		CNT(&w->cnt, SPUR_RT);
+		CNT(&nw->cnt, SPUR_RT);
 	sb_update(&snd->sb, s->ack, sk->snd_nxt, o.b, o.n);
 }
 
 int
-snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+snd_ack(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s,
        const struct snd_src *src, int fin)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
 	uint32_t wnd = (uint32_t)s->win << snd->shift, flight = sk->snd_nxt - sk->snd_una;
 	int sack = (sk->flags & SKF_SACK) != 0;
 
 	uint32_t una = sk->snd_una, high_rxt = snd->sb.high_rxt;
 
 	if (sack && (s->optlen != 0 || snd->sb.n != 0))
-		sack_input(w, sk, snd, s);
+		sack_input(nw, sk, snd, s);
 
 	if (s->ack == sk->snd_una) {
 		/* RFC 5681 2: a duplicate ACK acknowledges nothing new with
@@ -362,15 +362,15 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 			if (snd->dupacks < UINT8_MAX)
 				snd->dupacks++;
 			if (snd->recovery == SND_SACK) {
-				sack_rxt_lost(w, sk, snd);
-				sack_output(w, sk, t, src, fin);
+				sack_rxt_lost(nw, sk, snd);
+				sack_output(nw, sk, t, src, fin);
 			} else if (!snd->recovery && sack && seq_ge(s->ack, snd->recover) &&
-				   (snd->dupacks >= 3 || sack_hole_lost(w, sk, snd, src))) {
+				   (snd->dupacks >= 3 || sack_hole_lost(nw, sk, snd, src))) {
 				/* RFC 6675 5.1: a new recovery once HighACK is
 				 * at least RecoveryPoint (not above it: a hole
 				 * right at the last recovery's end, the first
 				 * segment it sent, would wait for the timer) */
-				sack_enter(w, sk, snd, t, src, fin);
+				sack_enter(nw, sk, snd, t, src, fin);
 			} else if (snd->recovery) {
 				/* RFC 6582 3.2 step 4: each further one
 				 * inflates cwnd by what left the network, which
@@ -379,15 +379,15 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				 * segments leaving (a peer that sends thousands
 				 * would have a partial ACK then resend the
 				 * whole answer from the inflated window). */
-				snd->cwnd = min_u32(snd->cwnd + w->mss,
-						   snd->ssthresh + 3u * w->mss + (snd->recover - sk->snd_una));
-				snd_output(w, sk, t, src, fin);
+				snd->cwnd = min_u32(snd->cwnd + nw->mss,
+						   snd->ssthresh + 3u * nw->mss + (snd->recover - sk->snd_una));
+				snd_output(nw, sk, t, src, fin);
 			} else if (snd->dupacks == 3 && seq_gt(s->ack, snd->recover)) {
 				/* steps 2 and 3: fast retransmit of the hole */
 				snd->recover = sk->snd_nxt;
-				snd->ssthresh = snd_half(w, sk, snd);
-				resend_hole(w, sk, t, src);
-				snd->cwnd = snd->ssthresh + 3u * w->mss;
+				snd->ssthresh = snd_half(nw, sk, snd);
+				resend_hole(nw, sk, t, src);
+				snd->cwnd = snd->ssthresh + 3u * nw->mss;
 				snd->recovery = SND_NEWRENO;
 				snd->lossy = 1;
 			} else if (!snd->recovery && snd->dupacks < 3) {
@@ -400,28 +400,28 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				 * loss-scenario run had at most 3 segments out).
 				 * NewReno too: three duplicate ACKs need three
 				 * segments past the hole, SACK or not. */
-				output_over(w, sk, t, src, fin, (uint32_t)snd->dupacks * w->mss);
+				output_over(nw, sk, t, src, fin, (uint32_t)snd->dupacks * nw->mss);
 			}
 			return 1;
 		}
 		snd->wnd = wnd;
 		if (wnd == 0)
 			sk->retries = 0; /* the peer answers a probe: alive, its window shut */
-		snd_output(w, sk, t, src, fin);
+		snd_output(nw, sk, t, src, fin);
 		return 0;
 	}
 	/* new data acknowledged */
 	{
 		uint32_t acked = s->ack - sk->snd_una;
-		uint32_t hole = hole_end(w, sk, snd, src);
+		uint32_t hole = hole_end(nw, sk, snd, src);
 		struct rtt_cfg c;
 
-		rtt_cfg_of(w, &c);
+		rtt_cfg_of(nw, &c);
 		/* The sRTT histogram takes the estimate at each sample (one
 		 * per round trip): a keepalive connection shows in every
 		 * second's figures, not once at its end (dperf-ctl(8)). */
-		if (rtt_ack(&snd->rtt, s->ack, w->now_t, &c))
-			lat_add(w, DP_LAT_SRTT, (uint64_t)rtt_srtt(&snd->rtt) * w->tsc_per_ms / TL_PER_MS);
+		if (rtt_ack(&snd->rtt, s->ack, nw->now_t, &c))
+			lat_add(nw, DP_LAT_SRTT, (uint64_t)rtt_srtt(&snd->rtt) * nw->tsc_per_ms / TL_PER_MS);
 
 		sk->snd_una = s->ack;
 		sk->retries = 0; /* the peer makes progress */
@@ -439,19 +439,19 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 				 * SACK recovery is often nothing: two segments,
 				 * and the next loss a timeout. */
 				if (snd->recovery != SND_SACK)
-					snd->cwnd = min_u32(snd->ssthresh, max_u32(flight, w->mss) + w->mss);
+					snd->cwnd = min_u32(snd->ssthresh, max_u32(flight, nw->mss) + nw->mss);
 				else
 					snd->cwnd = snd->ssthresh;
 				snd->recovery = 0;
 			} else if (snd->recovery == SND_SACK) {
 				/* RFC 6675 5 step C: a partial ACK is one more
 				 * chance to send what the scoreboard says */
-				sack_rxt_lost(w, sk, snd);
+				sack_rxt_lost(nw, sk, snd);
 				if (seq_lt(una, high_rxt))
 					snd->sb.rxt_acked = 1;
 				if (snd->sb.rxt_acked)
-					sack_rack_tail(w, sk, snd, t, src, fin);
-				sack_output(w, sk, t, src, fin);
+					sack_rack_tail(nw, sk, snd, t, src, fin);
+				sack_output(nw, sk, t, src, fin);
 				return 0;
 			} else {
 				/* partial ACK: the next hole at once; deflate by
@@ -468,14 +468,14 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 					snd->nxt = sk->snd_una;
 					snd->recovery = SND_GO_BACK;
 				} else
-					resend_hole(w, sk, t, src);
+					resend_hole(nw, sk, t, src);
 				snd->cwnd = snd->cwnd > acked ? snd->cwnd - acked : 0;
-				if (acked >= w->mss)
-					snd->cwnd += w->mss;
-				snd->cwnd = max_u32(snd->cwnd, w->mss);
+				if (acked >= nw->mss)
+					snd->cwnd += nw->mss;
+				snd->cwnd = max_u32(snd->cwnd, nw->mss);
 			}
 		} else if (sack && flight != 0 && seq_ge(s->ack, snd->recover) &&
-			   sack_hole_lost(w, sk, snd, src)) {
+			   sack_hole_lost(nw, sk, snd, src)) {
 			/* An ACK of new data whose SACK blocks already say the
 			 * next hole is lost (a delayed ACK of the segments
 			 * before the hole, then the peer's SACKs): a
@@ -483,11 +483,11 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 			 * asks for one; we do not wait for three more
 			 * segments to arrive past the hole, nor, at the end
 			 * of a message, for the timer). */
-			sack_enter(w, sk, snd, t, src, fin);
+			sack_enter(nw, sk, snd, t, src, fin);
 			return 0;
 		} else if (snd->cwnd < snd->ssthresh) {
 			/* slow start: RFC 5681 eq. 2 (at most one mss per ACK) */
-			snd->cwnd = min_u32(snd->cwnd + min_u32(acked, w->mss), SND_CWND_MAX);
+			snd->cwnd = min_u32(snd->cwnd + min_u32(acked, nw->mss), SND_CWND_MAX);
 		} else {
 			/* congestion avoidance: one mss per cwnd acknowledged,
 			 * by the bytes each ACK covers (RFC 5681 3.1's
@@ -498,12 +498,12 @@ snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg
 			 * at Reno's sqrt(8 / 3bp), b = 2: about 12 segments,
 			 * the lossy runs window-bound when the box stretches
 			 * the round trip (docs/performance.md). */
-			snd->cwnd = min_u32(snd->cwnd + max_u32(1, (uint32_t)((uint64_t)w->mss *
+			snd->cwnd = min_u32(snd->cwnd + max_u32(1, (uint32_t)((uint64_t)nw->mss *
 									    min_u32(acked, snd->cwnd) /
 									    snd->cwnd)),
 					   SND_CWND_MAX);
 		}
 	}
-	snd_output(w, sk, t, src, fin);
+	snd_output(nw, sk, t, src, fin);
 	return 0;
 }

@@ -37,7 +37,7 @@
 #include "tcp/tcp.h"
 #include "net/netw.h"
 
-/* Per-connection sender state, in w->tcp->snd[] indexed as w->skt.sk[]: allocated
+/* Per-connection sender state, in nw->tcp->snd[] indexed as nw->skt.sk[]: allocated
  * only by a worker that sends messages over several segments, so the
  * 64-byte socket stays as it is for every other test. */
 struct sk_snd {
@@ -72,38 +72,38 @@ struct snd_src {
 void snd_src_msg(struct snd_src *src, const struct msg *m);
 
 static inline struct sk_snd *
-sk_snd_of(const struct netw *w, const struct sock *sk)
+sk_snd_of(const struct netw *nw, const struct sock *sk)
 {
-	return &w->tcp->snd[sk - w->skt.sk];
+	return &nw->tcp->snd[sk - nw->skt.sk];
 }
 
 /* A SYN (or SYN+ACK) from the peer: its window scale (seg.ws) and window,
  * the initial congestion window (RFC 6928), after sk->snd_una is set. */
-void snd_open(const struct netw *w, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
+void snd_open(const struct netw *nw, const struct sock *sk, struct sk_snd *snd, const struct seg *syn,
 	     int ws_ok);
 
 /* Start a message at sk->snd_nxt and send what the windows allow. fin:
  * our FIN goes with its last byte. Returns the segments sent. */
-uint32_t snd_begin(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src,
+uint32_t snd_begin(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src,
 		  int fin);
 
 /* Send what the windows allow of the message in progress. */
-uint32_t snd_output(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src,
+uint32_t snd_output(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src,
 		   int fin);
 
 /* Whether a message is in progress on the connection (sent or not, not
  * all acknowledged). */
 static inline int
-snd_active(const struct netw *w, const struct sock *sk)
+snd_active(const struct netw *nw, const struct sock *sk)
 {
-	return w->tcp->snd != NULL && sk_snd_of(w, sk)->active;
+	return nw->tcp->snd != NULL && sk_snd_of(nw, sk)->active;
 }
 
 /* An acceptable ACK (snd_una <= ack <= snd_nxt) while a message is in
  * progress: moves snd_una, the windows, recovery; resends a hole, sends
  * what the windows now allow. Returns 1 when the segment was a duplicate
  * ACK and nothing else is to be done with it. */
-int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct seg *s,
+int snd_ack(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s,
 	   const struct snd_src *src, int fin);
 
 /* The retransmission timer of a connection sending a message over
@@ -112,21 +112,21 @@ int snd_ack(struct netw *w, struct sock *sk, const struct tuple *t, const struct
  * doubled per timeout in a row; retransmit_timeout before the first
  * sample), or sooner a tail loss probe's (snd_probe). Other connections
  * keep the list's fixed timeout. */
-void snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx);
+void snd_arm_rt(struct netw *nw, struct sock *sk, uint32_t idx);
 
 /* The retransmission timer, first: when it was armed for a tail loss
  * probe (RFC 8985 7), sends the probe and returns 1 (not a timeout nor
  * a retry: the RTO follows); else 0. */
-int snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
+int snd_probe(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
 
 /* Whether the retransmission timer would only probe a zero window (the
  * persist timer, RFC 9293 3.8.6.1): not a loss. Unanswered probes are
  * bounded as retries are; an answered one starts the count again. */
-int snd_persist(const struct netw *w, const struct sock *sk);
+int snd_persist(const struct netw *nw, const struct sock *sk);
 
 /* The retransmission timer: a zero-window probe, or a timeout (RFC 5681
  * 3.1 eq. 4: ssthresh = max(flight / 2, 2 mss), cwnd = 1 mss; go back to
  * snd_una). */
-void snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
+void snd_timer(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin);
 
 #endif

@@ -24,9 +24,9 @@
 #define SND_RTO_MAX (60000u * TL_PER_MS)
 
 static inline void
-rtt_cfg_of(const struct netw *w, struct rtt_cfg *c)
+rtt_cfg_of(const struct netw *nw, struct rtt_cfg *c)
 {
-	c->rto_init = w->tcp->tl[TL_RT].timeout;
+	c->rto_init = nw->tcp->tl[TL_RT].timeout;
 	c->rto_min = c->rto_init < SND_RTO_MIN ? c->rto_init : SND_RTO_MIN;
 	c->rto_max = SND_RTO_MAX;
 	c->g = 1; /* a tick */
@@ -53,21 +53,21 @@ min_u32(uint32_t a, uint32_t b)
  * scenario). So half the congestion window (at most the peer's window)
  * when that is more, as Linux's Reno does. */
 static inline uint32_t
-snd_half(const struct netw *w, const struct sock *sk, const struct sk_snd *snd)
+snd_half(const struct netw *nw, const struct sock *sk, const struct sk_snd *snd)
 {
-	return max_u32(max_u32(sk->snd_nxt - sk->snd_una, min_u32(snd->cwnd, snd->wnd)) / 2, 2u * w->mss);
+	return max_u32(max_u32(sk->snd_nxt - sk->snd_una, min_u32(snd->cwnd, snd->wnd)) / 2, 2u * nw->mss);
 }
 
 /* The segment holding sequence number seq. */
 static inline uint32_t
-seg_of(const struct netw *w, const struct sk_snd *snd, uint32_t seq)
+seg_of(const struct netw *nw, const struct sk_snd *snd, uint32_t seq)
 {
-	return (seq - snd->base) / w->mss;
+	return (seq - snd->base) / nw->mss;
 }
 
 /* Send from seq (a hole the scoreboard names, or new data) to the end
  * of its source segment, at most the peer's MSS. Returns that end. */
-uint32_t snd_send_from(struct netw *w, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
+uint32_t snd_send_from(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tuple *t,
 		       const struct snd_src *src, uint32_t seq, int fin);
 
 #endif

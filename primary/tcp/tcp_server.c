@@ -6,7 +6,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 
-#include "http/http.h"
 #include "net/lat.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
@@ -15,8 +14,6 @@
 #include "tcp/tcp_send.h"
 #include "tcp/tcp_server.h"
 
-#define SKF_WANT_CLOSE SKF_CLOSE
-
 /* The answer to a request of this kind (DP_REQ_NONE: raw TCP). A HEAD
  * gets the head of a GET's answer without its body (RFC 9110 9.3.2: a
  * keep-alive client would read the body as the next response); a request
@@ -24,360 +21,250 @@
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
 const struct msg *
-tcp_server_answer(const struct netw *w, const struct sock *sk, uint8_t kind)
+tcp_server_answer(const struct netw *nw, const struct sock *sk, uint8_t kind)
 {
-	int ka = w->keepalive && !(sk->flags & SKF_WANT_CLOSE);
+	int ka = nw->keepalive && !(sk->flags & SKF_CLOSE);
 
 	if (kind == DP_REQ_BAD)
-		return &w->msg.rsp_bad;
+		return &nw->msg.rsp_bad;
 	if (kind == DP_REQ_HEAD)
-		return ka ? &w->msg.rsp_head_ka : &w->msg.rsp_head_close;
-	return ka ? &w->msg.rsp_ka : &w->msg.rsp_close;
+		return ka ? &nw->msg.rsp_head_ka : &nw->msg.rsp_head_close;
+	return ka ? &nw->msg.rsp_ka : &nw->msg.rsp_close;
 }
 
 /* What a retransmission sends again: the last answer. */
 static inline const struct msg *
-response(const struct netw *w, const struct sock *sk)
+response(const struct netw *nw, const struct sock *sk)
 {
-	return tcp_server_answer(w, sk, sk->last_kind);
-}
-
-/* Whether the connection closes after the answer in progress: no request
- * waits behind it (sk->inflight, below), and the client or we close. */
-static inline int
-closing(const struct netw *w, const struct sock *sk)
-{
-	return sk->inflight == 0 &&
-	       (!w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping);
+	return tcp_server_answer(nw, sk, sk->last_kind);
 }
 
 /* An answer longer than mss goes out through the sender (tcp_send.h),
  * cut from the response template: its source. */
 static inline int
-big_answer(const struct netw *w, const struct sock *sk)
+big_answer(const struct netw *nw, const struct sock *sk)
 {
-	return w->tcp->snd != NULL && response(w, sk)->seg_sum != NULL;
+	return nw->tcp->snd != NULL && response(nw, sk)->seg_sum != NULL;
 }
 
 static inline void
-answer_src(const struct netw *w, const struct sock *sk, struct snd_src *src)
+answer_src(const struct netw *nw, const struct sock *sk, struct snd_src *src)
 {
-	snd_src_msg(src, response(w, sk));
+	snd_src_msg(src, response(nw, sk));
 }
 
 /* An answer over several segments still being sent or acknowledged. */
 static inline int
-big_busy(const struct netw *w, const struct sock *sk)
+big_busy(const struct netw *nw, const struct sock *sk)
 {
-	return big_answer(w, sk) && sk->state != SK_SYN_RCVD && snd_active(w, sk);
-}
-
-static void
-runs_add(struct req_runs *r, uint8_t kind)
-{
-	if (r->n > 0 && r->kind[r->n - 1] == kind) {
-		r->count[r->n - 1]++;
-	} else {
-		if (r->n == MAX_RUNS - 1)
-			kind = DP_REQ_BAD; /* the last run: 400, then close */
-		r->kind[r->n] = kind;
-		r->count[r->n++] = 1;
-	}
-	r->total++;
+	return big_answer(nw, sk) && sk->state != SK_SYN_RCVD && snd_active(nw, sk);
 }
 
 void
-tcp_server_accept(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+tcp_server_accept(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 		  const struct tuple *t)
 {
 	if (sk->state == SK_SYN_RCVD && s->seq + 1 == sk->rcv_nxt) {
 		/* The client retransmitted its SYN: our SYN+ACK was lost. */
-		pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
-		CNT(&w->cnt, SYN_RT);
-		CNT(&w->cnt, SYN_TX);
+		tcp_out_synack(nw, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+		CNT(&nw->cnt, SYN_RT);
+		CNT(&nw->cnt, SYN_TX);
 		return;
 	}
 	if (sk->state != SK_CLOSED) /* the tuple is reused: forget the old one */
-		sk_closed(w, sk);
-	sk_opened(w, sk);
+		sk_closed(nw, sk);
+	sk_opened(nw, sk);
 	sk->rcv_nxt = s->seq + 1;
-	sk->snd_una = tcp_iss(w, idx);
+	sk->snd_una = tcp_iss(nw, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->state = SK_SYN_RCVD;
-	sk_set_mss(w, sk, s);
+	sk_set_mss(nw, sk, s);
 	if (s->ws != SEG_NO_WS)
 		sk->flags |= SKF_WS;
 	if (s->sack_ok)
 		sk->flags |= SKF_SACK;
-	if (w->tcp->snd)
-		snd_open(w, sk, &w->tcp->snd[idx], s, 1);
-	pkt_tcp_synack(w, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
-	CNT(&w->cnt, SYN_TX);
-	tl_add(w, sk, (uint32_t)idx, TL_RT);
+	if (nw->tcp->snd)
+		snd_open(nw, sk, &nw->tcp->snd[idx], s, 1);
+	tcp_out_synack(nw, t, sk->snd_una, sk->rcv_nxt, sk_synopt(sk));
+	CNT(&nw->cnt, SYN_TX);
+	tl_add(nw, sk, (uint32_t)idx, TL_RT);
 }
 
-void
-tcp_server_count(struct netw *w, struct sock *sk, const uint8_t *data, uint32_t dlen,
-		 struct req_runs *r)
-{
-	uint32_t off = 0, n;
-	int done;
+/* One answer of respond's, in one segment: the last carries our FIN when
+ * we close. */
+struct seg_answer {
+	struct netw *nw;
+	struct sock *sk;
+	const struct tuple *t;
+	int close;
+};
 
-	if (!w->is_http) {
-		n = (sk->raw_got + dlen) / w->msg.req_size;
-		sk->raw_got = (uint16_t)((sk->raw_got + dlen) % w->msg.req_size);
-		CNT_ADD(&w->cnt, TCP_REQ, n);
-		if (n > 0) {
-			r->n = 1;
-			r->kind[0] = DP_REQ_NONE;
-			r->count[0] = r->total = n;
-		}
-		return;
-	}
-	while (off < dlen) {
-		off += dp_http_scan_request(&sk->rq, data + off, dlen - off, &done);
-		if (!done)
-			break;
-		runs_add(r, sk->rq.kind);
-		if (r->kind[r->n - 1] == DP_REQ_BAD)
-			break;
-	}
-	for (uint32_t i = 0; i < r->n; i++) {
-		if (r->kind[i] == DP_REQ_POST)
-			CNT_ADD(&w->cnt, HTTP_POST, r->count[i]);
-		else if (r->kind[i] == DP_REQ_BAD)
-			CNT_ADD(&w->cnt, HTTP_ERR, r->count[i]);
-		else
-			CNT_ADD(&w->cnt, HTTP_GET, r->count[i]);
-	}
-	if (w->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
-		sk->flags |= SKF_WANT_CLOSE;
+static __rte_always_inline int
+seg_answer(void *ctx, const struct msg *m, int last)
+{
+	struct seg_answer *a = ctx;
+	uint8_t f = TH_ACK | TH_PSH;
+
+	if (a->close && last)
+		f |= TH_FIN;
+	sk_send_msg(a->nw, a->t, a->sk, a->sk->snd_nxt, f, m);
+	a->sk->snd_nxt += m->len;
+	CNT_ADD(&a->nw->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	sk_ack_sent(a->sk); /* the answer carries the ACK of the request */
+	return 0;
 }
 
 /* Answer the requests, each in one segment (a worker whose answers take
- * several goes through the queue below); the last answer carries our FIN
+ * several goes through tcp_server.h's queue, below); the last answer carries our FIN
  * when we close (a bad request closes). */
 static void
-respond(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+respond(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	const struct req_runs *r)
 {
-	int close = !w->keepalive || (sk->flags & (SKF_WANT_CLOSE | SKF_FIN_RCVD)) || w->stopping ||
-		    r->kind[r->n - 1] == DP_REQ_BAD;
-	uint32_t left = r->total;
+	struct seg_answer a = {
+		.nw = nw, .sk = sk, .t = t,
+		.close = !nw->keepalive || (sk->flags & (SKF_CLOSE | SKF_FIN_RCVD)) || nw->stopping ||
+			 r->kind[r->n - 1] == DP_REQ_BAD,
+	};
 
-	for (uint32_t k = 0; k < r->n; k++) {
-		const struct msg *m = tcp_server_answer(w, sk, r->kind[k]);
-		for (uint32_t i = 0; i < r->count[k]; i++) {
-			uint8_t f = TH_ACK | TH_PSH;
-			if (close && --left == 0)
-				f |= TH_FIN;
-			sk_send_msg(w, t, sk, sk->snd_nxt, f, m);
-			sk->snd_nxt += m->len;
-			CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
-			sk_ack_sent(sk); /* the answer carries the ACK of the request */
-			if (!w->is_http)
-				CNT(&w->cnt, TCP_RSP);
-			else if (r->kind[k] != DP_REQ_BAD)
-				CNT(&w->cnt, HTTP_2XX);
-		}
-		sk->last_kind = r->kind[k];
-	}
-	if (close) {
+	(void)tcp_server_answers(nw, sk, r, seg_answer, &a);
+	if (a.close) {
 		sk_fin_sent(sk);
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 	}
 	sk->retries = 0;
-	tl_add(w, sk, idx, TL_RT);
-	if (w->lat)
-		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
+	tl_add(nw, sk, idx, TL_RT);
+	if (nw->lat)
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
 }
 
 /* ---- requests waiting behind an answer over several segments ----
- *
- * A worker whose answer takes several segments (w->tcp->snd) answers one
- * request at a time: the next once the one before is all acknowledged
- * (the sender starts a message from an acknowledged stream). Requests
- * that arrive meanwhile (a pipelining client) wait in the socket, in
- * order: sk->inflight counts them (the client's field: a socket is one
- * or the other), bit k of sk->pend_head is set when the k-th is a HEAD
- * (the one method answered 200 with other bytes; GET and POST get the
- * same answer), and PEND_BAD in sk->inflight marks a bad request last
- * (400, then close: nothing after it is read). No byte is added to the
- * socket; the room is PEND_MAX requests, a request beyond it is
- * pipeFull and the connection is reset. */
-#define PEND_MAX 16u  /* the bits of sk->pend_head */
-#define PEND_BAD 0x80 /* in sk->inflight */
+ * (tcp_server.h's queue): each answer begun in one segment (a HEAD's, a
+ * 400) or as the sender's message. */
+struct seg_begin {
+	struct netw *nw;
+	struct sock *sk;
+	uint32_t idx;
+	const struct tuple *t;
+};
 
-static inline uint32_t
-pend_n(const struct sock *sk)
+static __rte_always_inline int
+seg_begin(void *ctx, const struct msg *m, int close)
 {
-	return sk->inflight & (uint8_t)~PEND_BAD;
-}
+	struct seg_begin *b = ctx;
+	struct netw *nw = b->nw;
+	struct sock *sk = b->sk;
 
-/* The kind of the first request waiting (DP_REQ_NONE: none). */
-static inline uint8_t
-pend_first(const struct netw *w, const struct sock *sk)
-{
-	if (pend_n(sk) > 0)
-		return (sk->pend_head & 1) ? DP_REQ_HEAD : w->is_http ? DP_REQ_GET : DP_REQ_NONE;
-	return (sk->inflight & PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
-}
+	if (m->seg_sum != NULL) {
+		struct snd_src src;
 
-static inline void
-pend_pop(struct sock *sk)
-{
-	if (pend_n(sk) > 0) {
-		sk->pend_head >>= 1;
-		sk->inflight--;
-	} else {
-		sk->inflight = 0;
+		snd_src_msg(&src, m);
+		snd_begin(nw, sk, b->t, &src, close);
+		sk->retries = 0;
+		snd_arm_rt(nw, sk, b->idx);
+		return 0;
 	}
-}
-
-/* One answer in one segment (a HEAD's, a 400), its FIN when we close. */
-static void
-answer_small(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, uint8_t kind,
-	     int close)
-{
-	const struct msg *m = tcp_server_answer(w, sk, kind);
-
-	sk_send_msg(w, t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
+	sk_send_msg(nw, b->t, sk, sk->snd_nxt, TH_ACK | TH_PSH | (close ? TH_FIN : 0), m);
 	sk->snd_nxt += m->len;
-	CNT_ADD(&w->cnt, GOOD_TX, (uint64_t)m->len * 8);
+	CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)m->len * 8);
 	sk_ack_sent(sk);
 	if (close) {
 		sk_fin_sent(sk);
-		CNT(&w->cnt, FIN_TX);
+		CNT(&nw->cnt, FIN_TX);
 	}
 	sk->retries = 0;
-	tl_add(w, sk, idx, TL_RT);
+	tl_add(nw, sk, b->idx, TL_RT);
+	return 0;
 }
 
 /* Answer the requests waiting, in order, while nothing is in progress.
  * Returns 1 when something was sent (it carries our ACK). */
 static int
-answer_waiting(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t)
+answer_waiting(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
-	int sent = 0;
+	struct seg_begin b = { nw, sk, idx, t };
+	int sent = tcp_server_answer_waiting(nw, sk, seg_begin, &b);
 
-	while (sk->inflight != 0 && sk->state == SK_ESTABLISHED && !snd_active(w, sk)) {
-		uint8_t kind = pend_first(w, sk);
-		int bad = kind == DP_REQ_BAD, close;
-
-		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
-			break; /* after the answers before it are acknowledged */
-		pend_pop(sk);
-		sk->last_kind = kind;
-		close = bad || closing(w, sk);
-		if (!bad)
-			w->cnt.c[w->is_http ? DP_C_HTTP_2XX : DP_C_TCP_RSP]++;
-		if (tcp_server_answer(w, sk, kind)->seg_sum != NULL) {
-			struct snd_src src;
-
-			answer_src(w, sk, &src);
-			snd_begin(w, sk, t, &src, close);
-			sk->retries = 0;
-			snd_arm_rt(w, sk, idx);
-		} else {
-			answer_small(w, sk, idx, t, kind, close);
-		}
-		sent = 1;
-	}
-	if (sent && w->lat)
-		lat_add(w, DP_LAT_SERVER, rte_rdtsc() - w->now);
-	return sent;
+	if (sent > 0 && nw->lat)
+		lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
+	return sent > 0;
 }
 
-/* The requests of r join the queue, in order; when it is full, the
- * first waiting may be answered now (all of one segment arrived at once,
- * nothing in progress). Returns -1 when they do not fit: those that do
- * not are pipeFull, the connection is reset. */
+/* The requests of r join the queue; -1 when they do not fit (pipeFull):
+ * the connection is reset. */
 static int
-pend_add(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+pend_add(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	 const struct req_runs *r)
 {
-	uint32_t left = r->total;
+	struct seg_begin b = { nw, sk, idx, t };
+	int k = tcp_server_pend_add(nw, sk, r, seg_begin, &b);
 
-	for (uint32_t k = 0; k < r->n; k++) {
-		if (r->kind[k] == DP_REQ_BAD) {
-			sk->inflight |= PEND_BAD;
-			return 0;
-		}
-		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
-			uint32_t n = pend_n(sk);
-
-			if (n == PEND_MAX && answer_waiting(w, sk, idx, t))
-				n = pend_n(sk);
-			if (n == PEND_MAX) {
-				CNT_ADD(&w->cnt, PIPE_FULL, left);
-				sk_ctl(w, t, sk, TH_RST | TH_ACK);
-				sk_closed(w, sk);
-				return -1;
-			}
-			if (r->kind[k] == DP_REQ_HEAD)
-				sk->pend_head |= (uint16_t)(1u << n);
-			sk->inflight++;
-		}
+	if (k >= 0) {
+		if (k > 0 && nw->lat) /* an answer begun to make room */
+			lat_add(nw, DP_LAT_SERVER, rte_rdtsc() - nw->now);
+		return 0;
 	}
-	return 0;
+	sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+	sk_closed(nw, sk);
+	return -1;
 }
 
 /* The server's established step: count and answer the requests, or
  * finish an answer in progress, or close after the client's FIN. */
 static void
-server_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+server_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		   const struct seg *s)
 {
 	struct req_runs r;
 
 	r.n = r.total = 0;
-	if (s->dlen > 0 && !(sk->inflight & PEND_BAD))
-		tcp_server_count(w, sk, s->data, s->dlen, &r);
-	if (unlikely(w->tcp->snd != NULL) && (r.total > 0 || sk->inflight != 0)) {
-		if (pend_add(w, sk, idx, t, &r) != 0 || answer_waiting(w, sk, idx, t))
+	if (s->dlen > 0 && !(sk->flags & SKF_PEND_BAD))
+		tcp_server_count(nw, sk, s->data, s->dlen, &r);
+	if (unlikely(nw->tcp->snd != NULL) && (r.total > 0 || tcp_server_pend_waiting(sk))) {
+		if (pend_add(nw, sk, idx, t, &r) != 0 || answer_waiting(nw, sk, idx, t))
 			return; /* reset, or the answer carries our ACK */
 		r.total = 0; /* waiting */
 	}
 	if (r.total > 0) {
-		respond(w, sk, idx, t, &r);
-	} else if (snd_active(w, sk) || sk->inflight != 0) {
+		respond(nw, sk, idx, t, &r);
+	} else if (snd_active(nw, sk) || tcp_server_pend_waiting(sk)) {
 		/* an answer in progress (snd_ack sent what it could), or
 		 * answers waiting for the ACK of those before them */
 		if (s->dlen > 0 && (sk->flags & SKF_ACK_OWED))
-			sk_ctl(w, t, sk, TH_ACK);
+			sk_ctl(nw, t, sk, TH_ACK);
 	} else if (sk->flags & SKF_FIN_RCVD) {
-		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk_ctl(nw, t, sk, TH_FIN | TH_ACK);
 		sk->snd_nxt++;
 		sk->state = SK_LAST_ACK;
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		tl_add(nw, sk, idx, TL_RT);
 	} else if (s->dlen > 0) { /* part of a request: the response may carry the ACK */
-		sk_ack_partial(w, sk, idx, t, s->dlen);
+		sk_ack_partial(nw, sk, idx, t, s->dlen);
 	} else if (sk->snd_una == sk->snd_nxt && sk->list != TL_IDLE) {
-		tl_add(w, sk, idx, TL_IDLE); /* all answered */
+		tl_add(nw, sk, idx, TL_IDLE); /* all answered */
 	}
 }
 
 /* A SYN: a new connection (a SYN+ACK is not for a server, nor any SYN
  * while stopping). */
 static void
-server_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s,
+server_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 	    const struct tuple *t)
 {
-	if ((s->flags & TH_ACK) || w->stopping) {
-		CNT(&w->cnt, TCP_DROP);
+	if ((s->flags & TH_ACK) || nw->stopping) {
+		CNT(&nw->cnt, TCP_DROP);
 		return;
 	}
-	tcp_server_accept(w, sk, idx, s, t);
+	tcp_server_accept(nw, sk, idx, s, t);
 }
 
 static inline int
-server_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (likely(!big_busy(w, sk)))
+	if (likely(!big_busy(nw, sk)))
 		return 0;
-	answer_src(w, sk, src);
-	*fin = closing(w, sk);
+	answer_src(nw, sk, src);
+	*fin = tcp_server_closing(nw, sk);
 	return 1;
 }
 
@@ -392,39 +279,39 @@ static const struct tcp_role server_role = {
 };
 
 void
-tcp_server_timer(struct netw *w, uint32_t idx, int which)
+tcp_server_timer(struct netw *nw, uint32_t idx, int which)
 {
-	if (unlikely(w->tcp->over_timer != NULL)) {
-		w->tcp->over_timer(w, idx, which);
+	if (unlikely(nw->tcp->over_timer != NULL)) {
+		nw->tcp->over_timer(nw, idx, which);
 		return;
 	}
 	if (which == TL_IDLE) {
-		struct sock *sk = &w->skt.sk[idx];
+		struct sock *sk = &nw->skt.sk[idx];
 		struct tuple t;
 
 		if (sk->state != SK_ESTABLISHED) {
-			sk_closed(w, sk);
+			sk_closed(nw, sk);
 			return;
 		}
 		/* an idle keepalive connection */
-		sk_tuple(&w->skt, idx, &t);
-		CNT(&w->cnt, IDLE_CLOSE);
-		sk_ctl(w, &t, sk, TH_FIN | TH_ACK);
+		sk_tuple(&nw->skt, idx, &t);
+		CNT(&nw->cnt, IDLE_CLOSE);
+		sk_ctl(nw, &t, sk, TH_FIN | TH_ACK);
 		sk->snd_nxt++;
 		sk->state = SK_FIN_WAIT_1;
 		sk->retries = 0;
-		tl_add(w, sk, idx, TL_RT);
+		tl_add(nw, sk, idx, TL_RT);
 		return;
 	}
-	tcp_timer_rt(w, idx, &server_role);
+	tcp_timer_rt(nw, idx, &server_role);
 }
 
 void
-tcp_server_input(struct netw *w, const struct seg *s)
+tcp_server_input(struct netw *nw, const struct seg *s)
 {
-	if (unlikely(w->tcp->over_input != NULL)) {
-		w->tcp->over_input(w, s);
+	if (unlikely(nw->tcp->over_input != NULL)) {
+		nw->tcp->over_input(nw, s);
 		return;
 	}
-	tcp_input(w, s, &server_role);
+	tcp_input(nw, s, &server_role);
 }

@@ -25,41 +25,41 @@
 #define TLP_ACK_DELAY (200u * TL_PER_MS) /* RFC 8985 7.2's WCDelAckT */
 
 void
-snd_arm_rt(struct netw *w, struct sock *sk, uint32_t idx)
+snd_arm_rt(struct netw *nw, struct sock *sk, uint32_t idx)
 {
 	struct sk_snd *snd;
 	struct rtt_cfg c;
 	uint32_t rto;
 
-	if (!snd_active(w, sk)) {
-		if (w->tcp->snd != NULL)
-			sk_snd_of(w, sk)->probe_due = 0;
-		tl_add(w, sk, idx, TL_RT);
+	if (!snd_active(nw, sk)) {
+		if (nw->tcp->snd != NULL)
+			sk_snd_of(nw, sk)->probe_due = 0;
+		tl_add(nw, sk, idx, TL_RT);
 		return;
 	}
-	snd = sk_snd_of(w, sk);
-	rtt_cfg_of(w, &c);
+	snd = sk_snd_of(nw, sk);
+	rtt_cfg_of(nw, &c);
 	rto = rtt_rto(&snd->rtt, &c);
 	snd->probe_due = 0;
 	if ((sk->flags & SKF_SACK) && snd->lossy && !snd->recovery && !snd->probe_out &&
 	    sk->retries == 0 && snd->wnd != 0 && rtt_srtt(&snd->rtt) != 0 &&
-	    (snd->sent_all || sk->snd_nxt - sk->snd_una <= w->mss)) {
+	    (snd->sent_all || sk->snd_nxt - sk->snd_una <= nw->mss)) {
 		uint32_t pto = max_u32(2 * rtt_srtt(&snd->rtt), TLP_MIN);
 
-		if (sk->snd_nxt - sk->snd_una <= w->mss)
+		if (sk->snd_nxt - sk->snd_una <= nw->mss)
 			pto += TLP_ACK_DELAY;
 		if (pto < rto) {
 			snd->probe_due = 1;
 			rto = pto;
 		}
 	}
-	tl_add_at(w, sk, idx, TL_RT, w->now_t + rto);
+	tl_add_at(nw, sk, idx, TL_RT, nw->now_t + rto);
 }
 
 int
-snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+snd_probe(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
 	uint32_t end = snd->base + src->len, seq;
 
 	if (!snd->probe_due)
@@ -72,41 +72,41 @@ snd_probe(struct netw *w, struct sock *sk, const struct tuple *t, const struct s
 		return 1; /* only our FIN is out: the RTO resends it */
 	/* the last data sent, again (its FIN with it) */
 	seq = end - min_u32(end - sk->snd_una, sk->snd_mss);
-	if (seq_lt(seq, snd->base + seg_of(w, snd, end - 1) * w->mss))
-		seq = snd->base + seg_of(w, snd, end - 1) * w->mss;
+	if (seq_lt(seq, snd->base + seg_of(nw, snd, end - 1) * nw->mss))
+		seq = snd->base + seg_of(nw, snd, end - 1) * nw->mss;
 	if (seq_lt(seq, end))
-		snd_send_from(w, sk, snd, t, src, seq, fin);
+		snd_send_from(nw, sk, snd, t, src, seq, fin);
 	return 1;
 }
 
 int
-snd_persist(const struct netw *w, const struct sock *sk)
+snd_persist(const struct netw *nw, const struct sock *sk)
 {
-	return w->tcp->snd != NULL && sk_snd_of(w, sk)->wnd == 0;
+	return nw->tcp->snd != NULL && sk_snd_of(nw, sk)->wnd == 0;
 }
 
 void
-snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
+snd_timer(struct netw *nw, struct sock *sk, const struct tuple *t, const struct snd_src *src, int fin)
 {
-	struct sk_snd *snd = sk_snd_of(w, sk);
+	struct sk_snd *snd = sk_snd_of(nw, sk);
 
 	if (snd->wnd == 0) {
 		/* A zero window: probe with an old sequence number, which the
 		 * peer answers with an ACK carrying its window (what Linux's
 		 * tcp_xmit_probe_skb does; our segments cannot be cut to one
 		 * byte, their sums are per whole segment). */
-		pkt_tcp(w, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(w, sk), NULL);
+		tcp_out(nw, t, sk->snd_una - 1, sk->rcv_nxt, TH_ACK, sk_win(nw, sk), NULL);
 		sk_ack_sent(sk);
 		return;
 	}
 	{
 		struct rtt_cfg c;
 
-		rtt_cfg_of(w, &c);
+		rtt_cfg_of(nw, &c);
 		rtt_backoff(&snd->rtt, &c); /* RFC 6298 5.5 */
 	}
-	snd->ssthresh = snd_half(w, sk, snd);
-	snd->cwnd = w->mss;
+	snd->ssthresh = snd_half(nw, sk, snd);
+	snd->cwnd = nw->mss;
 	snd->recovery = 0;
 	snd->lossy = 1;
 	snd->dupacks = 0;
@@ -117,5 +117,5 @@ snd_timer(struct netw *w, struct sock *sk, const struct tuple *t, const struct s
 	if (sk->retries > 1)
 		sb_reset(&snd->sb, sk->snd_una);
 	snd->sb.high_rxt = sk->snd_una;
-	snd_output(w, sk, t, src, fin);
+	snd_output(nw, sk, t, src, fin);
 }

@@ -9,19 +9,19 @@
 #include "tcp/tcp.h"
 
 static inline void
-tl_remove(struct netw *w, struct sock *sk)
+tl_remove(struct netw *nw, struct sock *sk)
 {
 	struct tlist *l;
 
 	if (sk->list == TL_NONE)
 		return;
-	l = &w->tcp->tl[sk->list];
+	l = &nw->tcp->tl[sk->list];
 	if (sk->t_prev)
-		w->skt.sk[sk->t_prev - 1].t_next = sk->t_next;
+		nw->skt.sk[sk->t_prev - 1].t_next = sk->t_next;
 	else
 		l->head = sk->t_next;
 	if (sk->t_next)
-		w->skt.sk[sk->t_next - 1].t_prev = sk->t_prev;
+		nw->skt.sk[sk->t_next - 1].t_prev = sk->t_prev;
 	else
 		l->tail = sk->t_prev;
 	sk->t_next = sk->t_prev = 0;
@@ -35,24 +35,24 @@ tl_remove(struct netw *w, struct sock *sk)
  * own retransmission timeout (tcp_send.h, RFC 6298) may be shorter than
  * the entries' before it, and walks back past them. */
 static inline void
-tl_add_at(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which, uint32_t expire)
+tl_add_at(struct netw *nw, struct sock *sk, uint32_t idx, enum sk_list which, uint32_t expire)
 {
-	struct tlist *l = &w->tcp->tl[which];
+	struct tlist *l = &nw->tcp->tl[which];
 	uint32_t after;
 
-	tl_remove(w, sk);
+	tl_remove(nw, sk);
 	sk->list = (uint8_t)which;
 	sk->t_expire = expire;
-	for (after = l->tail; after && (int32_t)(w->skt.sk[after - 1].t_expire - expire) > 0;)
-		after = w->skt.sk[after - 1].t_prev;
+	for (after = l->tail; after && (int32_t)(nw->skt.sk[after - 1].t_expire - expire) > 0;)
+		after = nw->skt.sk[after - 1].t_prev;
 	sk->t_prev = after;
-	sk->t_next = after ? w->skt.sk[after - 1].t_next : l->head;
+	sk->t_next = after ? nw->skt.sk[after - 1].t_next : l->head;
 	if (after)
-		w->skt.sk[after - 1].t_next = idx + 1;
+		nw->skt.sk[after - 1].t_next = idx + 1;
 	else
 		l->head = idx + 1;
 	if (sk->t_next)
-		w->skt.sk[sk->t_next - 1].t_prev = idx + 1;
+		nw->skt.sk[sk->t_next - 1].t_prev = idx + 1;
 	else
 		l->tail = idx + 1;
 	l->count++;
@@ -60,9 +60,9 @@ tl_add_at(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which, uin
 
 /* Put sk (index idx) on list `which`, expiring after the list's timeout. */
 static inline void
-tl_add(struct netw *w, struct sock *sk, uint32_t idx, enum sk_list which)
+tl_add(struct netw *nw, struct sock *sk, uint32_t idx, enum sk_list which)
 {
-	tl_add_at(w, sk, idx, which, w->now_t + w->tcp->tl[which].timeout);
+	tl_add_at(nw, sk, idx, which, nw->now_t + nw->tcp->tl[which].timeout);
 }
 
 /* Microseconds as timer ticks (rounded down: an interval shorter than a

@@ -19,85 +19,85 @@
 /* The connection fails: counted (skErr, an unfinished response) and
  * reset, as the plain client does with a malformed response. */
 static void
-cli_fail(struct netw *w, struct sock *sk, const struct tuple *t)
+cli_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
 {
-	CNT(&w->cnt, SK_ERR);
-	tcp_client_unfinished(w, sk);
-	sk_ctl(w, t, sk, TH_RST | TH_ACK);
-	sk_closed(w, sk);
+	CNT(&nw->cnt, SK_ERR);
+	tcp_client_unfinished(nw, sk);
+	sk_ctl(nw, t, sk, TH_RST | TH_ACK);
+	sk_closed(nw, sk);
 }
 
 /* The request written as records (sent by tls_flush). Returns -1 when
  * the write failed (counted: tlsErr). */
 static int
-ask(struct netw *w, struct sock *sk, struct tls_conn *c)
+ask(struct netw *nw, struct sock *sk, struct tls_conn *c)
 {
-	uint32_t n = w->cfg->pipeline ? w->cfg->pipeline : 1;
+	uint32_t n = nw->cfg->pipeline ? nw->cfg->pipeline : 1;
 
 	for (uint32_t i = 0; i < n; i++)
-		if (tls_write_msg(w, c, &w->msg.req) < 0) {
-			tls_failed(w, c, TLS_UP);
+		if (tls_write_msg(nw, c, &nw->msg.req) < 0) {
+			tls_failed(nw, c, TLS_UP);
 			return -1;
 		}
-	tcp_client_asked(w, sk);
+	tcp_client_asked(nw, sk);
 	return 0;
 }
 
 struct plain_ctx {
-	struct netw *w;
+	struct netw *nw;
 	struct sock *sk;
 	int bad;
 };
 
 static void
-on_plain(void *arg, const uint8_t *data, uint32_t len)
+cli_on_plain(void *arg, const uint8_t *data, uint32_t len)
 {
 	struct plain_ctx *p = arg;
 
-	if (!p->bad && tcp_client_response(p->w, p->sk, data, len) != 0)
+	if (!p->bad && tcp_client_response(p->nw, p->sk, data, len) != 0)
 		p->bad = 1;
 }
 
 /* The connection's next step once its responses are all in: close, ask
  * now, or on the keepalive timer. */
 static int
-next(struct netw *w, struct sock *sk, uint32_t idx, struct tls_conn *c)
+next(struct netw *nw, struct sock *sk, uint32_t idx, struct tls_conn *c)
 {
-	if (tcp_client_closing(w, sk) || c->state != TLS_UP)
+	if (tcp_client_closing(nw, sk) || c->state != TLS_UP)
 		tls_close_after(sk, c);
-	else if (w->tcp->tl[TL_KA].timeout == 0)
-		return ask(w, sk, c);
+	else if (nw->tcp->tl[TL_KA].timeout == 0)
+		return ask(nw, sk, c);
 	else
-		tl_add(w, sk, idx, TL_KA);
+		tl_add(nw, sk, idx, TL_KA);
 	return 0;
 }
 
 static void
-tls_cli_established(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
+tls_cli_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		    const struct seg *s)
 {
-	struct tls_conn *c = tls_conn_of(w, sk);
+	struct tls_conn *c = tls_conn_of(nw, sk);
 	uint32_t nxt = sk->snd_nxt, done = sk->req_done;
-	struct plain_ctx p = { w, sk, 0 };
+	struct plain_ctx p = { nw, sk, 0 };
 
-	tls_settle(w, sk, c);
+	tls_settle(nw, sk, c);
 	if (s->dlen > 0 && !(sk->flags & SKF_CLOSE)) {
 		uint8_t was = c->state;
-		int r = tls_input(c, s->data, s->dlen, on_plain, &p);
+		int r = tls_input(c, s->data, s->dlen, cli_on_plain, &p);
 
 		if (r < 0 || p.bad) {
 			if (r < 0 && was == TLS_HS && SSL_is_init_finished(c->ssl)) {
-				tls_hs_done(w, sk, c);
+				tls_hs_done(nw, sk, c);
 				was = TLS_UP;
 			}
-			tls_failed(w, c, was);
-			cli_fail(w, sk, t);
+			tls_failed(nw, c, was);
+			cli_fail(nw, sk, t);
 			return;
 		}
 		if ((r & TLS_EV_DONE)) {
-			tls_hs_done(w, sk, c);
-			if (ask(w, sk, c) < 0) {
-				cli_fail(w, sk, t);
+			tls_hs_done(nw, sk, c);
+			if (ask(nw, sk, c) < 0) {
+				cli_fail(nw, sk, t);
 				return;
 			}
 		}
@@ -108,67 +108,67 @@ tls_cli_established(struct netw *w, struct sock *sk, uint32_t idx, const struct 
 		uint8_t was = c->state;
 
 		if (tls_eof(c) < 0) { /* mid-handshake */
-			tls_failed(w, c, was);
-			cli_fail(w, sk, t);
+			tls_failed(nw, c, was);
+			cli_fail(nw, sk, t);
 			return;
 		}
 		if (sk->inflight > 0) { /* the server closed mid-response */
-			cli_fail(w, sk, t);
+			cli_fail(nw, sk, t);
 			return;
 		}
 		tls_close_after(sk, c);
 	} else if (sk->req_done != done && sk->inflight == 0 && !(sk->flags & SKF_CLOSE) &&
-		   next(w, sk, idx, c) < 0) {
-		cli_fail(w, sk, t);
+		   next(nw, sk, idx, c) < 0) {
+		cli_fail(nw, sk, t);
 		return;
 	}
-	tls_flush(w, sk, idx, t, c);
+	tls_flush(nw, sk, idx, t, c);
 	if (sk->snd_nxt != nxt || sk->state != SK_ESTABLISHED)
 		return; /* what went carries our ACK */
 	if (s->dlen > 0)
-		sk_ack_partial(w, sk, idx, t, s->dlen);
+		sk_ack_partial(nw, sk, idx, t, s->dlen);
 }
 
 /* SYN_SENT: the SYN+ACK; our ClientHello goes with its ACK. */
 static void
-tls_cli_open(struct netw *w, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
+tls_cli_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
 {
-	struct tls_conn *c = tls_conn_of(w, sk);
+	struct tls_conn *c = tls_conn_of(nw, sk);
 
-	if (!tcp_client_opened(w, sk, s))
+	if (!tcp_client_opened(nw, sk, s))
 		return;
-	CNT(&w->cnt, TLS_HS);
-	if (tls_open(c, &w->tls->side) < 0) {
-		tls_failed(w, c, TLS_HS);
-		cli_fail(w, sk, t);
+	CNT(&nw->cnt, TLS_HS);
+	if (tls_open(c, &nw->tls->side) < 0) {
+		tls_failed(nw, c, TLS_HS);
+		cli_fail(nw, sk, t);
 		return;
 	}
-	tls_flush(w, sk, idx, t, c);
+	tls_flush(nw, sk, idx, t, c);
 }
 
 static inline int
-tls_cli_sending(const struct netw *w, const struct sock *sk, struct snd_src *src, int *fin)
+tls_cli_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (!snd_active(w, sk))
+	if (!snd_active(nw, sk))
 		return 0;
-	tls_src(src, tls_conn_of(w, sk));
+	tls_src(src, tls_conn_of(nw, sk));
 	*fin = (sk->flags & SKF_CLOSE) != 0;
 	return 1;
 }
 
 /* Only a FIN alone is resent outside a message (tls_server.c says why). */
 static inline const struct msg *
-tls_cli_resent(const struct netw *w, const struct sock *sk)
+tls_cli_resent(const struct netw *nw, const struct sock *sk)
 {
 	(void)sk;
-	return &w->msg.req;
+	return &nw->msg.req;
 }
 
 static void
-tls_cli_unfinished(struct netw *w, const struct sock *sk)
+tls_cli_unfinished(struct netw *nw, const struct sock *sk)
 {
-	tls_unfinished(w, sk);
-	tcp_client_unfinished(w, sk);
+	tls_unfinished(nw, sk);
+	tcp_client_unfinished(nw, sk);
 }
 
 static const struct tcp_role tls_client_role = {
@@ -183,30 +183,30 @@ static const struct tcp_role tls_client_role = {
 };
 
 void
-tls_client_timer(struct netw *w, uint32_t idx, int which)
+tls_client_timer(struct netw *nw, uint32_t idx, int which)
 {
-	struct sock *sk = &w->skt.sk[idx];
+	struct sock *sk = &nw->skt.sk[idx];
 	struct tls_conn *c;
 	struct tuple t;
 
 	if (which != TL_KA) {
-		tcp_timer_rt(w, idx, &tls_client_role);
+		tcp_timer_rt(nw, idx, &tls_client_role);
 		return;
 	}
-	c = tls_conn_of(w, sk);
-	sk_tuple(&w->skt, idx, &t);
-	tls_settle(w, sk, c);
-	if (w->stopping || c->state != TLS_UP) {
+	c = tls_conn_of(nw, sk);
+	sk_tuple(&nw->skt, idx, &t);
+	tls_settle(nw, sk, c);
+	if (nw->stopping || c->state != TLS_UP) {
 		tls_close_after(sk, c);
-	} else if (ask(w, sk, c) < 0) {
-		cli_fail(w, sk, &t);
+	} else if (ask(nw, sk, c) < 0) {
+		cli_fail(nw, sk, &t);
 		return;
 	}
-	tls_flush(w, sk, idx, &t, c);
+	tls_flush(nw, sk, idx, &t, c);
 }
 
 void
-tls_client_input(struct netw *w, const struct seg *s)
+tls_client_input(struct netw *nw, const struct seg *s)
 {
-	tcp_input(w, s, &tls_client_role);
+	tcp_input(nw, s, &tls_client_role);
 }

@@ -16,7 +16,7 @@
 
 /* The error OpenSSL queued, after what we were doing. */
 static int
-fail(char *err, size_t errlen, const char *what, const char *arg)
+ctx_fail(char *err, size_t errlen, const char *what, const char *arg)
 {
 	char e[256] = "";
 	unsigned long code = ERR_peek_last_error();
@@ -62,7 +62,7 @@ alpn_wire(struct tls_side *s, const char *list, char *err, size_t errlen)
 
 	s->alpn = OPENSSL_malloc(n + 1);
 	if (s->alpn == NULL)
-		return fail(err, errlen, "tls_alpn: out of memory", NULL);
+		return ctx_fail(err, errlen, "tls_alpn: out of memory", NULL);
 	while (i <= n) {
 		size_t e = i + strcspn(list + i, ",");
 
@@ -90,7 +90,7 @@ set_ciphers(SSL_CTX *ctx, const char *list, char *err, size_t errlen)
 	int rc = 0;
 
 	if (v13 == NULL || v12 == NULL || copy == NULL) {
-		rc = fail(err, errlen, "tls_ciphers: out of memory", NULL);
+		rc = ctx_fail(err, errlen, "tls_ciphers: out of memory", NULL);
 		goto out;
 	}
 	for (tok = strtok_r(copy, ":", &save); tok != NULL; tok = strtok_r(NULL, ":", &save)) {
@@ -101,11 +101,11 @@ set_ciphers(SSL_CTX *ctx, const char *list, char *err, size_t errlen)
 		strcat(to, tok);
 	}
 	if (*v13 && !SSL_CTX_set_ciphersuites(ctx, v13))
-		rc = fail(err, errlen, "tls_ciphers: TLS 1.3 suites", v13);
+		rc = ctx_fail(err, errlen, "tls_ciphers: TLS 1.3 suites", v13);
 	else if (*v12 && !SSL_CTX_set_cipher_list(ctx, v12))
-		rc = fail(err, errlen, "tls_ciphers: TLS 1.2 ciphers", v12);
+		rc = ctx_fail(err, errlen, "tls_ciphers: TLS 1.2 ciphers", v12);
 	else if (!*v13 && !*v12)
-		rc = fail(err, errlen, "tls_ciphers: empty", NULL);
+		rc = ctx_fail(err, errlen, "tls_ciphers: empty", NULL);
 out:
 	OPENSSL_free(v13);
 	OPENSSL_free(v12);
@@ -127,7 +127,7 @@ set_versions(SSL_CTX *ctx, int version, char *err, size_t errlen)
 		return -1;
 	}
 	if (!SSL_CTX_set_min_proto_version(ctx, lo) || !SSL_CTX_set_max_proto_version(ctx, hi))
-		return fail(err, errlen, "tls_version", NULL);
+		return ctx_fail(err, errlen, "tls_version", NULL);
 	return 0;
 }
 
@@ -176,11 +176,11 @@ load_keys(struct tls_side *s, const struct tls_opts *o, char *err, size_t errlen
 			return -1;
 		}
 		if (SSL_CTX_use_certificate_chain_file(s->ctx, o->cert) != 1)
-			return fail(err, errlen, "tls_cert", o->cert);
+			return ctx_fail(err, errlen, "tls_cert", o->cert);
 		if (SSL_CTX_use_PrivateKey_file(s->ctx, o->key, SSL_FILETYPE_PEM) != 1)
-			return fail(err, errlen, "tls_key", o->key);
+			return ctx_fail(err, errlen, "tls_key", o->key);
 		if (SSL_CTX_check_private_key(s->ctx) != 1)
-			return fail(err, errlen, "tls_key is not tls_cert's key:", o->key);
+			return ctx_fail(err, errlen, "tls_key is not tls_cert's key:", o->key);
 		return 0;
 	}
 	if (o->verify) {
@@ -189,7 +189,7 @@ load_keys(struct tls_side *s, const struct tls_opts *o, char *err, size_t errlen
 			return -1;
 		}
 		if (SSL_CTX_load_verify_locations(s->ctx, o->ca, NULL) != 1)
-			return fail(err, errlen, "tls_ca", o->ca);
+			return ctx_fail(err, errlen, "tls_ca", o->ca);
 		SSL_CTX_set_verify(s->ctx, SSL_VERIFY_PEER, NULL);
 	}
 	return 0;
@@ -227,7 +227,7 @@ tls_side_init(struct tls_side *s, const struct tls_opts *o, char *err, size_t er
 	s->bio = tls_bio_method();
 	s->plain = OPENSSL_malloc(TLS_PLAIN_MAX);
 	if (s->ctx == NULL || s->bio == NULL || s->plain == NULL) {
-		fail(err, errlen, "TLS: cannot make the context", NULL);
+		ctx_fail(err, errlen, "TLS: cannot make the context", NULL);
 		goto bad;
 	}
 	SSL_CTX_set_app_data(s->ctx, s);
@@ -238,7 +238,7 @@ tls_side_init(struct tls_side *s, const struct tls_opts *o, char *err, size_t er
 	    (o->ciphers != NULL && set_ciphers(s->ctx, o->ciphers, err, errlen) < 0))
 		goto bad;
 	if (!SSL_CTX_set1_groups_list(s->ctx, o->groups ? o->groups : TLS_GROUPS_DEFAULT)) {
-		fail(err, errlen, "tls_groups", o->groups ? o->groups : TLS_GROUPS_DEFAULT);
+		ctx_fail(err, errlen, "tls_groups", o->groups ? o->groups : TLS_GROUPS_DEFAULT);
 		goto bad;
 	}
 	if (load_keys(s, o, err, errlen) < 0 || set_resume(s, o) < 0)
@@ -250,7 +250,7 @@ tls_side_init(struct tls_side *s, const struct tls_opts *o, char *err, size_t er
 			SSL_CTX_set_alpn_select_cb(s->ctx, select_alpn, s);
 	}
 	if (o->sni != NULL && (s->sni = OPENSSL_strdup(o->sni)) == NULL) {
-		fail(err, errlen, "tls_sni: out of memory", NULL);
+		ctx_fail(err, errlen, "tls_sni: out of memory", NULL);
 		goto bad;
 	}
 	s->verify = o->verify;

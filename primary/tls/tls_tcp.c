@@ -23,45 +23,46 @@ _Static_assert(DP_C_TLS_F_PROTO - DP_C_TLS_F_ALERT == TLS_F_PROTO - TLS_F_ALERT 
 
 
 static void
-part_closed(struct netw *w, struct sock *sk)
+part_closed(struct netw *nw, struct sock *sk)
 {
-	struct tls_conn *c = tls_conn_of(w, sk);
+	struct tls_conn *c = tls_conn_of(nw, sk);
 
 	if (c->state == TLS_HS) { /* a path that did not say why: the peer's close */
 		tls_eof(c);
-		tls_failed(w, c, TLS_HS);
+		tls_failed(nw, c, TLS_HS);
 	}
 	tls_close(c);
 }
 
 int
-tls_part_init(struct tls_part *p, struct netw *w, char *err, size_t errlen)
+tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen)
 {
 	struct tls_opts o;
-	size_t bytes = w->skt.n_sk * sizeof(struct tls_conn);
+	size_t bytes = nw->skt.n_sk * sizeof(struct tls_conn);
 	void *m;
 
 	memset(p, 0, sizeof(*p));
-	tls_opts_of(w->cfg, &o);
+	tls_opts_of(nw->cfg, &o);
 	if (tls_side_init(&p->side, &o, err, errlen) != 0)
 		return -1;
 	p->conn_bytes = tls_conn_bytes(&p->side, err, errlen);
 	if (p->conn_bytes < 0)
 		goto bad;
-	if (tls_cc_check(w->cfg, p->conn_bytes, mem_available_mb(), err, errlen) != 0)
+	if (tls_cc_check(nw->cfg, p->conn_bytes, mem_available_mb(), err, errlen) != 0)
 		goto bad;
 	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) {
 		snprintf(err, errlen, "cannot map %zu MB for the TLS state of %lu sockets", bytes >> 20,
-			 (unsigned long)w->skt.n_sk);
+			 (unsigned long)nw->skt.n_sk);
 		goto bad;
 	}
 	p->conn = m;
-	p->n_conn = w->skt.n_sk;
-	w->tls = p;
-	w->tcp->over_input = w->is_client ? tls_client_input : tls_server_input;
-	w->tcp->over_timer = w->is_client ? tls_client_timer : tls_server_timer;
-	w->tcp->over_closed = part_closed;
+	p->n_conn = nw->skt.n_sk;
+	nw->tls = p;
+	nw->tcp->over_input = nw->is_client ? tls_client_input : tls_server_input;
+	nw->tcp->over_timer = nw->is_client ? tls_client_timer : tls_server_timer;
+	nw->tcp->over_closed = part_closed;
+	p->on_plain = nw->is_client ? NULL : tls_server_plain(nw);
 	return 0;
 bad:
 	tls_side_free(&p->side);
@@ -69,7 +70,7 @@ bad:
 }
 
 void
-tls_part_fini(struct tls_part *p, struct netw *w)
+tls_part_fini(struct tls_part *p, struct netw *nw)
 {
 	if (p->conn != NULL) {
 		for (uint64_t i = 0; i < p->n_conn; i++)
@@ -78,11 +79,11 @@ tls_part_fini(struct tls_part *p, struct netw *w)
 		munmap(p->conn, p->n_conn * sizeof(struct tls_conn));
 	}
 	tls_side_free(&p->side);
-	if (w->tls == p) {
-		w->tls = NULL;
-		w->tcp->over_input = NULL;
-		w->tcp->over_timer = NULL;
-		w->tcp->over_closed = NULL;
+	if (nw->tls == p) {
+		nw->tls = NULL;
+		nw->tcp->over_input = NULL;
+		nw->tcp->over_timer = NULL;
+		nw->tcp->over_closed = NULL;
 	}
 	memset(p, 0, sizeof(*p));
 }
@@ -102,31 +103,31 @@ tls_cc_check(const struct dp_config *cfg, int64_t bytes, uint64_t avail_mb, char
 }
 
 void
-tls_hs_done(struct netw *w, const struct sock *sk, const struct tls_conn *c)
+tls_hs_done(struct netw *nw, const struct sock *sk, const struct tls_conn *c)
 {
 	/* the handshake time: SYN sent or received to Finished (sk->t_start
 	 * holds the SYN's TSC until a client's first request: net/lat.h) */
-	lat_tls_handshake(w, (w->now - sk->t_start) * 1000 / w->tsc_per_ms);
-	CNT(&w->cnt, TLS_HS_DONE);
+	lat_tls_handshake(nw, (nw->now - sk->t_start) * 1000 / nw->tsc_per_ms);
+	CNT(&nw->cnt, TLS_HS_DONE);
 	if (c->resumed)
-		CNT(&w->cnt, TLS_RESUMED);
+		CNT(&nw->cnt, TLS_RESUMED);
 }
 
 void
-tls_failed(struct netw *w, const struct tls_conn *c, uint8_t was)
+tls_failed(struct netw *nw, const struct tls_conn *c, uint8_t was)
 {
 	if (c->state != TLS_FAILED)
 		return;
 	if (was == TLS_HS)
-		w->cnt.c[DP_C_TLS_F_ALERT + (c->fail - TLS_F_ALERT)]++;
+		nw->cnt.c[DP_C_TLS_F_ALERT + (c->fail - TLS_F_ALERT)]++;
 	else if (was == TLS_UP || was == TLS_SHUT)
-		CNT(&w->cnt, TLS_ERR);
+		CNT(&nw->cnt, TLS_ERR);
 }
 
 void
-tls_unfinished(struct netw *w, const struct sock *sk)
+tls_unfinished(struct netw *nw, const struct sock *sk)
 {
-	struct tls_conn *c = tls_conn_of(w, sk);
+	struct tls_conn *c = tls_conn_of(nw, sk);
 
 	if (c->state != TLS_HS)
 		return;
@@ -134,52 +135,53 @@ tls_unfinished(struct netw *w, const struct sock *sk)
 		tls_timeout(c);
 	else
 		tls_eof(c);
-	tls_failed(w, c, TLS_HS);
+	tls_failed(nw, c, TLS_HS);
 }
 
 void
-tls_settle(const struct netw *w, const struct sock *sk, struct tls_conn *c)
+tls_settle(const struct netw *nw, const struct sock *sk, struct tls_conn *c)
 {
-	if (c->out_len != 0 && !snd_active(w, sk))
+	if (c->out_len != 0 && !snd_active(nw, sk))
 		tls_acked(c, c->out_len);
 }
 
 void
-tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+tls_send(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c,
+	 int close)
 {
-	int fin = (sk->flags & SKF_CLOSE) != 0 && sk->state == SK_ESTABLISHED;
+	int fin = close && sk->state == SK_ESTABLISHED;
 	struct snd_src src;
 
 	tls_src(&src, c);
-	if (snd_active(w, sk)) {
+	if (snd_active(nw, sk)) {
 		/* more of the message in progress (its FIN, if asked, goes
 		 * with its last byte, or alone once it is all acknowledged) */
-		if (src.len == sk->snd_nxt - sk_snd_of(w, sk)->base)
+		if (src.len == sk->snd_nxt - sk_snd_of(nw, sk)->base)
 			return;
-		snd_output(w, sk, t, &src, fin);
+		snd_output(nw, sk, t, &src, fin);
 	} else if (c->out_len != 0) {
-		snd_begin(w, sk, t, &src, fin);
+		snd_begin(nw, sk, t, &src, fin);
 	} else if (fin) {
-		sk_ctl(w, t, sk, TH_FIN | TH_ACK);
+		sk_ctl(nw, t, sk, TH_FIN | TH_ACK);
 		sk_fin_sent(sk);
 	} else {
 		return;
 	}
 	sk->retries = 0;
-	snd_arm_rt(w, sk, idx);
+	snd_arm_rt(nw, sk, idx);
 }
 
 int
-tls_write_msg(const struct netw *w, struct tls_conn *c, const struct msg *m)
+tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m)
 {
 	struct msg seg;
 
 	if (m->seg_sum == NULL)
 		return tls_write(c, m->data, m->len);
-	for (uint32_t k = 0; (uint64_t)k * w->mss < m->len; k++) {
+	for (uint32_t k = 0; (uint64_t)k * nw->mss < m->len; k++) {
 		int r;
 
-		msg_segment(m, w->mss, k, &seg);
+		msg_segment(m, nw->mss, k, &seg);
 		r = tls_write(c, seg.data, seg.len);
 		if (r < 0)
 			return r;

@@ -24,16 +24,17 @@ struct tls_part {
 	struct tls_conn *conn; /* n_conn, parallel to the sockets, in zero pages until used */
 	uint64_t n_conn;
 	int64_t conn_bytes;    /* one connection's bytes, measured at setup (tls_measure.h) */
+	tls_plain_fn *on_plain; /* server: its plaintext's requests answered (tls_server_plain) */
 };
 
 /* The worker's TLS part for its configuration's tls_* keywords, the
  * bytes per connection measured, and the worker's segments and timers
  * routed to it. After the worker's sockets are set up. Returns 0, or -1
  * with one line in err. */
-int tls_part_init(struct tls_part *p, struct netw *w, char *err, size_t errlen);
+int tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen);
 
 /* Every connection still open freed (OpenSSL's memory back), the part too. */
-void tls_part_fini(struct tls_part *p, struct netw *w);
+void tls_part_fini(struct tls_part *p, struct netw *nw);
 
 /* Whether cfg's concurrent connections (cc) fit in avail_mb of memory at
  * bytes each; -1 with the reason in err when they do not. */
@@ -41,39 +42,47 @@ int tls_cc_check(const struct dp_config *cfg, int64_t bytes, uint64_t avail_mb, 
 		 size_t errlen);
 
 static inline struct tls_conn *
-tls_conn_of(const struct netw *w, const struct sock *sk)
+tls_conn_of(const struct netw *nw, const struct sock *sk)
 {
-	return &w->tls->conn[sk - w->skt.sk];
+	return &nw->tls->conn[sk - nw->skt.sk];
 }
 
 /* The one place a handshake completes (counted; its time, SYN sent or
- * received to Finished, is w->now - sk->t_start). */
-void tls_hs_done(struct netw *w, const struct sock *sk, const struct tls_conn *c);
+ * received to Finished, is nw->now - sk->t_start). */
+void tls_hs_done(struct netw *nw, const struct sock *sk, const struct tls_conn *c);
 
 /* A call on c returned a failure while c was in state `was` (enum
  * tls_state): counted once, by kind during the handshake, as tlsErr
  * after it. */
-void tls_failed(struct netw *w, const struct tls_conn *c, uint8_t was);
+void tls_failed(struct netw *nw, const struct tls_conn *c, uint8_t was);
 
 /* The connection ends (RST, retries out) with its handshake unfinished:
  * a stall when the retransmissions ran out, else the peer's close. */
-void tls_unfinished(struct netw *w, const struct sock *sk);
+void tls_unfinished(struct netw *nw, const struct sock *sk);
 
 /* The records of the last message all acknowledged: its buffer freed.
  * At the start of every step (each step ends with tls_flush, so every
  * byte held then belongs to a message begun). */
-void tls_settle(const struct netw *w, const struct sock *sk, struct tls_conn *c);
+void tls_settle(const struct netw *nw, const struct sock *sk, struct tls_conn *c);
 
 /* Sends what c holds beyond what was sent: a new message, or more of
- * the one in progress; with SKF_CLOSE, our FIN after its last byte (or
+ * the one in progress; with close, our FIN after its last byte (or
  * alone). On the retransmission timer when anything went. */
-void tls_flush(struct netw *w, struct sock *sk, uint32_t idx, const struct tuple *t,
-	       struct tls_conn *c);
+void tls_send(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
+	      struct tls_conn *c, int close);
+
+/* tls_send, our FIN when SKF_CLOSE says (the client; the server's FIN
+ * also waits for the requests queued: tls_server.c). */
+static inline void
+tls_flush(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, struct tls_conn *c)
+{
+	tls_send(nw, sk, idx, t, c, (sk->flags & SKF_CLOSE) != 0);
+}
 
 /* A message of ours (a request, an answer) as records: one of a segment
  * at once, a longer one from its segments (a long template stores only a
  * prefix: http/messages.h). 0, or -enum tls_fail. */
-int tls_write_msg(const struct netw *w, struct tls_conn *c, const struct msg *m);
+int tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m);
 
 /* Our close after what is written: close_notify after the handshake
  * (once), then our FIN (SKF_CLOSE, tls_flush). */
@@ -81,9 +90,14 @@ void tls_close_after(struct sock *sk, struct tls_conn *c);
 
 /* The roles (tls_server.c, tls_client.c): the worker's segments and
  * timers while the part is set. */
-void tls_server_input(struct netw *w, const struct seg *s);
-void tls_server_timer(struct netw *w, uint32_t idx, int which);
-void tls_client_input(struct netw *w, const struct seg *s);
-void tls_client_timer(struct netw *w, uint32_t idx, int which);
+void tls_server_input(struct netw *nw, const struct seg *s);
+/* The server's plaintext step for the worker's answers, bound once
+ * (tls_part_init): answered at once as records when each fits a segment,
+ * else through the plain server's queue (tcp/tcp_server.h), one answer at
+ * a time, as over http. */
+tls_plain_fn *tls_server_plain(const struct netw *nw);
+void tls_server_timer(struct netw *nw, uint32_t idx, int which);
+void tls_client_input(struct netw *nw, const struct seg *s);
+void tls_client_timer(struct netw *nw, uint32_t idx, int which);
 
 #endif

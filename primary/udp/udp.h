@@ -10,6 +10,6 @@
 
 /* Send the next datagram of the walk. pps_conns: dperf's packets-per-
  * second mode, the walk's first pps_conns tuples take turns (0: off). */
-int udp_client_launch(struct netw *w, uint64_t pps_conns);
+int udp_client_launch(struct netw *nw, uint64_t pps_conns);
 
 #endif

@@ -11,8 +11,10 @@
 #      dperf(8)'s counters are the code's counters, and dperf(8)'s and
 #      dperf-ctl(8)'s exit-code tables give exactly the codes the code defines
 #   5. docs/architecture.md's layout block names exactly the tree's folders,
-#      primary/'s rooms include only the rooms below them, and no source
-#      includes by a "../" path
+#      primary/'s rooms include only the rooms below them, no include
+#      circle joins modules of different rooms, tcp/ includes no http/ or
+#      tls/ and net/ no tcp/ (check_includes.py), and no source includes
+#      by a "../" path
 #   6. docs/testing.md names every test suite, and every name it gives exists
 #   7. make install / uninstall (DESTDIR, PREFIX), man -l of the installed pages,
 #      systemd-analyze verify of the installed unit
@@ -174,6 +176,12 @@ for f in primary/*/*.[ch]; do
 		[ "$(rank "$inc")" -le "$(rank "$own")" ] || bad "$f ($own/) includes $inc/, a room above its own in docs/architecture.md"
 	done
 done
+
+# 5d. No include circle between modules of different rooms, and the
+# includes the layers forbid (tcp/ includes no http/ or tls/, net/ no
+# tcp/): tests/docs/check_includes.py says what and why.
+$PY tests/docs/check_includes.py >"$T/includes" 2>&1 ||
+	bad "includes:$(printf '\n'; cat "$T/includes")"
 
 # 5c. The includes the layout block states: no "../" path anywhere, and
 # common/ includes nothing of lib/ (lib/ sits on common/, not under it).

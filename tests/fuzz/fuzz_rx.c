@@ -151,7 +151,7 @@ static const char *const cfg_text[N_SLOTS][2] = {
 };
 
 struct side {
-	struct worker w;       /* live state */
+	struct worker wk;       /* live state */
 	struct worker_snap snap; /* connected: each input starts from it */
 	struct dp_config cfg;
 	struct netport np;
@@ -178,7 +178,7 @@ static uint64_t tls_hs_seen[2], tls_inputs; /* handshakes started, completed; in
 uint16_t
 tx_flush(struct txq *q)
 {
-	struct side *s = container_of(q, struct side, w.net.txq);
+	struct side *s = container_of(q, struct side, wk.net.txq);
 	uint16_t n = tx_pending(q);
 
 	for (uint16_t i = q->head; i < q->n; i++) {
@@ -196,15 +196,15 @@ tx_flush(struct txq *q)
 /* The socket a segment names, for the restore (rx_snap.h): the link
  * (-Wl,--wrap) sends rx.c's calls here. A server's table is too large to
  * copy back whole; a client's is copied whole. */
-void __real_tcp_server_input(struct netw *w, const struct seg *s);
-void __wrap_tcp_server_input(struct netw *w, const struct seg *s);
+void __real_tcp_server_input(struct netw *nw, const struct seg *s);
+void __wrap_tcp_server_input(struct netw *nw, const struct seg *s);
 
 void
-__wrap_tcp_server_input(struct netw *w, const struct seg *s)
+__wrap_tcp_server_input(struct netw *nw, const struct seg *s)
 {
-	worker_snap_touch(&container_of(w, struct side, w.net)->snap,
-			  sk_index_server(&w->skt, s->sip, s->sport, s->dport));
-	__real_tcp_server_input(w, s);
+	worker_snap_touch(&container_of(nw, struct side, wk.net)->snap,
+			  sk_index_server(&nw->skt, s->sip, s->sport, s->dport));
+	__real_tcp_server_input(nw, s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -217,7 +217,7 @@ deliver(struct side *to, struct rte_mbuf *m)
 		memcpy(to->tpl[to->n_tpl], rte_pktmbuf_mtod(m, void *), n);
 		to->tpl_len[to->n_tpl++] = n;
 	}
-	rx_packet(&to->w.net, m);
+	rx_packet(&to->wk.net, m);
 }
 
 /* Move each side's outbox to the other side, until both are quiet. */
@@ -230,7 +230,7 @@ exchange(struct side *pair, int rounds)
 			struct side *from = &pair[k], *to = &pair[!k];
 			unsigned n = from->n_out;
 
-			tx_flush(&from->w.net.txq);
+			tx_flush(&from->wk.net.txq);
 			n = from->n_out;
 			from->n_out = 0;
 			for (unsigned i = 0; i < n; i++)
@@ -248,7 +248,7 @@ exchange(struct side *pair, int rounds)
 static void
 drain(struct side *s)
 {
-	tx_flush(&s->w.net.txq);
+	tx_flush(&s->wk.net.txq);
 	rte_pktmbuf_free_bulk(s->out, s->n_out);
 	s->n_out = 0;
 }
@@ -261,9 +261,9 @@ mbufs_home(void)
 
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++) {
-			const struct worker *w = &sides[p][k].w;
+			const struct worker *wk = &sides[p][k].wk;
 
-			n += w->net.io.n_stash + (w->tcp.ooo != NULL ? w->tcp.ooo->used : 0);
+			n += wk->net.io.n_stash + (wk->tcp.ooo != NULL ? wk->tcp.ooo->used : 0);
 		}
 	return n;
 }
@@ -274,10 +274,10 @@ restore_side(struct side *s)
 {
 	const char *what;
 
-	worker_snap_restore(&s->snap, &s->w);
+	worker_snap_restore(&s->snap, &s->wk);
 	s->n_out = 0;
-	if (snap_check && (what = worker_snap_differs(&s->snap, &s->w)) != NULL) {
-		fprintf(stderr, "fuzz_rx: worker %u not restored: %s differs\n", s->w.net.id, what);
+	if (snap_check && (what = worker_snap_differs(&s->snap, &s->wk)) != NULL) {
+		fprintf(stderr, "fuzz_rx: worker %u not restored: %s differs\n", s->wk.net.id, what);
 		abort();
 	}
 }
@@ -296,7 +296,7 @@ launch_one(struct worker *c)
 static void
 connect_pair(struct side *pair)
 {
-	struct worker *c = &pair[0].w;
+	struct worker *c = &pair[0].wk;
 
 	if (pair == sides[TLS_PAIR])
 		return; /* no TLS connection may be open at the snapshot */
@@ -319,46 +319,46 @@ connect_pair(struct side *pair)
 static void
 check_side(const struct side *s, const char *what)
 {
-	const struct worker *w = &s->w;
+	const struct worker *wk = &s->wk;
 	uint64_t listed = 0;
 
-	if (w->net.is_udp)
+	if (wk->net.is_udp)
 		return;
 	for (int l = TL_RT; l < TL__COUNT; l++) {
 		uint32_t n = 0, prev = 0;
 
-		for (uint32_t i = w->tcp.tl[l].head; i != 0; i = w->net.skt.sk[i - 1].t_next) {
-			const struct sock *sk = &w->net.skt.sk[i - 1];
+		for (uint32_t i = wk->tcp.tl[l].head; i != 0; i = wk->net.skt.sk[i - 1].t_next) {
+			const struct sock *sk = &wk->net.skt.sk[i - 1];
 
-			if (++n > w->net.cnt.sk_cur || sk->list != l || sk->state == SK_CLOSED ||
+			if (++n > wk->net.cnt.sk_cur || sk->list != l || sk->state == SK_CLOSED ||
 			    sk->t_prev != prev) {
 				fprintf(stderr,
 					"%s: timer list %d broken at socket %u (entry %u, list %u, state %u, %lu open)\n",
-					what, l, i - 1, n, sk->list, sk->state, (unsigned long)w->net.cnt.sk_cur);
+					what, l, i - 1, n, sk->list, sk->state, (unsigned long)wk->net.cnt.sk_cur);
 				abort();
 			}
 			prev = i;
 		}
-		if (n != w->tcp.tl[l].count || prev != w->tcp.tl[l].tail) {
+		if (n != wk->tcp.tl[l].count || prev != wk->tcp.tl[l].tail) {
 			fprintf(stderr, "%s: timer list %d has %u entries, count says %u\n", what, l, n,
-				w->tcp.tl[l].count);
+				wk->tcp.tl[l].count);
 			abort();
 		}
 		listed += n;
 	}
-	if (w->net.cnt.c[DP_C_SK_OPEN] != w->net.cnt.c[DP_C_SK_CLOSE] + w->net.cnt.sk_cur) {
+	if (wk->net.cnt.c[DP_C_SK_OPEN] != wk->net.cnt.c[DP_C_SK_CLOSE] + wk->net.cnt.sk_cur) {
 		fprintf(stderr, "%s: skOpen %lu, skClose %lu, open %lu\n", what,
-			(unsigned long)w->net.cnt.c[DP_C_SK_OPEN], (unsigned long)w->net.cnt.c[DP_C_SK_CLOSE],
-			(unsigned long)w->net.cnt.sk_cur);
+			(unsigned long)wk->net.cnt.c[DP_C_SK_OPEN], (unsigned long)wk->net.cnt.c[DP_C_SK_CLOSE],
+			(unsigned long)wk->net.cnt.sk_cur);
 		abort();
 	}
-	if (listed != w->net.cnt.sk_cur) {
+	if (listed != wk->net.cnt.sk_cur) {
 		fprintf(stderr, "%s: %lu sockets open, %lu on timer lists\n", what,
-			(unsigned long)w->net.cnt.sk_cur, (unsigned long)listed);
-		for (uint64_t i = 0; i < w->net.skt.n_sk; i++) /* name the strays */
-			if (w->net.skt.sk[i].state != SK_CLOSED && w->net.skt.sk[i].list == TL_NONE)
+			(unsigned long)wk->net.cnt.sk_cur, (unsigned long)listed);
+		for (uint64_t i = 0; i < wk->net.skt.n_sk; i++) /* name the strays */
+			if (wk->net.skt.sk[i].state != SK_CLOSED && wk->net.skt.sk[i].list == TL_NONE)
 				fprintf(stderr, "  socket %lu: state %u flags 0x%x inflight %u, on no list\n",
-					(unsigned long)i, w->net.skt.sk[i].state, w->net.skt.sk[i].flags, w->net.skt.sk[i].inflight);
+					(unsigned long)i, wk->net.skt.sk[i].state, wk->net.skt.sk[i].flags, wk->net.skt.sk[i].inflight);
 		abort();
 	}
 	/* What the out-of-order queue holds belongs to open sockets, all of
@@ -366,15 +366,15 @@ check_side(const struct side *s, const char *what)
 	 * (checked above). A closed socket that kept segments shows as a
 	 * queue holding more than the open sockets do. (Walking the whole
 	 * table was two thirds of an execution, most of it page faults.) */
-	if (w->tcp.ooo != NULL) {
+	if (wk->tcp.ooo != NULL) {
 		uint32_t held = 0;
 
 		for (int l = TL_RT; l < TL__COUNT; l++)
-			for (uint32_t i = w->tcp.tl[l].head; i != 0; i = w->net.skt.sk[i - 1].t_next)
-				held += ooo_count(w->tcp.ooo, w->net.skt.sk[i - 1].ooo);
-		if (held != w->tcp.ooo->used) {
+			for (uint32_t i = wk->tcp.tl[l].head; i != 0; i = wk->net.skt.sk[i - 1].t_next)
+				held += ooo_count(wk->tcp.ooo, wk->net.skt.sk[i - 1].ooo);
+		if (held != wk->tcp.ooo->used) {
 			fprintf(stderr, "%s: open sockets hold %u segments, the queue %u\n", what, held,
-				w->tcp.ooo->used);
+				wk->tcp.ooo->used);
 			abort();
 		}
 	}
@@ -433,14 +433,14 @@ in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 	memcpy(&lip, p + lo + 16, 4);
 	memcpy(&rport, p + l4, 2);
 	memcpy(&lport, p + l4 + 2, 2);
-	idx = sk_index_client(&c->w.net.skt, lip, lport, rport);
-	if (idx == SK_NONE || idx >= c->w.net.skt.n_sk)
+	idx = sk_index_client(&c->wk.net.skt, lip, lport, rport);
+	if (idx == SK_NONE || idx >= c->wk.net.skt.n_sk)
 		return;
-	sk = &c->w.net.skt.sk[idx];
+	sk = &c->wk.net.skt.sk[idx];
 	if (sk->state != SK_ESTABLISHED)
 		return;
 	if (sk->inflight == 0 && sk->list == TL_KA) {
-		tcp_client_timer(&c->w.net, (uint32_t)idx, TL_KA); /* the next request */
+		tcp_client_timer(&c->wk.net, (uint32_t)idx, TL_KA); /* the next request */
 		drain(c);                                       /* ...lost */
 	}
 	/* sel & 0x40: ahead of rcv_nxt, a gap before it (the out-of-order
@@ -475,10 +475,10 @@ srv_in_order(struct side *srv, uint8_t *p, uint32_t len)
 	memcpy(&sip, p + lo + 12, 4);
 	memcpy(&sport, p + l4, 2);
 	memcpy(&dport, p + l4 + 2, 2);
-	idx = sk_index_server(&srv->w.net.skt, sip, sport, dport);
-	if (idx == SK_NONE || idx >= srv->w.net.skt.n_sk)
+	idx = sk_index_server(&srv->wk.net.skt, sip, sport, dport);
+	if (idx == SK_NONE || idx >= srv->wk.net.skt.n_sk)
 		return;
-	sk = &srv->w.net.skt.sk[idx];
+	sk = &srv->wk.net.skt.sk[idx];
 	if (sk->state == SK_CLOSED)
 		return;
 	seq = rte_cpu_to_be_32(sk->rcv_nxt);
@@ -501,14 +501,14 @@ tls_close_all(void)
 	for (int i = 0; i < 2; i++) { /* this input's, counted from the snapshot's */
 		unsigned c = i ? DP_C_TLS_HS_DONE : DP_C_TLS_HS;
 
-		tls_hs_seen[i] += srv->w.net.cnt.c[c] - srv->snap.w.net.cnt.c[c];
+		tls_hs_seen[i] += srv->wk.net.cnt.c[c] - srv->snap.wk.net.cnt.c[c];
 	}
 	for (int k = 0; k < 2; k++) {
-		struct worker *w = &sides[TLS_PAIR][k].w;
+		struct worker *wk = &sides[TLS_PAIR][k].wk;
 
 		for (int l = TL_RT; l < TL__COUNT; l++)
-			while (w->tcp.tl[l].head != 0)
-				sk_closed(&w->net, &w->net.skt.sk[w->tcp.tl[l].head - 1]);
+			while (wk->tcp.tl[l].head != 0)
+				sk_closed(&wk->net, &wk->net.skt.sk[wk->tcp.tl[l].head - 1]);
 	}
 	heap = tls_mem_live();
 	if (heap != tls_heap0) {
@@ -630,13 +630,13 @@ setup_side(struct side *s, const char *text, int is_client)
 	wp.np = &s->np;
 	wp.mp = mp;
 	wp.id = (uint32_t)(s - &sides[0][0]);
-	if (worker_setup(&s->w, &wp, err, sizeof(err)) != 0)
+	if (worker_setup(&s->wk, &wp, err, sizeof(err)) != 0)
 		die(err);
-	if (DP_PROTO_IS_TLS(s->cfg.protocol) && tls_part_init(&s->w.tls, &s->w.net, err, sizeof(err)) != 0)
+	if (DP_PROTO_IS_TLS(s->cfg.protocol) && tls_part_init(&s->wk.tls, &s->wk.net, err, sizeof(err)) != 0)
 		die(err);
-	s->w.launch.cps_w = 1000;
-	s->w.gen_seen = 0;
-	s->w.net.now = T0;
+	s->wk.launch.cps_w = 1000;
+	s->wk.gen_seen = 0;
+	s->wk.net.now = T0;
 }
 
 /* The setup must really connect, or the fuzzer only explores drops. */
@@ -644,14 +644,14 @@ static void
 check_setup(void)
 {
 	if (FUZZ_RX_TLS &&
-	    (sides[TLS_PAIR][0].w.net.tls == NULL || sides[TLS_PAIR][1].w.net.tls == NULL ||
-	     sides[TLS_PAIR][0].w.net.cnt.sk_cur != 0 || sides[TLS_PAIR][1].w.net.cnt.sk_cur != 0)) {
+	    (sides[TLS_PAIR][0].wk.net.tls == NULL || sides[TLS_PAIR][1].wk.net.tls == NULL ||
+	     sides[TLS_PAIR][0].wk.net.cnt.sk_cur != 0 || sides[TLS_PAIR][1].wk.net.cnt.sk_cur != 0)) {
 		fprintf(stderr, "fuzz_rx: the HTTPS pair set up badly\n");
 		exit(1);
 	}
 	for (int p = 0; p < N_PAIRS; p++) {
-		const struct wcnt *c = &sides[p][0].w.net.cnt, *s = &sides[p][1].w.net.cnt;
-		int udp = sides[p][0].w.net.is_udp;
+		const struct wcnt *c = &sides[p][0].wk.net.cnt, *s = &sides[p][1].wk.net.cnt;
+		int udp = sides[p][0].wk.net.is_udp;
 		uint64_t want_c = udp ? 0 : 4, want_s = udp ? 0 : 3;
 		uint64_t got = udp ? c->c[DP_C_UDP_RX] : c->c[DP_C_HTTP_2XX];
 
@@ -675,7 +675,7 @@ trace(void)
 {
 	for (int p = 0; p < N_PAIRS; p++)
 		for (int k = 0; k < 2; k++) {
-			const struct wcnt *st = &sides[p][k].w.net.cnt;
+			const struct wcnt *st = &sides[p][k].wk.net.cnt;
 			fprintf(stderr, "pair %d %s open %lu:", p, k ? "server" : "client",
 				(unsigned long)st->sk_cur);
 			for (unsigned i = 0; i < DP_C__COUNT; i++)
@@ -721,7 +721,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		for (int k = 0; k < 2; k++) {
 			drain(&sides[p][k]);
 			check_side(&sides[p][k], k ? "server" : "client");
-			if (worker_snap_take(&sides[p][k].snap, &sides[p][k].w) != 0)
+			if (worker_snap_take(&sides[p][k].snap, &sides[p][k].wk) != 0)
 				die("no memory for the snapshots");
 		}
 	if (mbufs_home() != pool_size)
@@ -774,18 +774,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fix_checksums(p, len);
 		if (flags & 0x02)
 			m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		rx_packet(&to->w.net, m);
+		rx_packet(&to->wk.net, m);
 		exchange(pair, 8);
 		if (flags & 0x10) {
 			if (sel == 0) {
-				launch_one(&pair[0].w);
+				launch_one(&pair[0].wk);
 				exchange(pair, 8);
 			}
 			for (int k = 0; k < 2; k++) {
-				pair[k].w.net.now_ms += (uint32_t)sel * 16;
-				pair[k].w.net.now_t += (uint32_t)sel * 16 * TL_PER_MS;
-				pair[k].w.net.now += (uint64_t)sel * 16 * pair[k].w.net.tsc_per_ms;
-				worker_tick(&pair[k].w);
+				pair[k].wk.net.now_ms += (uint32_t)sel * 16;
+				pair[k].wk.net.now_t += (uint32_t)sel * 16 * TL_PER_MS;
+				pair[k].wk.net.now += (uint64_t)sel * 16 * pair[k].wk.net.tsc_per_ms;
+				worker_tick(&pair[k].wk);
 			}
 			exchange(pair, 8);
 		}

@@ -216,27 +216,27 @@ dack_live_len(const struct dack_ring *r)
 }
 
 int
-worker_snap_take(struct worker_snap *s, const struct worker *w)
+worker_snap_take(struct worker_snap *s, const struct worker *wk)
 {
 	memset(s, 0, sizeof(*s));
-	if (w->tcp.ooo != NULL && w->tcp.ooo->used != 0)
+	if (wk->tcp.ooo != NULL && wk->tcp.ooo->used != 0)
 		return -1; /* connecting held nothing out of order: restore empties the queue */
-	copy_worker(&s->w, w);
-	s->np = *w->net.io.np;
-	memcpy(&s->st, (const void *)w->st, sizeof(s->st));
+	copy_worker(&s->wk, wk);
+	s->np = *wk->net.io.np;
+	memcpy(&s->st, (const void *)wk->st, sizeof(s->st));
 	for (size_t i = 1; i < N_SKIP; i++)
 		if (skip[i].off < skip[i - 1].off + skip[i - 1].len)
 			abort(); /* a change to struct worker: reorder skip[] */
-	if (region_take(&s->sk, w->net.skt.sk, w->net.skt.n_sk * sizeof(struct sock), sizeof(struct sock)) != 0 ||
-	    region_take(&s->snd, w->tcp.snd, worker_snd_bytes(w),
-			w->net.skt.n_sk ? worker_snd_bytes(w) / w->net.skt.n_sk : 0) != 0)
+	if (region_take(&s->sk, wk->net.skt.sk, wk->net.skt.n_sk * sizeof(struct sock), sizeof(struct sock)) != 0 ||
+	    region_take(&s->snd, wk->tcp.snd, worker_snd_bytes(wk),
+			wk->net.skt.n_sk ? worker_snd_bytes(wk) / wk->net.skt.n_sk : 0) != 0)
 		return -1;
-	if (w->tcp.dack != NULL) {
-		s->dack_len = dack_live_len(w->tcp.dack);
+	if (wk->tcp.dack != NULL) {
+		s->dack_len = dack_live_len(wk->tcp.dack);
 		s->dack = malloc(s->dack_len);
 		if (s->dack == NULL)
 			return -1;
-		memcpy(s->dack, w->tcp.dack, s->dack_len);
+		memcpy(s->dack, wk->tcp.dack, s->dack_len);
 	}
 	return 0;
 }
@@ -253,21 +253,21 @@ worker_snap_touch(struct worker_snap *s, uint64_t idx)
 }
 
 void
-worker_snap_restore(struct worker_snap *s, struct worker *w)
+worker_snap_restore(struct worker_snap *s, struct worker *wk)
 {
 	/* the out-of-order queue (tcp_ooo.h), behind its pointer: empty at
 	 * the snapshot, so emptied (its mbufs back to the pool) before the
 	 * sockets whose handles named its segments are put back */
-	if (w->tcp.ooo != NULL)
-		ooo_drain(w->tcp.ooo);
-	copy_worker(w, &s->w);
-	*w->net.io.np = s->np;
-	memcpy((void *)w->st, &s->st, sizeof(s->st));
+	if (wk->tcp.ooo != NULL)
+		ooo_drain(wk->tcp.ooo);
+	copy_worker(wk, &s->wk);
+	*wk->net.io.np = s->np;
+	memcpy((void *)wk->st, &s->st, sizeof(s->st));
 	region_restore(&s->sk, s->touched, s->n_touched);
 	region_restore(&s->snd, s->touched, s->n_touched);
 	s->n_touched = 0;
 	if (s->dack != NULL)
-		memcpy(w->tcp.dack, s->dack, s->dack_len);
+		memcpy(wk->tcp.dack, s->dack, s->dack_len);
 }
 
 static int
@@ -289,23 +289,23 @@ region_same(const struct snap_region *r)
 }
 
 const char *
-worker_snap_differs(const struct worker_snap *s, const struct worker *w)
+worker_snap_differs(const struct worker_snap *s, const struct worker *wk)
 {
 	static struct worker now;
 
-	now = s->w; /* the parts not restored, as saved */
-	copy_worker(&now, w);
-	if (!same_worker(&now, &s->w))
+	now = s->wk; /* the parts not restored, as saved */
+	copy_worker(&now, wk);
+	if (!same_worker(&now, &s->wk))
 		return "struct worker";
-	if (memcmp(w->net.io.np, &s->np, sizeof(s->np)) != 0)
+	if (memcmp(wk->net.io.np, &s->np, sizeof(s->np)) != 0)
 		return "its netport";
-	if (memcmp((const void *)w->st, &s->st, sizeof(s->st)) != 0)
+	if (memcmp((const void *)wk->st, &s->st, sizeof(s->st)) != 0)
 		return "its statistics";
 	if (!region_same(&s->sk))
 		return "its sockets";
 	if (!region_same(&s->snd))
 		return "its sender state";
-	if (s->dack != NULL && memcmp(w->tcp.dack, s->dack, s->dack_len) != 0)
+	if (s->dack != NULL && memcmp(wk->tcp.dack, s->dack, s->dack_len) != 0)
 		return "its delayed-ACK ring";
 	return NULL;
 }

@@ -71,7 +71,7 @@ struct snap_region {
 };
 
 struct worker_snap {
-	struct worker w;
+	struct worker wk;
 	struct netport np;
 	struct dp_worker_stats st;
 	struct snap_region sk, snd;
@@ -82,18 +82,18 @@ struct worker_snap {
 };
 
 /* Save w (its port np): 0, or -1 when out of memory. */
-int worker_snap_take(struct worker_snap *s, const struct worker *w);
+int worker_snap_take(struct worker_snap *s, const struct worker *wk);
 
 /* A packet to w names its socket idx (SK_NONE: none): record it. */
 void worker_snap_touch(struct worker_snap *s, uint64_t idx);
 
 /* Put w back as saved. w holds no mbuf (drained), and its pointers are
  * those it had when saved. */
-void worker_snap_restore(struct worker_snap *s, struct worker *w);
+void worker_snap_restore(struct worker_snap *s, struct worker *wk);
 
 /* NULL when w is as saved, else what differs ("its sockets"): the check
  * of the restore itself, run by FUZZ_RX_SNAP_CHECK=1 (slow: it reads the
  * large regions whole). */
-const char *worker_snap_differs(const struct worker_snap *s, const struct worker *w);
+const char *worker_snap_differs(const struct worker_snap *s, const struct worker *wk);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The harness of the TCP unit tests (tests/unit/test_tcp_*.c): two in-memory
  * workers, one client and one server, exchange the segments that the packet
- * layer (pkt_tcp), replaced here at link time, records.
+ * layer (tcp_out), replaced here at link time, records.
  */
 #include "tcp_harness.h"
 
@@ -24,20 +24,20 @@ pkt_sum(const void *buf, uint32_t len)
 }
 
 int
-pkt_tcp(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
+tcp_out(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
 	const struct msg *m)
 {
-	if (flags & TH_SYN) /* as net/pkt.c: a SYN's window is never scaled */
-		win = pkt_win(w, 0);
-	return pkt_tcp_opt(w, t, seq, ack, flags, win, m, NULL, 0);
+	if (flags & TH_SYN) /* as tcp/tcp_out.c: a SYN's window is never scaled */
+		win = tcp_out_win(nw, 0);
+	return tcp_out_opt(nw, t, seq, ack, flags, win, m, NULL, 0);
 }
 
 /* A segment with option bytes (SACK blocks): recorded with them. */
 int
-pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
+tcp_out_opt(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, uint8_t flags,
 	    uint16_t win, const struct msg *m, const uint8_t *opt, uint32_t optlen)
 {
-	struct node *n = container_of(w, struct node, w.net);
+	struct node *n = container_of(nw, struct node, wk.net);
 	struct rec *r;
 
 	if (n->n_out == n->cap_out) {
@@ -51,10 +51,10 @@ pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	r->ack = ack;
 	r->flags = flags;
 	r->win = win;
-	r->ws = flags == TH_SYN ? w->rcv_ws : SEG_NO_WS; /* a bare SYN offers it (net/pkt.h) */
+	r->ws = flags == TH_SYN ? nw->rcv_ws : SEG_NO_WS; /* a bare SYN offers it (tcp/tcp_out.h) */
 	r->len = m ? m->len : 0;
 	r->data = NULL;
-	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (net/pkt.h) */
+	r->sack_ok = flags == TH_SYN; /* a bare SYN offers it (tcp/tcp_out.h) */
 	assert_true(optlen <= sizeof(r->opt) && optlen % 4 == 0);
 	r->optlen = (uint8_t)optlen;
 	if (optlen)
@@ -77,24 +77,24 @@ pkt_tcp_opt(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, u
 /* A SYN+ACK: recorded as any other segment, with whether it offered
  * window scaling. */
 int
-pkt_tcp_synack(struct netw *w, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
+tcp_out_synack(struct netw *nw, const struct tuple *t, uint32_t seq, uint32_t ack, int ws)
 {
-	struct node *n = container_of(w, struct node, w.net);
+	struct node *n = container_of(nw, struct node, wk.net);
 
-	n->synack_ws = (ws & PKT_SYN_WS) != 0;
-	n->synack_sack = (ws & PKT_SYN_SACK) != 0;
-	pkt_tcp(w, t, seq, ack, TH_SYN | TH_ACK, 0, NULL);
+	n->synack_ws = (ws & TCP_SYN_WS) != 0;
+	n->synack_sack = (ws & TCP_SYN_SACK) != 0;
+	tcp_out(nw, t, seq, ack, TH_SYN | TH_ACK, 0, NULL);
 	n->out[n->n_out - 1].sack_ok = (uint8_t)n->synack_sack;
-	n->out[n->n_out - 1].ws = n->synack_ws ? w->rcv_ws : SEG_NO_WS;
+	n->out[n->n_out - 1].ws = n->synack_ws ? nw->rcv_ws : SEG_NO_WS;
 	return 0;
 }
 
 /* The out-of-order queue keeps a copy of the segment's bytes (the real
  * packet layer keeps the mbuf). */
 void *
-pkt_hold(struct netw *w, const struct seg *s, uint16_t *off)
+pkt_hold(struct netw *nw, const struct seg *s, uint16_t *off)
 {
-	struct node *n = container_of(w, struct node, w.net);
+	struct node *n = container_of(nw, struct node, wk.net);
 	uint8_t *copy = malloc(s->dlen);
 
 	assert_non_null(copy);
@@ -111,9 +111,9 @@ pkt_held(const void *h, uint16_t off)
 }
 
 void
-pkt_unhold(struct netw *w, void *h)
+pkt_unhold(struct netw *nw, void *h)
 {
-	struct node *n = container_of(w, struct node, w.net);
+	struct node *n = container_of(nw, struct node, wk.net);
 
 	assert_true(n->held > 0);
 	n->held--;
@@ -128,9 +128,9 @@ harness_unhold(void *ctx, void *seg)
 
 /* A flooding client's SYN: recorded as any other segment. */
 int
-pkt_flood_syn(struct netw *w, const struct tuple *t, uint32_t seq)
+tcp_flood_syn(struct netw *nw, const struct tuple *t, uint32_t seq)
 {
-	return pkt_tcp(w, t, seq, 0, TH_SYN, 0, NULL);
+	return tcp_out(nw, t, seq, 0, TH_SYN, 0, NULL);
 }
 
 uint16_t
@@ -171,7 +171,7 @@ struct node *
 node_new(const struct dp_config *cfg)
 {
 	struct node *n = calloc(1, sizeof(*n));
-	struct worker *w;
+	struct worker *wk;
 	char err[DP_ERR_LEN];
 	struct msg_layout layout;
 	int slot;
@@ -184,7 +184,7 @@ node_new(const struct dp_config *cfg)
 	n->cfg = *cfg;
 	n->peer_ws = SEG_NO_WS;
 	cfg = &n->cfg;
-	w = &n->w;
+	wk = &n->wk;
 	n->st = aligned_alloc(64, sizeof(*n->st));
 	assert_non_null(n->st);
 	memset(n->st, 0, sizeof(*n->st));
@@ -199,43 +199,43 @@ node_new(const struct dp_config *cfg)
 	/* The engine's own setup of the worker's fields (primary/boot/
 	 * worker_setup.c); memory and messages below, as worker_setup does
 	 * them but out of plain heap memory. */
-	w->st = n->st;
-	w->net.io.np = &n->np;
-	worker_fields(w, cfg, 0, 0, 0, HZ);
+	wk->st = n->st;
+	wk->net.io.np = &n->np;
+	worker_fields(wk, cfg, 0, 0, 0, HZ);
 	/* The test's clock. */
-	w->start_tsc = 1000000;
-	w->net.now = w->start_tsc;
-	w->net.now_ms = 0;
-	w->net.now_t = 0;
+	wk->start_tsc = 1000000;
+	wk->net.now = wk->start_tsc;
+	wk->net.now_ms = 0;
+	wk->net.now_t = 0;
 	/* alloc_dack, with a small ring so that a test can fill it */
 	if (cfg->delayed_ack_us) {
-		w->tcp.dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
-		assert_non_null(w->tcp.dack);
-		w->tcp.dack->mask = TEST_DACK_RING - 1;
+		wk->tcp.dack = calloc(1, dack_ring_bytes(TEST_DACK_RING));
+		assert_non_null(wk->tcp.dack);
+		wk->tcp.dack->mask = TEST_DACK_RING - 1;
 	}
 
 	/* The engine's own message composition (primary/boot/worker_msgs.c). */
 	msg_layout(cfg, &layout);
 	n->msgbuf = calloc(1, layout.len);
 	assert_non_null(n->msgbuf);
-	if (worker_msgs(w, cfg, &cfg->servers[0].start, n->msgbuf, err, sizeof(err)) != 0)
+	if (worker_msgs(wk, cfg, &cfg->servers[0].start, n->msgbuf, err, sizeof(err)) != 0)
 		fail_msg("worker_msgs: %s", err);
 
 	/* alloc_sockets */
-	w->net.skt.n_sk = sk_table_init(&w->net.skt);
-	assert_true(w->net.skt.n_sk > 0 && w->net.skt.n_sk < UINT32_MAX);
-	w->net.skt.sk = aligned_alloc(64, w->net.skt.n_sk * sizeof(struct sock));
-	assert_non_null(w->net.skt.sk);
-	memset(w->net.skt.sk, 0, w->net.skt.n_sk * sizeof(struct sock));
+	wk->net.skt.n_sk = sk_table_init(&wk->net.skt);
+	assert_true(wk->net.skt.n_sk > 0 && wk->net.skt.n_sk < UINT32_MAX);
+	wk->net.skt.sk = aligned_alloc(64, wk->net.skt.n_sk * sizeof(struct sock));
+	assert_non_null(wk->net.skt.sk);
+	memset(wk->net.skt.sk, 0, wk->net.skt.n_sk * sizeof(struct sock));
 	/* alloc_snd: the sender's state, when messages span segments */
-	if (worker_snd_bytes(w)) {
-		w->tcp.snd = calloc(1, worker_snd_bytes(w));
-		assert_non_null(w->tcp.snd);
+	if (worker_snd_bytes(wk)) {
+		wk->tcp.snd = calloc(1, worker_snd_bytes(wk));
+		assert_non_null(wk->tcp.snd);
 	}
 	/* alloc_ooo */
-	w->tcp.ooo = calloc(1, sizeof(*w->tcp.ooo));
-	assert_non_null(w->tcp.ooo);
-	assert_int_equal(ooo_init(w->tcp.ooo, DP_OOO_SEGS, DP_OOO_PER_CONN, harness_unhold, &w->net), 0);
+	wk->tcp.ooo = calloc(1, sizeof(*wk->tcp.ooo));
+	assert_non_null(wk->tcp.ooo);
+	assert_int_equal(ooo_init(wk->tcp.ooo, DP_OOO_SEGS, DP_OOO_PER_CONN, harness_unhold, &wk->net), 0);
 	return n;
 }
 
@@ -257,11 +257,11 @@ free_nodes(void **state)
 			continue;
 		box_clear(n);
 		free(n->out);
-		free(n->w.net.skt.sk);
-		free(n->w.tcp.snd);
-		worker_free_ooo(&n->w);
+		free(n->wk.net.skt.sk);
+		free(n->wk.tcp.snd);
+		worker_free_ooo(&n->wk);
 		assert_int_equal(n->held, 0); /* every held copy given back */
-		free(n->w.tcp.dack);
+		free(n->wk.tcp.dack);
 		free(n->st);
 		free(n->msgbuf);
 		free(n);
@@ -298,10 +298,10 @@ new_server(void (*tweak)(struct dp_config *))
 void
 input(struct node *to, const struct seg *s)
 {
-	if (to->w.net.is_client)
-		tcp_client_input(&to->w.net, s);
+	if (to->wk.net.is_client)
+		tcp_client_input(&to->wk.net, s);
 	else
-		tcp_server_input(&to->w.net, s);
+		tcp_server_input(&to->wk.net, s);
 }
 
 /* Deliver a segment sent on tuple t (sender's view) to `to`, with option
@@ -326,7 +326,7 @@ inject_seg(struct node *to, const struct tuple *t, uint32_t seq, uint32_t ack, u
 	s.seq = seq;
 	s.ack = ack;
 	s.flags = flags;
-	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what pkt_tcp advertised */
+	s.win = to->peer_win_shut ? 0 : to->peer_win ? to->peer_win : 0xffff; /* what tcp_out advertised */
 	s.ws = (flags & TH_SYN) ? to->peer_ws : SEG_NO_WS;
 	if (wire != NULL && to->wire_win) { /* the window fields the sender wrote */
 		s.win = wire->win;
@@ -395,7 +395,7 @@ pump(struct node *a, struct node *b)
 void
 open_and_ask(struct node *c, struct node *s)
 {
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK */
 	deliver(c, s); /* ACK + request */
@@ -404,9 +404,9 @@ open_and_ask(struct node *c, struct node *s)
 void
 advance(struct node *n, uint32_t ms)
 {
-	n->w.net.now_ms += ms;
-	n->w.net.now_t += ms * TL_PER_MS;
-	n->w.net.now += (uint64_t)ms * n->w.net.tsc_per_ms;
+	n->wk.net.now_ms += ms;
+	n->wk.net.now_t += ms * TL_PER_MS;
+	n->wk.net.now += (uint64_t)ms * n->wk.net.tsc_per_ms;
 }
 
 /* Microseconds on the timer clock alone (the millisecond clock as the
@@ -414,23 +414,23 @@ advance(struct node *n, uint32_t ms)
 void
 advance_us(struct node *n, uint32_t us)
 {
-	n->w.net.now += (uint64_t)us * n->w.net.tsc_per_ms / 1000;
-	n->w.net.now_t = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.tsc_per_t);
-	n->w.net.now_ms = (uint32_t)((n->w.net.now - n->w.start_tsc) / n->w.net.tsc_per_ms);
+	n->wk.net.now += (uint64_t)us * n->wk.net.tsc_per_ms / 1000;
+	n->wk.net.now_t = (uint32_t)((n->wk.net.now - n->wk.start_tsc) / n->wk.tsc_per_t);
+	n->wk.net.now_ms = (uint32_t)((n->wk.net.now - n->wk.start_tsc) / n->wk.net.tsc_per_ms);
 }
 
 /* The worker's own timer code (primary/engine/timers.c). */
 void
 run_timers(struct node *n)
 {
-	(void)timers_run(&n->w);
+	(void)timers_run(&n->wk);
 }
 
 /* Let the RT timeout pass on n and run its timers. */
 void
 rt_expire(struct node *n)
 {
-	advance(n, n->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
+	advance(n, n->wk.tcp.tl[TL_RT].timeout / TL_PER_MS);
 	run_timers(n);
 }
 
@@ -442,8 +442,8 @@ open_sockets(const struct node *n)
 {
 	uint64_t k = 0;
 
-	for (uint64_t i = 0; i < n->w.net.skt.n_sk; i++)
-		k += n->w.net.skt.sk[i].state != SK_CLOSED;
+	for (uint64_t i = 0; i < n->wk.net.skt.n_sk; i++)
+		k += n->wk.net.skt.sk[i].state != SK_CLOSED;
 	return k;
 }
 
@@ -451,12 +451,12 @@ open_sockets(const struct node *n)
 void
 assert_idle(const struct node *n)
 {
-	assert_int_equal(n->w.net.cnt.sk_cur, 0);
+	assert_int_equal(n->wk.net.cnt.sk_cur, 0);
 	assert_int_equal(open_sockets(n), 0);
 	for (int l = 0; l < TL__COUNT; l++) {
-		assert_int_equal(n->w.tcp.tl[l].count, 0);
-		assert_int_equal(n->w.tcp.tl[l].head, 0);
-		assert_int_equal(n->w.tcp.tl[l].tail, 0);
+		assert_int_equal(n->wk.tcp.tl[l].count, 0);
+		assert_int_equal(n->wk.tcp.tl[l].head, 0);
+		assert_int_equal(n->wk.tcp.tl[l].tail, 0);
 	}
 	assert_int_equal(C(n, SK_OPEN), C(n, SK_CLOSE));
 }
@@ -475,26 +475,26 @@ assert_clean(const struct node *n)
 void
 client_tuple(const struct node *c, uint64_t idx, struct tuple *t)
 {
-	sk_tuple(&c->w.net.skt, idx, t);
+	sk_tuple(&c->wk.net.skt, idx, t);
 }
 
 /* The server's socket for a client tuple. */
 struct sock *
 server_sock(struct node *s, const struct tuple *ct)
 {
-	uint64_t idx = sk_index_server(&s->w.net.skt, ct->lip, ct->lport, ct->rport);
+	uint64_t idx = sk_index_server(&s->wk.net.skt, ct->lip, ct->lport, ct->rport);
 
 	assert_true(idx != SK_NONE);
-	return &s->w.net.skt.sk[idx];
+	return &s->wk.net.skt.sk[idx];
 }
 
 struct sock *
 client_sock(struct node *c, const struct tuple *ct)
 {
-	uint64_t idx = sk_index_client(&c->w.net.skt, ct->lip, ct->lport, ct->rport);
+	uint64_t idx = sk_index_client(&c->wk.net.skt, ct->lip, ct->lport, ct->rport);
 
 	assert_true(idx != SK_NONE);
-	return &c->w.net.skt.sk[idx];
+	return &c->wk.net.skt.sk[idx];
 }
 
 /* The tuple as the server sees it (its lip is the server). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The harness of the TCP unit tests (tests/unit/test_tcp_*.c, tcp_harness.c):
  * two in-memory workers, one client and one server, with the packet layer
- * (pkt_tcp) replaced at link time by a recorder, exchange the recorded
+ * (tcp_out) replaced at link time by a recorder, exchange the recorded
  * segments; a test moves them, moves the clocks and checks the counters.
  */
 #ifndef DP_TEST_TCP_HARNESS_H
@@ -36,7 +36,7 @@ struct rec {
 	struct tuple t;
 	uint32_t seq, ack;
 	uint8_t flags;
-	uint16_t win;    /* the window field (pkt_win) */
+	uint16_t win;    /* the window field (tcp_out_win) */
 	uint8_t ws;      /* a SYN's window scale option, else SEG_NO_WS */
 	uint32_t len;
 	uint8_t *data; /* malloc'd copy, NULL when len == 0 */
@@ -48,7 +48,7 @@ struct rec {
 #define HIST_MAX 64
 
 struct node {
-	struct worker w; /* first: pkt_tcp finds the node from the worker */
+	struct worker wk; /* first: tcp_out finds the node from the worker */
 	struct dp_config cfg;
 	struct dp_worker_stats *st;
 	struct netport np;
@@ -60,7 +60,7 @@ struct node {
 	uint16_t peer_win;           /* the window its peer's segments advertise (0: 65535) */
 	uint8_t peer_win_shut;       /* its peer's segments advertise a zero window */
 	uint8_t peer_ws;             /* the window scale its peer's SYNs offer (SEG_NO_WS: none) */
-	uint16_t peer_mss;           /* the MSS option its peer's SYNs carry (0: 1460, as pkt.c's) */
+	uint16_t peer_mss;           /* the MSS option its peer's SYNs carry (0: 1460, as tcp_out.c's) */
 	uint8_t wire_win;            /* deliver() gives it the window fields its peer wrote (not peer_win, peer_ws) */
 	int synack_ws;               /* the last SYN+ACK it sent offered window scaling */
 	int synack_sack;             /* ... and SACK */
@@ -74,7 +74,7 @@ struct node {
 #define MAX_NODES 4
 #define TEST_DACK_RING 8
 
-#define C(n, id) ((n)->w.net.cnt.c[DP_C_##id])
+#define C(n, id) ((n)->wk.net.cnt.c[DP_C_##id])
 #define HZ 2000000000ULL
 
 static inline uint32_t

@@ -43,7 +43,7 @@ fake_pmd_write(volatile uint8_t *p)
 	*p = 1;
 }
 
-static struct worker *w;
+static struct worker *wk;
 static int flood_forgotten;
 
 /* pkt.c's, which this test does not link */
@@ -58,12 +58,12 @@ static int
 setup(void **state)
 {
 	(void)state;
-	w = calloc(1, sizeof(*w));
-	if (w == NULL)
+	wk = calloc(1, sizeof(*wk));
+	if (wk == NULL)
 		return -1;
 	flood_forgotten = 0;
-	w->fault.pmd_text_lo = (uintptr_t)__start_fake_pmd;
-	w->fault.pmd_text_hi = (uintptr_t)__stop_fake_pmd;
+	wk->fault.pmd_text_lo = (uintptr_t)__start_fake_pmd;
+	wk->fault.pmd_text_hi = (uintptr_t)__stop_fake_pmd;
 	return 0;
 }
 
@@ -72,7 +72,7 @@ teardown(void **state)
 {
 	(void)state;
 	dev_fault_arm(NULL);
-	free(w);
+	free(wk);
 	return 0;
 }
 
@@ -87,11 +87,11 @@ fault_in_pmd(int n)
 	 * the engine. */
 	assert_int_equal(dev_fault_install(), 0);
 	for (volatile int i = 0; i < n; i++) {
-		if (sigsetjmp(w->fault.jb, 1) == 0) {
-			dev_fault_arm(&w->fault);
+		if (sigsetjmp(wk->fault.jb, 1) == 0) {
+			dev_fault_arm(&wk->fault);
 			(void)fake_pmd_read(HOLE);
 		} else {
-			dev_fault_recover(&w->net);
+			dev_fault_recover(&wk->net);
 			back++;
 		}
 	}
@@ -104,8 +104,8 @@ test_pmd_fault_returns(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(w->net.cnt.c[DP_C_DEV_FAULT], 1);
-	assert_int_equal(w->net.cnt.c[DP_C_DROP_TX], 0);
+	assert_int_equal(wk->net.cnt.c[DP_C_DEV_FAULT], 1);
+	assert_int_equal(wk->net.cnt.c[DP_C_DROP_TX], 0);
 	assert_int_equal(flood_forgotten, 0); /* no batch was in flight */
 }
 
@@ -114,23 +114,23 @@ test_handler_stays_after_recovery(void **state)
 {
 	(void)state;
 	assert_int_equal(fault_in_pmd(3), 3);
-	assert_int_equal(w->net.cnt.c[DP_C_DEV_FAULT], 3);
+	assert_int_equal(wk->net.cnt.c[DP_C_DEV_FAULT], 3);
 }
 
 static void
 test_tx_batch_in_flight_is_forgotten(void **state)
 {
 	(void)state;
-	w->net.txq.head = 2;
-	w->net.txq.n = 7;
-	w->net.txq.blocked = 1;
-	w->net.txq.in_tx = 1;
+	wk->net.txq.head = 2;
+	wk->net.txq.n = 7;
+	wk->net.txq.blocked = 1;
+	wk->net.txq.in_tx = 1;
 	assert_int_equal(fault_in_pmd(1), 1);
-	assert_int_equal(w->net.cnt.c[DP_C_DROP_TX], 5);
-	assert_int_equal(w->net.txq.n, 0);
-	assert_int_equal(w->net.txq.head, 0);
-	assert_int_equal(w->net.txq.in_tx, 0);
-	assert_int_equal(w->net.txq.blocked, 0);
+	assert_int_equal(wk->net.cnt.c[DP_C_DROP_TX], 5);
+	assert_int_equal(wk->net.txq.n, 0);
+	assert_int_equal(wk->net.txq.head, 0);
+	assert_int_equal(wk->net.txq.in_tx, 0);
+	assert_int_equal(wk->net.txq.blocked, 0);
 	assert_int_equal(flood_forgotten, 1); /* its mbufs may be in the batch */
 }
 
@@ -151,7 +151,7 @@ child_signal(int how)
 		if (ro == MAP_FAILED)
 			_exit(2);
 		if (how != 2)
-			dev_fault_arm(&w->fault);
+			dev_fault_arm(&wk->fault);
 		if (how == 0)
 			(void)*HOLE;               /* our code, not the PMD's */
 		else if (how == 1)

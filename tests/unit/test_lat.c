@@ -21,15 +21,15 @@ static struct dp_worker_lat lat;
 static void
 test_tls_handshake(void **state)
 {
-	struct netw w;
+	struct netw nw;
 
 	(void)state;
-	memset(&w, 0, sizeof(w));
+	memset(&nw, 0, sizeof(nw));
 	memset(&lat, 0, sizeof(lat));
-	w.lat = &lat;
-	w.tsc_per_ms = 2400000; /* 2.4 GHz */
-	lat_tls_handshake(&w, 1500);
-	lat_tls_handshake(&w, 250);
+	nw.lat = &lat;
+	nw.tsc_per_ms = 2400000; /* 2.4 GHz */
+	lat_tls_handshake(&nw, 1500);
+	lat_tls_handshake(&nw, 250);
 	assert_int_equal(lat.h[DP_LAT_TLS_HS].count, 2);
 	assert_int_equal(lat.h[DP_LAT_TLS_HS].max, 1500ULL * 2400);
 	assert_int_equal(lat.h[DP_LAT_TLS_HS].b[dp_hist_index(250ULL * 2400)], 1);
@@ -37,8 +37,8 @@ test_tls_handshake(void **state)
 		if (k != DP_LAT_TLS_HS)
 			assert_int_equal(lat.h[k].count, 0);
 	/* a worker without histograms (a test, a tool) records nothing */
-	w.lat = NULL;
-	lat_tls_handshake(&w, 10);
+	nw.lat = NULL;
+	lat_tls_handshake(&nw, 10);
 	assert_int_equal(lat.h[DP_LAT_TLS_HS].count, 2);
 }
 

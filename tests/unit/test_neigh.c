@@ -30,9 +30,9 @@ static struct {
 } sent;
 
 int
-pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
+pkt_arp(struct netw *nw, uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *tmac)
 {
-	(void)w;
+	(void)nw;
 	(void)tmac;
 	sent.n_arp++;
 	sent.arp_op = op;
@@ -42,10 +42,10 @@ pkt_arp(struct netw *w, uint16_t op, uint32_t sip, uint32_t tip, const struct rt
 }
 
 int
-pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
+pkt_ndp(struct netw *nw, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	const struct rte_ether_addr *dmac, const uint8_t *target)
 {
-	(void)w;
+	(void)nw;
 	(void)src;
 	(void)dst;
 	(void)dmac;
@@ -63,17 +63,17 @@ pkt_ndp(struct netw *w, uint8_t type, const uint8_t *src, const uint8_t *dst,
 #define SRV0 IP4(198, 18, 2, 1)   /* the server range: 198.18.2.1 x 2 */
 #define STRANGER IP4(198, 18, 9, 9)
 
-static struct netw w;
+static struct netw nw;
 static struct netport np;
 
 static int
 setup(void **state)
 {
 	(void)state;
-	memset(&w, 0, sizeof(w));
+	memset(&nw, 0, sizeof(nw));
 	memset(&np, 0, sizeof(np));
 	memset(&sent, 0, sizeof(sent));
-	w.io.np = &np;
+	nw.io.np = &np;
 	np.local_ip = LOCAL;
 	np.gw_ip = GW;
 	np.srv_ip_h = rte_be_to_cpu_32(SRV0);
@@ -97,7 +97,7 @@ arp_in(uint16_t op, uint32_t sip, uint8_t mac_last, uint32_t tip)
 	a.arp_data.arp_sha.addr_bytes[5] = mac_last;
 	a.arp_data.arp_sip = sip;
 	a.arp_data.arp_tip = tip;
-	neigh_arp_input(&w, (const uint8_t *)&a, sizeof(a));
+	neigh_arp_input(&nw, (const uint8_t *)&a, sizeof(a));
 }
 
 /* Without neigh_ignore: requests for the port's address and the server
@@ -106,7 +106,7 @@ static void
 test_arp_answers(void **state)
 {
 	(void)state;
-	w.is_client = 0;
+	nw.is_client = 0;
 	arp_in(RTE_ARP_OP_REQUEST, GW, 1, LOCAL);
 	assert_int_equal(sent.n_arp, 1);
 	assert_int_equal(sent.arp_op, RTE_ARP_OP_REPLY);
@@ -117,8 +117,8 @@ test_arp_answers(void **state)
 	assert_int_equal(sent.arp_sip, IP4(198, 18, 2, 2));
 	arp_in(RTE_ARP_OP_REQUEST, GW, 1, STRANGER);
 	assert_int_equal(sent.n_arp, 2);
-	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 1);
-	assert_int_equal(w.cnt.c[DP_C_ARP_RX], 3);
+	assert_int_equal(nw.cnt.c[DP_C_ARP_DROP], 1);
+	assert_int_equal(nw.cnt.c[DP_C_ARP_RX], 3);
 	/* the gateway's request taught us its MAC */
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 1);
@@ -136,13 +136,13 @@ test_arp_neigh_ignore(void **state)
 	arp_in(RTE_ARP_OP_REQUEST, GW, 7, SRV0);
 	arp_in(RTE_ARP_OP_REQUEST, GW, 7, STRANGER);
 	assert_int_equal(sent.n_arp, 0);
-	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 3);
-	assert_int_equal(w.cnt.c[DP_C_ARP_RX], 3);
+	assert_int_equal(nw.cnt.c[DP_C_ARP_DROP], 3);
+	assert_int_equal(nw.cnt.c[DP_C_ARP_RX], 3);
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 7);
 
 	np.gw_ok = 0;
-	neigh_request_gw(&w);
+	neigh_request_gw(&nw);
 	assert_int_equal(sent.n_arp, 1);
 	assert_int_equal(sent.arp_op, RTE_ARP_OP_REQUEST);
 	assert_int_equal(sent.arp_tip, GW);
@@ -150,7 +150,7 @@ test_arp_neigh_ignore(void **state)
 	assert_int_equal(sent.n_arp, 1);
 	assert_int_equal(np.gw_ok, 1);
 	assert_int_equal(np.gw_mac.addr_bytes[5], 9);
-	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 3); /* a reply is not a drop */
+	assert_int_equal(nw.cnt.c[DP_C_ARP_DROP], 3); /* a reply is not a drop */
 }
 
 /* IPv6: a solicitation for our address, with and without neigh_ignore. */
@@ -168,7 +168,7 @@ ns_in(const uint8_t *src, const uint8_t *target)
 	memcpy(ip.src_addr, src, 16);
 	ic[0] = 135;
 	memcpy(ic + 8, target, 16);
-	neigh_ndp_input(&w, &eth, &ip, ic, sizeof(ic));
+	neigh_ndp_input(&nw, &eth, &ip, ic, sizeof(ic));
 }
 
 static void
@@ -191,9 +191,9 @@ test_ndp(void **state)
 	np.gw_ok = 0;
 	ns_in(gw, local);
 	assert_int_equal(sent.n_ndp, 1);
-	assert_int_equal(w.cnt.c[DP_C_ARP_DROP], 1);
+	assert_int_equal(nw.cnt.c[DP_C_ARP_DROP], 1);
 	assert_int_equal(np.gw_ok, 1); /* learned all the same */
-	neigh_request_gw(&w);
+	neigh_request_gw(&nw);
 	assert_int_equal(sent.n_ndp, 2);
 	assert_int_equal(sent.ndp_type, 135);
 	assert_memory_equal(sent.ndp_target, gw, 16);

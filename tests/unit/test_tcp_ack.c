@@ -8,7 +8,7 @@
  *   below snd_una: a duplicate, ignored; its data read;
  *   snd_una to snd_nxt: snd_una moves.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 #include "tcp/tcp_input.h"
 
@@ -29,7 +29,7 @@ ack_rules(struct node *n, const struct tuple *t, struct sock *sk, const struct m
 	  enum dp_counter read)
 {
 	uint32_t una = sk->snd_una, nxt = sk->snd_nxt, rcv = sk->rcv_nxt;
-	uint64_t drops = C(n, TCP_DROP), got = n->w.net.cnt.c[read];
+	uint64_t drops = C(n, TCP_DROP), got = n->wk.net.cnt.c[read];
 
 	assert_true(seq_lt(una, nxt));
 	box_clear(n);
@@ -72,7 +72,7 @@ ack_rules(struct node *n, const struct tuple *t, struct sock *sk, const struct m
 	assert_int_equal(C(n, TCP_DROP), drops + 3);
 	assert_int_equal(sk->snd_una, una + 1);
 	assert_int_equal(sk->rcv_nxt, rcv + data->len);
-	assert_int_equal(n->w.net.cnt.c[read], got + 1);
+	assert_int_equal(n->wk.net.cnt.c[read], got + 1);
 }
 
 static void
@@ -85,7 +85,7 @@ test_ack_rules_server(void **state)
 	open_and_ask(c, s); /* the answer waits unacknowledged in s's box */
 	client_tuple(c, 0, &t);
 	/* the data: the client's next request */
-	ack_rules(s, &t, server_sock(s, &t), &c->w.net.msg.req, DP_C_HTTP_GET);
+	ack_rules(s, &t, server_sock(s, &t), &c->wk.net.msg.req, DP_C_HTTP_GET);
 	assert_int_equal(C(s, HTTP_GET), 2);
 }
 
@@ -96,13 +96,13 @@ test_ack_rules_client(void **state)
 	struct tuple t, st;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK; the request waits unacknowledged in c's box */
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	/* the data: the server's answer */
-	ack_rules(c, &st, client_sock(c, &t), &s->w.net.msg.rsp_ka, DP_C_HTTP_2XX);
+	ack_rules(c, &st, client_sock(c, &t), &s->wk.net.msg.rsp_ka, DP_C_HTTP_2XX);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 }
 

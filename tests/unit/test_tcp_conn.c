@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: connections: one CPS flow, many connections, a full socket table, keepalive, pipelining, fast_close.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -15,9 +15,9 @@ test_cps_one(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(c->w.net.is_http, 1);
-	assert_int_equal(c->w.net.keepalive, 0);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(c->wk.net.is_http, 1);
+	assert_int_equal(c->wk.net.keepalive, 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	client_tuple(c, 0, &t);
@@ -26,12 +26,12 @@ test_cps_one(void **state)
 	assert_int_equal(rte_be_to_cpu_32(t.rip), SRV_IP);
 	assert_int_equal(rte_be_to_cpu_16(t.lport), LPORT_MIN);
 	assert_int_equal(rte_be_to_cpu_16(t.rport), 80);
-	assert_int_equal(c->w.net.cnt.sk_cur, 1);
-	assert_int_equal(c->w.net.skt.sk[0].state, SK_SYN_SENT);
-	assert_int_equal(c->w.tcp.tl[TL_RT].count, 1);
+	assert_int_equal(c->wk.net.cnt.sk_cur, 1);
+	assert_int_equal(c->wk.net.skt.sk[0].state, SK_SYN_SENT);
+	assert_int_equal(c->wk.tcp.tl[TL_RT].count, 1);
 
 	deliver(c, s);
-	assert_int_equal(s->w.net.cnt.sk_cur, 1);
+	assert_int_equal(s->wk.net.cnt.sk_cur, 1);
 	assert_int_equal(server_sock(s, &t)->state, SK_SYN_RCVD);
 	pump(c, s);
 
@@ -50,7 +50,7 @@ test_cps_one(void **state)
 	assert_int_equal(c->hist[0], TH_SYN);
 	assert_int_equal(c->hlen[0], 0);
 	assert_int_equal(c->hist[1], TH_ACK | TH_PSH);
-	assert_int_equal(c->hlen[1], c->w.net.msg.req.len);
+	assert_int_equal(c->hlen[1], c->wk.net.msg.req.len);
 	assert_int_equal(c->hist[2], TH_FIN | TH_ACK);
 	assert_int_equal(c->hlen[2], 0);
 
@@ -60,8 +60,8 @@ test_cps_one(void **state)
 	assert_int_equal(C(s, HTTP_GET), 1);
 	assert_int_equal(C(s, HTTP_2XX), 1);
 	/* goodTx: one request and one answer, single segments */
-	assert_int_equal(C(c, GOOD_TX), (uint64_t)c->w.net.msg.req.len * 8);
-	assert_int_equal(C(s, GOOD_TX), (uint64_t)s->w.net.msg.rsp_close.len * 8);
+	assert_int_equal(C(c, GOOD_TX), (uint64_t)c->wk.net.msg.req.len * 8);
+	assert_int_equal(C(s, GOOD_TX), (uint64_t)s->wk.net.msg.rsp_close.len * 8);
 	assert_int_equal(C(s, SYN_RX), 1);
 	assert_int_equal(C(s, SYN_TX), 1);
 	assert_int_equal(C(s, FIN_TX), 1);
@@ -71,7 +71,7 @@ test_cps_one(void **state)
 	assert_int_equal(s->sent, 3);
 	assert_int_equal(s->hist[0], TH_SYN | TH_ACK);
 	assert_int_equal(s->hist[1], TH_ACK | TH_PSH | TH_FIN);
-	assert_int_equal(s->hlen[1], s->w.net.msg.rsp_close.len);
+	assert_int_equal(s->hlen[1], s->wk.net.msg.rsp_close.len);
 	assert_int_equal(s->hist[2], TH_ACK);
 	assert_int_equal(s->hlen[2], 0);
 }
@@ -88,25 +88,25 @@ test_cps_many(void **state)
 
 	(void)state;
 	memset(seen, 0, sizeof(seen));
-	assert_int_equal(c->w.net.skt.n_sk, (uint64_t)N_CLI * N_LPORT);
+	assert_int_equal(c->wk.net.skt.n_sk, (uint64_t)N_CLI * N_LPORT);
 	while (launched < 1000) {
 		uint32_t batch = 1 + launched % 37;
 
 		for (uint32_t i = 0; i < batch && launched < 1000; i++, launched++) {
 			const struct rec *r;
 
-			c->w.net.now += 977; /* different ISS per launch */
-			assert_int_equal(tcp_client_launch(&c->w.net), 0);
+			c->wk.net.now += 977; /* different ISS per launch */
+			assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 			r = &c->out[c->n_out - 1];
 			assert_int_equal(r->flags, TH_SYN);
 			uint32_t ci = rte_be_to_cpu_32(r->t.lip) - CLI_IP;
 			assert_true(ci < N_CLI);
-			assert_int_equal(r->t.rip, c->w.net.skt.srv_ip);
+			assert_int_equal(r->t.rip, c->wk.net.skt.srv_ip);
 			assert_int_equal(rte_be_to_cpu_16(r->t.rport), 80);
 			assert_int_equal(seen[ci][rte_be_to_cpu_16(r->t.lport)], 0);
 			seen[ci][rte_be_to_cpu_16(r->t.lport)] = 1;
 		}
-		assert_int_equal(c->w.net.cnt.sk_cur, open_sockets(c));
+		assert_int_equal(c->wk.net.cnt.sk_cur, open_sockets(c));
 		/* Half the time leave the SYNs in flight across the next batch. */
 		if (launched % 2)
 			pump(c, s);
@@ -143,18 +143,18 @@ test_launch_table_full(void **state)
 	struct node *c = new_client(tiny_table), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(c->w.net.skt.n_sk, 4);
+	assert_int_equal(c->wk.net.skt.n_sk, 4);
 	for (int i = 0; i < 4; i++)
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
-	assert_int_equal(tcp_client_launch(&c->w.net), -1);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), -1);
 	assert_int_equal(C(c, LAUNCH_FULL), 1); /* counted where it is lost */
 	assert_int_equal(C(c, SYN_TX), 4);
-	assert_int_equal(c->w.net.cnt.sk_cur, 4);
+	assert_int_equal(c->wk.net.cnt.sk_cur, 4);
 	pump(c, s);
 	assert_idle(c);
 	/* the tuples are free again */
 	for (int i = 0; i < 4; i++)
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 8);
 	assert_int_equal(C(s, HTTP_2XX), 8);
@@ -173,9 +173,9 @@ test_keepalive_immediate(void **state)
 	struct node *c = new_client(ka3_now), *s = new_server(ka_server);
 
 	(void)state;
-	assert_int_equal(c->w.net.keepalive, 1);
-	assert_int_equal(c->w.tcp.tl[TL_KA].timeout, 0);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(c->wk.net.keepalive, 1);
+	assert_int_equal(c->wk.tcp.tl[TL_KA].timeout, 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, SK_OPEN), 1);
 	assert_int_equal(C(c, SK_CLOSE), 1);
@@ -191,7 +191,7 @@ test_keepalive_immediate(void **state)
 	for (int i = 1; i <= 3; i++) {
 		assert_int_equal(c->hist[i], TH_ACK | TH_PSH);
 		assert_int_equal(s->hist[i], TH_ACK | TH_PSH);
-		assert_int_equal(s->hlen[i], s->w.net.msg.rsp_ka.len);
+		assert_int_equal(s->hlen[i], s->wk.net.msg.rsp_ka.len);
 	}
 	assert_int_equal(c->hist[4], TH_FIN | TH_ACK);
 	assert_int_equal(c->hist[5], TH_ACK);
@@ -217,12 +217,12 @@ test_keepalive_interval(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
-	assert_int_equal(c->w.net.skt.sk[0].state, SK_ESTABLISHED);
-	assert_int_equal(c->w.net.skt.sk[0].list, TL_KA);
+	assert_int_equal(c->wk.net.skt.sk[0].state, SK_ESTABLISHED);
+	assert_int_equal(c->wk.net.skt.sk[0].list, TL_KA);
 	assert_int_equal(server_sock(s, &t)->state, SK_ESTABLISHED);
 	assert_int_equal(server_sock(s, &t)->list, TL_IDLE);
 	for (int i = 2; i <= 3; i++) {
@@ -256,11 +256,11 @@ test_server_idle_close(void **state)
 	struct node *c = new_client(ka_forever), *s = new_server(ka_server);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
-	assert_int_equal(s->w.net.cnt.sk_cur, 1);
-	advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS - 1);
+	assert_int_equal(s->wk.net.cnt.sk_cur, 1);
+	advance(s, s->wk.tcp.tl[TL_IDLE].timeout / TL_PER_MS - 1);
 	run_timers(s);
 	assert_int_equal(s->n_out, 0);
 	advance(s, 1);
@@ -288,7 +288,7 @@ test_pipeline(void **state)
 	struct node *c = new_client(pipeline2), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_GET), 2);
 	assert_int_equal(C(c, HTTP_2XX), 2);
@@ -319,7 +319,7 @@ test_fast_close(void **state)
 	struct node *c = new_client(fast_close), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(c, SK_CLOSE), 1);

@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: delayed ACKs (tcp_dack.h): one test per rule.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -51,12 +51,12 @@ test_dack_congested_stretch(void **state)
 {
 	for (int congested = 0; congested <= 1; congested++) {
 		struct node *c = new_client(dack_big_client), *s = new_server(big_server);
-		struct sock *sk = &c->w.net.skt.sk[0];
+		struct sock *sk = &c->wk.net.skt.sk[0];
 
 		open_and_ask(c, s);
 		assert_int_equal(s->n_out, 10);
-		c->w.net.txq.n = congested ? DP_TX_CONGESTED : 0; /* queued, as if the device took nothing */
-		c->w.net.txq.head = 0;
+		c->wk.net.txq.n = congested ? DP_TX_CONGESTED : 0; /* queued, as if the device took nothing */
+		c->wk.net.txq.head = 0;
 		deliver(s, c);
 		if (!congested) {
 			assert_int_equal(c->n_out, 5);
@@ -69,7 +69,7 @@ test_dack_congested_stretch(void **state)
 		advance(c, 41);
 		run_timers(c); /* still backed up: the timers wait too */
 		assert_int_equal(c->n_out, 0);
-		c->w.net.txq.n = 0;
+		c->wk.net.txq.n = 0;
 		run_timers(c);
 		assert_int_equal(c->n_out, 1);
 		assert_int_equal(c->out[0].flags, TH_ACK);
@@ -88,10 +88,10 @@ test_dack_piggyback(void **state)
 	struct node *c = new_client(dack_ka_1ms), *s = new_server(dack_server);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	for (int i = 2; i <= 5; i++) {
-		struct sock *sk = &c->w.net.skt.sk[0];
+		struct sock *sk = &c->wk.net.skt.sk[0];
 
 		assert_int_equal(C(c, HTTP_2XX), (uint64_t)(i - 1));
 		assert_int_equal(c->n_out, 0); /* the response is not ACKed on its own */
@@ -112,7 +112,7 @@ test_dack_piggyback(void **state)
 	/* server: SYN+ACK, 5 responses each carrying the ACK of its request, FIN */
 	assert_int_equal(s->sent, 7);
 	assert_int_equal(bare(s, TH_ACK), 0);
-	assert_int_equal(c->w.tcp.dack->tail, 0);
+	assert_int_equal(c->wk.tcp.dack->tail, 0);
 	advance(c, 100);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
@@ -139,18 +139,18 @@ test_dack_ka_longer_than_delay(void **state)
 	struct sock *sk;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the request goes */
 	deliver(c, s);
 	deliver(s, c); /* the response */
-	sk = &c->w.net.skt.sk[0];
+	sk = &c->wk.net.skt.sk[0];
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
 	assert_int_equal(c->out[0].len, 0);
 	assert_int_equal(c->out[0].ack, sk->rcv_nxt);
-	assert_int_equal(c->w.tcp.dack->tail, 0);
+	assert_int_equal(c->wk.tcp.dack->tail, 0);
 	assert_int_equal(sk->list, TL_KA);
 	pump(c, s);
 	advance(c, 999);
@@ -196,7 +196,7 @@ test_dack_client_partial(void **state)
 	struct tuple st;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	deliver(s, c);
 	deliver(c, s); /* the request */
@@ -206,7 +206,7 @@ test_dack_client_partial(void **state)
 	assert_int_equal(r.len, 530);
 	s->out[0].data = NULL;
 	box_clear(s);
-	sk = &c->w.net.skt.sk[0];
+	sk = &c->wk.net.skt.sk[0];
 	inject(c, &st, r.seq, r.ack, TH_ACK, r.data, 500);
 	assert_int_equal(c->n_out, 0); /* a full-sized part (mss - 36): held */
 	advance(c, 30);
@@ -246,7 +246,7 @@ test_dack_disable_ack(void **state)
 	struct node *c = new_client(dack_disabled), *s = new_server(dack_server);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	advance(c, 999);
 	run_timers(c);
@@ -255,7 +255,7 @@ test_dack_disable_ack(void **state)
 	run_timers(c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
-	assert_int_equal(c->out[0].ack, c->w.net.skt.sk[0].rcv_nxt);
+	assert_int_equal(c->out[0].ack, c->wk.net.skt.sk[0].rcv_nxt);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	/* SYN, 2 requests, FIN, last ACK */
@@ -394,7 +394,7 @@ test_dack_stale_entry(void **state)
 	sk = server_sock(s, &t);
 	inject(s, &t, 1001, iss + 1, TH_ACK, part, sizeof(part));
 	assert_int_equal(s->n_out, 0);
-	assert_int_equal(s->w.tcp.dack->tail, 1);
+	assert_int_equal(s->wk.tcp.dack->tail, 1);
 	advance(s, 10);
 	inject(s, &t, 1001 + sizeof(part), iss + 1, TH_ACK | TH_PSH, end, sizeof(end) - 1);
 	assert_int_equal(s->n_out, 1); /* the response, carrying the ACK */
@@ -402,7 +402,7 @@ test_dack_stale_entry(void **state)
 	box_clear(s);
 	advance(s, 30);
 	run_timers(s); /* the entry is due, and stale */
-	assert_int_equal(s->w.tcp.dack->head, 1);
+	assert_int_equal(s->wk.tcp.dack->head, 1);
 	assert_int_equal(s->n_out, 0);
 	assert_int_equal(sk->state, SK_ESTABLISHED);
 }
@@ -416,7 +416,7 @@ test_ka_interval_from_response(void **state)
 	struct node *c = new_client(dack_ka_1ms), *s = new_server(dack_server);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	deliver(s, c);
 	deliver(c, s); /* the first request */

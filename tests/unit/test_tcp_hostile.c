@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: hostile and unexpected segments: no socket, foreign tuples, bad sequence numbers, RSTs, methods the server refuses.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 #include "tcp/tcp_sack.h"
 
@@ -77,7 +77,7 @@ test_server_partial_request_idle(void **state)
 	assert_int_equal(C(s, HTTP_GET), 0);
 	box_clear(s);
 	for (int i = 0; i < 2 + DP_MAX_RETRIES; i++) {
-		advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
+		advance(s, s->wk.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
 		run_timers(s);
 		box_clear(s);
 	}
@@ -114,14 +114,14 @@ test_server_methods(void **state)
 	client_tuple(c, 1, &t);
 	iss = server_connect(s, &t);
 	inject(s, &t, 1001, iss + 1, TH_ACK | TH_PSH, (const uint8_t *)reqs, sizeof(reqs) - 1);
-	head = (uint32_t)((const uint8_t *)memmem(s->w.net.msg.rsp_ka.data, s->w.net.msg.rsp_ka.len, "\r\n\r\n", 4)
-			  - s->w.net.msg.rsp_ka.data) + 4;
-	assert_true(head < s->w.net.msg.rsp_ka.len);
+	head = (uint32_t)((const uint8_t *)memmem(s->wk.net.msg.rsp_ka.data, s->wk.net.msg.rsp_ka.len, "\r\n\r\n", 4)
+			  - s->wk.net.msg.rsp_ka.data) + 4;
+	assert_true(head < s->wk.net.msg.rsp_ka.len);
 	assert_int_equal(s->n_out, 3);
 	assert_int_equal(s->out[0].len, head);
-	assert_memory_equal(s->out[0].data, s->w.net.msg.rsp_ka.data, head);
-	assert_int_equal(s->out[1].len, s->w.net.msg.rsp_ka.len);
-	assert_int_equal(s->out[2].len, s->w.net.msg.rsp_ka.len);
+	assert_memory_equal(s->out[0].data, s->wk.net.msg.rsp_ka.data, head);
+	assert_int_equal(s->out[1].len, s->wk.net.msg.rsp_ka.len);
+	assert_int_equal(s->out[2].len, s->wk.net.msg.rsp_ka.len);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(s->out[i].flags & TH_FIN, 0);
 	assert_int_equal(C(s, HTTP_GET), 2);
@@ -215,7 +215,7 @@ test_server_bad_segments(void **state)
 	uint64_t get;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	pump(c, s);
@@ -228,7 +228,7 @@ test_server_bad_segments(void **state)
 
 	/* data ahead of rcv_nxt: held (tcpOoo), answered with a pure ACK
 	 * whose SACK block names it (the client's SYN offered SACK) */
-	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->w.net.msg.req.data, c->w.net.msg.req.len);
+	inject(s, &t, sk->rcv_nxt + 100, sk->snd_nxt, TH_ACK | TH_PSH, c->wk.net.msg.req.data, c->wk.net.msg.req.len);
 	assert_int_equal(C(s, TCP_OOO), 1);
 	assert_int_equal(C(s, TCP_DROP), 0);
 	assert_int_equal(s->n_out, 1);
@@ -243,7 +243,7 @@ test_server_bad_segments(void **state)
 		sack_parse(s->out[0].opt, s->out[0].optlen, &o);
 		assert_int_equal(o.n, 1);
 		assert_int_equal(o.b[0].start, sk->rcv_nxt + 100);
-		assert_int_equal(o.b[0].end, sk->rcv_nxt + 100 + c->w.net.msg.req.len);
+		assert_int_equal(o.b[0].end, sk->rcv_nxt + 100 + c->wk.net.msg.req.len);
 	}
 	assert_int_not_equal(sk->ooo, 0); /* the socket's handle of what it holds */
 	saved.ooo = sk->ooo;
@@ -252,8 +252,8 @@ test_server_bad_segments(void **state)
 	box_clear(s);
 
 	/* old data (already received): a duplicate, tcpDrop */
-	inject(s, &t, sk->rcv_nxt - c->w.net.msg.req.len, sk->snd_nxt, TH_ACK | TH_PSH, c->w.net.msg.req.data,
-	       c->w.net.msg.req.len);
+	inject(s, &t, sk->rcv_nxt - c->wk.net.msg.req.len, sk->snd_nxt, TH_ACK | TH_PSH, c->wk.net.msg.req.data,
+	       c->wk.net.msg.req.len);
 	assert_int_equal(C(s, TCP_DROP), 1);
 	assert_int_equal(C(s, TCP_OOO), 1);
 	assert_int_equal(s->n_out, 1);
@@ -277,7 +277,7 @@ test_server_bad_segments(void **state)
 	box_clear(s);
 
 	/* no ACK flag */
-	inject(s, &t, sk->rcv_nxt, 0, TH_PSH, c->w.net.msg.req.data, c->w.net.msg.req.len);
+	inject(s, &t, sk->rcv_nxt, 0, TH_PSH, c->wk.net.msg.req.data, c->wk.net.msg.req.len);
 	assert_int_equal(C(s, TCP_DROP), 4);
 	assert_memory_equal(sk, &saved, sizeof(saved));
 	assert_int_equal(C(s, HTTP_GET), get);
@@ -289,10 +289,10 @@ test_server_bad_segments(void **state)
 	assert_int_equal(C(s, RST_RX), 2);
 	assert_int_equal(s->n_out, 0);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(s->w.net.cnt.sk_cur, 1);
+	assert_int_equal(s->wk.net.cnt.sk_cur, 1);
 
 	/* the connection still works: second request, then close */
-	advance(c, c->w.tcp.tl[TL_KA].timeout / TL_PER_MS);
+	advance(c, c->wk.tcp.tl[TL_KA].timeout / TL_PER_MS);
 	run_timers(c);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
@@ -314,7 +314,7 @@ test_server_rst_in_window(void **state)
 	struct sock *sk;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	pump(c, s);
 	sk = server_sock(s, &t);
@@ -333,7 +333,7 @@ test_client_bad_segments(void **state)
 	struct sock *sk, saved;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	pump(c, s);
@@ -355,8 +355,8 @@ test_client_bad_segments(void **state)
 	assert_int_equal(c->n_out, 0);
 
 	/* duplicate response: dropped, answered with an ACK */
-	inject(c, &st, sk->rcv_nxt - s->w.net.msg.rsp_ka.len, sk->snd_nxt, TH_ACK | TH_PSH,
-	       s->w.net.msg.rsp_ka.data, s->w.net.msg.rsp_ka.len);
+	inject(c, &st, sk->rcv_nxt - s->wk.net.msg.rsp_ka.len, sk->snd_nxt, TH_ACK | TH_PSH,
+	       s->wk.net.msg.rsp_ka.data, s->wk.net.msg.rsp_ka.len);
 	assert_int_equal(C(c, TCP_DROP), 3);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
@@ -376,7 +376,7 @@ test_client_bad_segments(void **state)
 	assert_int_equal(C(c, TCP_DROP), 5);
 	assert_int_equal(C(c, RST_RX), 1);
 	assert_memory_equal(sk, &saved, sizeof(saved));
-	assert_int_equal(c->w.net.cnt.sk_cur, 1);
+	assert_int_equal(c->wk.net.cnt.sk_cur, 1);
 
 	/* stale SYN+ACK (not the current ISS): dropped, no answer */
 	inject(c, &st, sk->rcv_nxt + 1000, sk->snd_nxt, TH_SYN | TH_ACK, NULL, 0);
@@ -385,8 +385,8 @@ test_client_bad_segments(void **state)
 	assert_memory_equal(sk, &saved, sizeof(saved));
 
 	/* unsolicited data while idle (no request in flight): httpErr, skErr, RST */
-	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK | TH_PSH, s->w.net.msg.rsp_ka.data,
-	       s->w.net.msg.rsp_ka.len);
+	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK | TH_PSH, s->wk.net.msg.rsp_ka.data,
+	       s->wk.net.msg.rsp_ka.len);
 	assert_int_equal(C(c, HTTP_ERR), 1);
 	assert_int_equal(C(c, SK_ERR), 1);
 	assert_int_equal(C(c, RST_TX), 1);
@@ -408,10 +408,10 @@ test_client_syn_sent_bad(void **state)
 	struct sock *sk;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
-	sk = &c->w.net.skt.sk[0];
+	sk = &c->wk.net.skt.sk[0];
 	inject(c, &st, 5000, sk->snd_nxt + 1, TH_SYN | TH_ACK, NULL, 0);
 	inject(c, &st, 5000, sk->snd_nxt, TH_ACK, NULL, 0);
 	inject(c, &st, 5000, 0, TH_SYN, NULL, 0);

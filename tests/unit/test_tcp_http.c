@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: responses and raw TCP: split, malformed and non-2xx responses, FIN without a response, responses delimited by the server's close, raw TCP payloads.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -32,8 +32,8 @@ test_split_response(void **state)
 	struct rec r;
 
 	(void)state;
-	assert_int_equal(c->w.net.msg.req.len, 1400);
-	assert_int_equal(s->w.net.msg.rsp_close.len, 1400);
+	assert_int_equal(c->wk.net.msg.req.len, 1400);
+	assert_int_equal(s->wk.net.msg.rsp_close.len, 1400);
 	until_response(c, s);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
@@ -47,8 +47,8 @@ test_split_response(void **state)
 
 	inject(c, &st, r.seq, r.ack, TH_ACK | TH_PSH, r.data, 700);
 	assert_int_equal(C(c, HTTP_2XX), 0);
-	assert_int_equal(c->w.net.skt.sk[0].inflight, 1);
-	assert_false(dp_rsp_scan_idle(&c->w.net.skt.sk[0].rs)); /* 700 bytes of the body to come */
+	assert_int_equal(c->wk.net.skt.sk[0].inflight, 1);
+	assert_false(dp_rsp_scan_idle(&c->wk.net.skt.sk[0].rs)); /* 700 bytes of the body to come */
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK);
 	assert_int_equal(c->out[0].ack, r.seq + 700);
@@ -56,9 +56,9 @@ test_split_response(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	/* the whole head came in the first segment: the fast path read it
 	 * and cached it (the next identical head is one memcmp) */
-	assert_true(c->w.tcp.rsp_head.len > 0 && c->w.tcp.rsp_head.len < 700);
-	assert_memory_equal(c->w.tcp.rsp_head.head, r.data, c->w.tcp.rsp_head.len);
-	assert_memory_equal(c->w.tcp.rsp_head.head + c->w.tcp.rsp_head.len - 4, "\r\n\r\n", 4);
+	assert_true(c->wk.net.msg.rsp_head.len > 0 && c->wk.net.msg.rsp_head.len < 700);
+	assert_memory_equal(c->wk.net.msg.rsp_head.head, r.data, c->wk.net.msg.rsp_head.len);
+	assert_memory_equal(c->wk.net.msg.rsp_head.head + c->wk.net.msg.rsp_head.len - 4, "\r\n\r\n", 4);
 	free(r.data);
 	assert_int_equal(c->n_out, 2);
 	assert_int_equal(c->out[1].flags, TH_FIN | TH_ACK);
@@ -132,7 +132,7 @@ test_split_head_chunked(void **state)
 
 	(void)state;
 	memset(&lat, 0, sizeof(lat));
-	c->w.net.lat = &lat;
+	c->wk.net.lat = &lat;
 	until_response(c, s);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
@@ -149,13 +149,13 @@ test_split_head_chunked(void **state)
 	}
 	/* time to first byte and response time (to the last byte), exactly */
 	assert_int_equal(lat.h[DP_LAT_FIRST_BYTE].count, 1);
-	assert_int_equal(lat.h[DP_LAT_FIRST_BYTE].max, 5 * c->w.net.tsc_per_ms);
+	assert_int_equal(lat.h[DP_LAT_FIRST_BYTE].max, 5 * c->wk.net.tsc_per_ms);
 	assert_int_equal(lat.h[DP_LAT_RESPONSE].count, 1);
-	assert_int_equal(lat.h[DP_LAT_RESPONSE].max, 9 * c->w.net.tsc_per_ms);
+	assert_int_equal(lat.h[DP_LAT_RESPONSE].max, 9 * c->wk.net.tsc_per_ms);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(c, HTTP_ERR), 0);
 	assert_int_equal(C(c, GOOD_RX), (sizeof(rsp) - 1) * 8);
-	assert_int_equal(c->w.tcp.rsp_head.len, 0); /* a split head is not cached */
+	assert_int_equal(c->wk.net.msg.rsp_head.len, 0); /* a split head is not cached */
 	assert_int_equal(c->out[c->n_out - 1].flags, TH_FIN | TH_ACK);
 	assert_int_equal(c->out[c->n_out - 1].ack, seq + sizeof(rsp) - 1 + 1);
 }
@@ -211,12 +211,12 @@ test_peer_mss(void **state)
 
 		s->peer_mss = mss[i]; /* what the client's SYN says, as the server sees it */
 		c->peer_mss = mss[i]; /* and the server's SYN+ACK, as the client sees it */
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		pump(c, s);
 		assert_int_equal(C(s, HTTP_GET), 1);
 		assert_int_equal(C(c, HTTP_2XX), 1);
 		assert_int_equal(data_segments(c, seg[i]), (1400 + seg[i] - 1) / seg[i]);
-		assert_int_equal(data_segments(s, seg[i]), (s->w.net.msg.rsp_close.len + seg[i] - 1) / seg[i]);
+		assert_int_equal(data_segments(s, seg[i]), (s->wk.net.msg.rsp_close.len + seg[i] - 1) / seg[i]);
 		assert_int_equal(c->bad_sums + s->bad_sums, 0);
 		assert_clean(c);
 		assert_clean(s);
@@ -284,7 +284,7 @@ test_slow_response(void **state)
 	memset(part, 'x', sizeof(part));
 	scripted_send(&x, head, sizeof(head) - 1);
 	for (int i = 0; i < 20; i++) {
-		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+		advance(x.c, x.c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
 		run_timers(x.c);
 		scripted_send(&x, part, sizeof(part));
 	}
@@ -395,8 +395,8 @@ test_endless_headers(void **state)
 	memcpy(line, "X-A: ", 5);
 	memcpy(line + sizeof(line) - 2, "\r\n", 2);
 	scripted_send(&x, status, sizeof(status) - 1);
-	for (i = 0; i < 100 && x.c->w.net.cnt.sk_cur > 0; i++) {
-		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+	for (i = 0; i < 100 && x.c->wk.net.cnt.sk_cur > 0; i++) {
+		advance(x.c, x.c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
 		run_timers(x.c);
 		scripted_send(&x, line, sizeof(line));
 	}
@@ -419,8 +419,8 @@ test_endless_continue(void **state)
 	scripted_open(&x, NULL);
 	for (i = 0; i < 40; i++)
 		memcpy(batch + i * (sizeof(cont) - 1), cont, sizeof(cont) - 1);
-	for (i = 0; i < 100 && x.c->w.net.cnt.sk_cur > 0; i++) {
-		advance(x.c, x.c->w.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
+	for (i = 0; i < 100 && x.c->wk.net.cnt.sk_cur > 0; i++) {
+		advance(x.c, x.c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS / 2);
 		run_timers(x.c);
 		scripted_send(&x, batch, sizeof(batch));
 	}
@@ -445,11 +445,11 @@ test_raw_tcp(void **state)
 	struct node *c = new_client(raw10), *s = new_server(raw10);
 
 	(void)state;
-	assert_int_equal(c->w.net.is_http, 0);
-	assert_int_equal(s->w.net.is_http, 0);
-	assert_int_equal(c->w.net.msg.req.len, 10);
+	assert_int_equal(c->wk.net.is_http, 0);
+	assert_int_equal(s->wk.net.is_http, 0);
+	assert_int_equal(c->wk.net.msg.req.len, 10);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, TCP_REQ), 3);
 	assert_int_equal(C(c, TCP_RSP), 3);
@@ -488,7 +488,7 @@ test_raw_tcp_keepalive_split(void **state)
 	struct tuple t, st;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &st);
 	deliver(c, s);

@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: losses and retransmissions: a lost SYN, SYN+ACK, request, response, FIN or last ACK; retries exhausted.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -14,9 +14,9 @@ test_lost_syn(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	box_clear(c);
-	advance(c, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS - 1);
+	advance(c, c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS - 1);
 	run_timers(c);
 	assert_int_equal(c->n_out, 0);
 	assert_int_equal(C(c, RTO), 0);
@@ -24,7 +24,7 @@ test_lost_syn(void **state)
 	run_timers(c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
-	assert_int_equal(c->out[0].seq, c->w.net.skt.sk[0].snd_una);
+	assert_int_equal(c->out[0].seq, c->wk.net.skt.sk[0].snd_una);
 	assert_int_equal(C(c, SYN_RT), 1);
 	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(C(c, SYN_TX), 2);
@@ -45,16 +45,16 @@ test_timers_wait_for_congestion(void **state)
 	struct node *c = new_client(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	box_clear(c);
-	advance(c, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
-	c->w.net.txq.n = DP_TX_CONGESTED; /* queued, as if the device took nothing */
-	c->w.net.txq.head = 0;
-	assert_int_not_equal(timers_run(&c->w), 0);
+	advance(c, c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS);
+	c->wk.net.txq.n = DP_TX_CONGESTED; /* queued, as if the device took nothing */
+	c->wk.net.txq.head = 0;
+	assert_int_not_equal(timers_run(&c->wk), 0);
 	assert_int_equal(c->n_out, 0);
 	assert_int_equal(C(c, SYN_RT), 0);
-	c->w.net.txq.n = 0;
-	assert_int_equal(timers_run(&c->w), 0);
+	c->wk.net.txq.n = 0;
+	assert_int_equal(timers_run(&c->wk), 0);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(C(c, SYN_RT), 1);
 }
@@ -65,7 +65,7 @@ test_lost_synack(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	assert_int_equal(s->n_out, 1);
 	box_clear(s);
@@ -93,18 +93,18 @@ test_lost_request(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	deliver(s, c);
 	assert_int_equal(c->n_out, 1);
-	assert_int_equal(c->out[0].len, c->w.net.msg.req.len);
+	assert_int_equal(c->out[0].len, c->wk.net.msg.req.len);
 	box_clear(c);
 	rt_expire(c);
 	assert_int_equal(C(c, PUSH_RT), 1);
 	assert_int_equal(C(c, RTO), 1);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_ACK | TH_PSH);
-	assert_int_equal(c->out[0].len, c->w.net.msg.req.len);
+	assert_int_equal(c->out[0].len, c->wk.net.msg.req.len);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_GET), 1);
 	assert_int_equal(C(c, HTTP_2XX), 1);
@@ -125,7 +125,7 @@ test_lost_request_server_rt_first(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	deliver(c, s);
 	deliver(s, c);
@@ -168,7 +168,7 @@ test_lost_response(void **state)
 	assert_int_equal(C(s, PUSH_RT), 1);
 	assert_int_equal(s->n_out, 1);
 	assert_int_equal(s->out[0].flags, TH_ACK | TH_PSH | TH_FIN);
-	assert_int_equal(s->out[0].len, s->w.net.msg.rsp_close.len);
+	assert_int_equal(s->out[0].len, s->wk.net.msg.rsp_close.len);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 1);
 	assert_int_equal(C(s, HTTP_2XX), 1);
@@ -190,14 +190,14 @@ test_lost_client_fin(void **state)
 	deliver(s, c);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
-	assert_int_equal(c->w.net.skt.sk[0].state, SK_LAST_ACK);
+	assert_int_equal(c->wk.net.skt.sk[0].state, SK_LAST_ACK);
 	box_clear(c);
 	rt_expire(c);
 	assert_int_equal(C(c, FIN_RT), 1);
 	assert_int_equal(C(c, FIN_TX), 2);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_FIN | TH_ACK);
-	assert_int_equal(c->out[0].seq, c->w.net.skt.sk[0].snd_nxt - 1);
+	assert_int_equal(c->out[0].seq, c->wk.net.skt.sk[0].snd_nxt - 1);
 	pump(c, s);
 	assert_clean(c);
 	assert_clean(s);
@@ -250,7 +250,7 @@ test_lost_server_fin(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	deliver(c, s);
 	deliver(s, c);
@@ -284,13 +284,13 @@ test_client_retries_exhausted(void **state)
 	struct node *c = new_client(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	for (int i = 1; i <= DP_MAX_RETRIES; i++) {
 		box_clear(c);
 		rt_expire(c);
 		assert_int_equal(C(c, SYN_RT), (uint64_t)i);
-		assert_int_equal(c->w.net.skt.sk[0].state, SK_SYN_SENT);
-		assert_int_equal(c->w.net.cnt.sk_cur, 1);
+		assert_int_equal(c->wk.net.skt.sk[0].state, SK_SYN_SENT);
+		assert_int_equal(c->wk.net.cnt.sk_cur, 1);
 	}
 	box_clear(c);
 	rt_expire(c);
@@ -311,7 +311,7 @@ test_client_request_retries_exhausted(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	deliver(s, c);
 	for (int i = 0; i <= DP_MAX_RETRIES; i++) {
@@ -333,7 +333,7 @@ test_server_retries_exhausted(void **state)
 	struct node *c = new_client(NULL), *s = new_server(NULL);
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s);
 	box_clear(c);
 	for (int i = 0; i <= DP_MAX_RETRIES; i++) {

@@ -4,7 +4,7 @@
  * reassembles what the server sends and acknowledges each flight.
  * The harness (tcp_harness.c) drives the real server.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 #define GET "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -117,11 +117,11 @@ test_two_gets_one_segment(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
 	assert_non_null(ka->seg_sum); /* an answer over several segments */
 	peer_send(&p, GET GET, 2 * (sizeof(GET) - 1), 0);
 	assert_int_equal(C(p.s, HTTP_GET), 2);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 1); /* the second waits */
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 1); /* the second waits */
 	peer_take_all(&p);
 	assert_stream(&p, (const struct msg *[]){ ka, ka }, 2);
 	assert_int_equal(C(p.s, HTTP_2XX), 2);
@@ -130,7 +130,7 @@ test_two_gets_one_segment(void **state)
 	assert_int_equal(C(p.s, PIPE_FULL), 0);
 	assert_false(p.fin);
 	assert_int_equal(server_sock(p.s, &p.t)->state, SK_ESTABLISHED);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 0);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 0);
 	assert_int_equal(server_sock(p.s, &p.t)->list, TL_IDLE); /* all answered */
 	peer_close(&p);
 }
@@ -145,7 +145,7 @@ test_get_during_answer(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
 	peer_send(&p, GET, sizeof(GET) - 1, 0);
 	assert_int_equal(peer_round(&p), 10); /* the first flight */
 	assert_true(p.got < ka->len);
@@ -168,11 +168,11 @@ test_mixed_then_fin(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	head = &p.s->w.net.msg.rsp_head_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	head = &p.s->wk.net.msg.rsp_head_ka;
 	assert_null(head->seg_sum); /* one segment */
 	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 1);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 2);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 2);
 	assert_int_equal(server_sock(p.s, &p.t)->pend_head, 1); /* the first waiting is the HEAD */
 	peer_take_all(&p);
 	assert_stream(&p, (const struct msg *[]){ ka, head, ka }, 3);
@@ -196,8 +196,8 @@ test_small_answer_lost(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	head = &p.s->w.net.msg.rsp_head_ka;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	head = &p.s->wk.net.msg.rsp_head_ka;
 	peer_send(&p, GET HEAD GET, 2 * (sizeof(GET) - 1) + sizeof(HEAD) - 1, 0);
 	while (p.got < ka->len)
 		assert_true(peer_round(&p) > 0);
@@ -206,7 +206,7 @@ test_small_answer_lost(void **state)
 	assert_int_equal(p.s->n_out, 1);
 	assert_int_equal(p.s->out[0].len, head->len);
 	box_clear(p.s); /* lost */
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 1);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 1);
 	rt_expire(p.s);
 	assert_int_equal(p.s->n_out, 1);
 	assert_int_equal(p.s->out[0].len, head->len);
@@ -228,8 +228,8 @@ test_bad_after_get(void **state)
 
 	(void)state;
 	peer_open(&p);
-	ka = &p.s->w.net.msg.rsp_ka;
-	bad = &p.s->w.net.msg.rsp_bad;
+	ka = &p.s->wk.net.msg.rsp_ka;
+	bad = &p.s->wk.net.msg.rsp_bad;
 	peer_send(&p, reqs, sizeof(reqs) - 1, 0);
 	peer_send(&p, GET, sizeof(GET) - 1, 0); /* after the bad one: not read */
 	peer_take_all(&p);
@@ -255,7 +255,7 @@ test_pipe_full(void **state)
 		memcpy(reqs + i * (sizeof(GET) - 1), GET, sizeof(GET) - 1);
 	peer_open(&p);
 	peer_send(&p, reqs, 17 * (sizeof(GET) - 1), 0);
-	assert_int_equal(server_sock(p.s, &p.t)->inflight, 16);
+	assert_int_equal(server_sock(p.s, &p.t)->pend_n, 16);
 	assert_int_equal(C(p.s, PIPE_FULL), 0);
 	peer_send(&p, GET GET, 2 * (sizeof(GET) - 1), 0);
 	assert_int_equal(C(p.s, PIPE_FULL), 2);
@@ -278,7 +278,7 @@ test_small_answers_no_queue(void **state)
 	uint32_t iss;
 
 	(void)state;
-	assert_null(s->w.tcp.snd);
+	assert_null(s->wk.tcp.snd);
 	client_tuple(c, 3, &t);
 	inject(s, &t, 1000, 0, TH_SYN, NULL, 0);
 	iss = s->out[0].seq;
@@ -288,7 +288,7 @@ test_small_answers_no_queue(void **state)
 	       3 * (sizeof(GET) - 1));
 	assert_int_equal(s->n_out, 3);
 	assert_int_equal(C(s, HTTP_2XX), 3);
-	assert_int_equal(server_sock(s, &t)->inflight, 0);
+	assert_int_equal(server_sock(s, &t)->pend_n, 0);
 }
 
 int

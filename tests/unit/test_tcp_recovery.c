@@ -5,13 +5,13 @@
  * only the holes (RFC 6675), and what a connection held given back when it
  * ends.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 static struct sk_snd *
 snd_state_of(struct node *s, const struct tuple *ct)
 {
-	return sk_snd_of(&s->w.net, server_sock(s, ct));
+	return sk_snd_of(&s->wk.net, server_sock(s, ct));
 }
 
 /* open_and_ask, the client's SYN without SACK-permitted: the server's
@@ -19,7 +19,7 @@ snd_state_of(struct node *s, const struct tuple *ct)
 static void
 open_and_ask_nosack(struct node *c, struct node *s)
 {
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	c->out[0].sack_ok = 0;
 	deliver(c, s);
 	deliver(s, c);
@@ -45,7 +45,7 @@ test_sack_negotiated(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	assert_int_equal(c->out[0].sack_ok, 1);
 	deliver(c, s);
@@ -83,7 +83,7 @@ test_sack_resends_holes_only(void **state)
 
 	(void)state;
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	assert_int_equal(s->n_out, 10);
 	lose(s, 4);
 	lose(s, 1);
@@ -100,7 +100,7 @@ test_sack_resends_holes_only(void **state)
 	assert_int_equal(C(c, OOO_REL), 0);
 	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
 	assert_int_equal(C(s, GOOD_TX), 2ULL * len * 8);
-	assert_int_equal(c->w.tcp.ooo->used, 0);
+	assert_int_equal(c->wk.tcp.ooo->used, 0);
 	assert_int_equal(c->held, 0);
 	assert_clean(c);
 	assert_clean(s);
@@ -118,7 +118,7 @@ test_held_without_sack(void **state)
 	struct tuple t;
 
 	(void)state;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	c->out[0].sack_ok = 0; /* as if our SYN had not offered it */
 	deliver(c, s);
 	deliver(s, c);
@@ -134,7 +134,7 @@ test_held_without_sack(void **state)
 	assert_int_equal(C(s, SACK_RX), 0);
 	assert_true(C(c, TCP_OOO) > 0);
 	assert_true(C(s, PUSH_RT) >= 1);
-	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->wk.net.msg.rsp_ka.len * 8);
 	assert_int_equal(c->held, 0);
 }
 
@@ -155,7 +155,7 @@ test_held_released_at_close(void **state)
 	sk = client_sock(c, &t);
 	assert_int_equal(C(c, TCP_OOO), 9);
 	assert_int_equal(c->held, 9);
-	assert_int_equal(ooo_count(c->w.tcp.ooo, sk->ooo), 9);
+	assert_int_equal(ooo_count(c->wk.tcp.ooo, sk->ooo), 9);
 	box_clear(c);
 	reverse(&t, &st); /* the server's view: it sends the reset */
 	inject(c, &st, sk->rcv_nxt, sk->snd_nxt, TH_RST, NULL, 0);
@@ -163,7 +163,7 @@ test_held_released_at_close(void **state)
 	assert_int_equal(sk->ooo, 0);
 	assert_int_equal(C(c, OOO_REL), 9);
 	assert_int_equal(c->held, 0);
-	assert_int_equal(c->w.tcp.ooo->used, 0);
+	assert_int_equal(c->wk.tcp.ooo->used, 0);
 }
 
 /* The retransmission timeout from the connection's RTT (RFC 6298; a
@@ -178,7 +178,7 @@ test_rto_from_rtt(void **state)
 	uint64_t rt;
 
 	(void)state;
-	assert_int_equal(s->w.tcp.tl[TL_RT].timeout, 2000 * TL_PER_MS);
+	assert_int_equal(s->wk.tcp.tl[TL_RT].timeout, 2000 * TL_PER_MS);
 	open_and_ask_nosack(c, s);
 	advance(s, 5);
 	deliver(s, c); /* the first flight */
@@ -216,19 +216,19 @@ test_srtt_recorded(void **state)
 	(void)state;
 	memset(&slat, 0, sizeof(slat));
 	memset(&clat, 0, sizeof(clat));
-	s->w.net.lat = &slat;
-	c->w.net.lat = &clat;
+	s->wk.net.lat = &slat;
+	c->wk.net.lat = &clat;
 	open_and_ask(c, s);
 	advance(s, 5);
 	deliver(s, c); /* the first flight */
 	deliver(c, s); /* its ACKs, 5 ms after: the first sample */
 	assert_int_equal(h->count, 1);
-	assert_int_equal(h->max, 5 * s->w.net.tsc_per_ms);
+	assert_int_equal(h->max, 5 * s->wk.net.tsc_per_ms);
 	advance(s, 7);
 	deliver(s, c);
 	deliver(c, s); /* 7 ms after */
 	assert_int_equal(h->count, 2);
-	assert_int_equal(h->max, 5 * s->w.net.tsc_per_ms + s->w.net.tsc_per_ms / 4);
+	assert_int_equal(h->max, 5 * s->wk.net.tsc_per_ms + s->wk.net.tsc_per_ms / 4);
 	assert_int_equal(clat.h[DP_LAT_SRTT].count, 0);
 	assert_int_equal(slat.h[DP_LAT_TLS_HS].count, 0);
 }
@@ -245,16 +245,16 @@ test_srtt_recorded_client(void **state)
 	(void)state;
 	memset(&slat, 0, sizeof(slat));
 	memset(&clat, 0, sizeof(clat));
-	s->w.net.lat = &slat;
-	c->w.net.lat = &clat;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	s->wk.net.lat = &slat;
+	c->wk.net.lat = &clat;
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the body's first flight leaves */
 	advance(c, 4);
 	deliver(c, s);
 	deliver(s, c); /* its ACKs, 4 ms later */
 	assert_int_equal(clat.h[DP_LAT_SRTT].count, 1);
-	assert_int_equal(clat.h[DP_LAT_SRTT].max, 4 * c->w.net.tsc_per_ms);
+	assert_int_equal(clat.h[DP_LAT_SRTT].max, 4 * c->wk.net.tsc_per_ms);
 	assert_int_equal(slat.h[DP_LAT_SRTT].count, 0);
 }
 
@@ -302,7 +302,7 @@ test_sack_lost_retransmission(void **state)
 
 	(void)state;
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	assert_int_equal(s->n_out, 10);
 	exchange(c, s, s->out[1].seq, 1); /* the second segment, and its resend */
 	assert_int_equal(C(c, HTTP_2XX), 2);
@@ -326,7 +326,7 @@ test_sack_hole_at_recovery_point(void **state)
 
 	(void)state;
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	client_tuple(c, 0, &t);
 	lose(s, 1);
 	deliver(s, c);
@@ -355,7 +355,7 @@ test_sack_tail_early_retransmit(void **state)
 
 	(void)state;
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	base = s->out[0].seq;
 	assert_int_equal(len, 64000); /* 44 segments, the last of 1220 bytes */
 	exchange(c, s, base + 42 * 1460, 0);
@@ -385,7 +385,7 @@ test_tail_timeout_ssthresh(void **state)
 	open_and_ask_nosack(c, s);
 	client_tuple(c, 0, &t);
 	snd = snd_state_of(s, &t);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	base = s->out[0].seq;
 	while ((i = find_seq(s, base + 43 * 1460)) < 0 && rounds++ < 100) {
 		deliver(s, c);
@@ -499,7 +499,7 @@ tail_probe_case(int lossy)
 	long i;
 
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	base = s->out[0].seq;
 	/* the second answer's last segment (the first answer's fifth lost
 	 * when lossy: its recovery over before the second begins) */
@@ -588,7 +588,7 @@ test_sack_tail_after_partial_ack(void **state)
 
 	(void)state;
 	open_and_ask(c, s);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	base = s->out[0].seq;
 	exchange2(c, s, base + 38 * 1460, base + 43 * 1460); /* 44 segments */
 	assert_int_equal(C(c, HTTP_2XX), 2);
@@ -617,7 +617,7 @@ test_limited_transmit(void **state)
 	open_and_ask(c, s);
 	client_tuple(c, 0, &t);
 	snd = snd_state_of(s, &t);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	/* congestion avoidance from one segment, once the segments out
 	 * are acknowledged: three go next */
 	deliver(s, c);
@@ -657,7 +657,7 @@ test_lone_segment_probe(void **state)
 	open_and_ask(c, s);
 	client_tuple(c, 0, &t);
 	snd = snd_state_of(s, &t);
-	len = s->w.net.msg.rsp_ka.len;
+	len = s->wk.net.msg.rsp_ka.len;
 	base = s->out[0].seq;
 	/* the first answer, its fifth segment lost (the connection is
 	 * lossy), with round trips of 1 ms (RTT samples) */

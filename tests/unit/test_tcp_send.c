@@ -2,7 +2,7 @@
  * Unit tests of the TCP engine: the sender of messages over several segments (tcp_send.c): windows, loss, recovery, window scaling.
  * The harness (tcp_harness.c) drives the real client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 /* ------------------------------------------------------------------ */
@@ -36,11 +36,11 @@ static void
 test_big_answer_window(void **state)
 {
 	struct node *c = new_client(big_client), *s = new_server(big_server);
-	uint32_t len = s->w.net.msg.rsp_ka.len, segs = (len + 1459) / 1460, rounds = 0;
+	uint32_t len = s->wk.net.msg.rsp_ka.len, segs = (len + 1459) / 1460, rounds = 0;
 
 	(void)state;
-	assert_true(s->w.net.msg.rsp_ka.seg_sum != NULL);
-	assert_non_null(s->w.tcp.snd);
+	assert_true(s->wk.net.msg.rsp_ka.seg_sum != NULL);
+	assert_non_null(s->wk.tcp.snd);
 	open_and_ask(c, s);
 	assert_int_equal(s->n_out, 10);
 	assert_int_equal(sent_bytes(s, NULL), 10 * 1460);
@@ -53,10 +53,10 @@ test_big_answer_window(void **state)
 	assert_int_equal(C(s, PUSH_RT), 0);
 	/* goodput: each answer's bytes once, each request's once */
 	assert_int_equal(C(c, GOOD_RX), 2ULL * len * 8);
-	assert_int_equal(C(s, GOOD_RX), 2ULL * c->w.net.msg.req.len * 8);
+	assert_int_equal(C(s, GOOD_RX), 2ULL * c->wk.net.msg.req.len * 8);
 	/* goodTx: what each side sent for the first time */
 	assert_int_equal(C(s, GOOD_TX), 2ULL * len * 8);
-	assert_int_equal(C(c, GOOD_TX), 2ULL * c->w.net.msg.req.len * 8);
+	assert_int_equal(C(c, GOOD_TX), 2ULL * c->wk.net.msg.req.len * 8);
 	assert_true(s->sent >= 2 * segs);
 	assert_clean(c);
 	assert_clean(s);
@@ -101,7 +101,7 @@ test_big_answer_loss(void **state)
 		}
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(s); /* the client waits: only the timer moves on */
-			advance(c, s->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
+			advance(c, s->wk.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(s, c);
 		deliver(c, s);
@@ -110,13 +110,13 @@ test_big_answer_loss(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) >= 1);
 	/* what came twice counts once in the goodput, sent or received */
-	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
-	assert_int_equal(C(s, GOOD_TX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->wk.net.msg.rsp_ka.len * 8);
+	assert_int_equal(C(s, GOOD_TX), 2ULL * s->wk.net.msg.rsp_ka.len * 8);
 	pump(c, s);
 	/* the client drops what follows the hole (no out-of-order queue:
 	 * counted in tcpOoo, each answered with a duplicate ACK at once)
 	 * and nothing else goes wrong */
-	assert_true(C(c, TCP_OOO) >= 1 && C(c, TCP_OOO) <= (s->w.net.msg.rsp_ka.len + 1459) / 1460);
+	assert_true(C(c, TCP_OOO) >= 1 && C(c, TCP_OOO) <= (s->wk.net.msg.rsp_ka.len + 1459) / 1460);
 	assert_int_equal(C(c, TCP_DROP), 0);
 	assert_int_equal(C(c, SK_ERR), 0);
 	assert_int_equal(C(c, HTTP_ERR), 0);
@@ -196,7 +196,7 @@ peer_ack(struct node *s, const struct tuple *t, uint32_t ack, uint16_t win)
 static struct sk_snd *
 snd_state(struct node *s, const struct tuple *t)
 {
-	return sk_snd_of(&s->w.net, server_sock(s, t));
+	return sk_snd_of(&s->wk.net, server_sock(s, t));
 }
 
 #define MSS 1460u
@@ -586,14 +586,14 @@ test_snd_beyond_stored(void **state)
 {
 	struct node *s = new_server(big_random);
 	struct tuple t;
-	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), len = s->w.net.msg.rsp_ka.len, got = 0;
+	uint32_t base = snd_start(s, &t, 0xffff, SEG_NO_WS), len = s->wk.net.msg.rsp_ka.len, got = 0;
 	uint32_t S = DP_RSP_STORED / MSS, half = S / 2;
 	uint8_t *body = malloc(len);
 
 	(void)state;
 	assert_non_null(body);
 	assert_int_equal(len, 70000000);
-	assert_int_equal(s->w.net.msg.rsp_ka.seg_stored, S);
+	assert_int_equal(s->wk.net.msg.rsp_ka.seg_stored, S);
 	for (int round = 0; got < len && round < 100000; round++) {
 		for (size_t i = 0; i < s->n_out; i++) {
 			struct rec *r = &s->out[i];
@@ -608,7 +608,7 @@ test_snd_beyond_stored(void **state)
 	assert_int_equal(got, len);
 	assert_int_equal(s->bad_sums, 0);
 	assert_int_equal(C(s, PUSH_RT), 0);
-	assert_memory_equal(body, s->w.net.msg.rsp_ka.data, (size_t)S * MSS);
+	assert_memory_equal(body, s->wk.net.msg.rsp_ka.data, (size_t)S * MSS);
 	for (uint32_t i = S * MSS; i < len; i++)
 		if (body[i] != body[half * MSS + (i - S * MSS) % ((S - half) * MSS)])
 			fail_msg("byte %u breaks the content rule", i);
@@ -636,14 +636,14 @@ test_snd_drop_knob(void **state)
 	while (C(c, HTTP_2XX) < 2 && rounds++ < 5000) {
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(s);
-			advance(c, s->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
+			advance(c, s->wk.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(s, c);
 		deliver(c, s);
 	}
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_true(C(s, PUSH_RT) > 0);
-	assert_int_equal(C(c, GOOD_RX), 2ULL * s->w.net.msg.rsp_ka.len * 8);
+	assert_int_equal(C(c, GOOD_RX), 2ULL * s->wk.net.msg.rsp_ka.len * 8);
 }
 
 /* A client's POST body over several segments goes through the same
@@ -658,12 +658,12 @@ test_post_big_body(void **state)
 	int dropped = 0;
 
 	(void)state;
-	len = c->w.net.msg.req.len;
+	len = c->wk.net.msg.req.len;
 	assert_int_equal(len, 64000);
-	assert_non_null(c->w.net.msg.req.seg_sum);
-	assert_non_null(c->w.tcp.snd);
-	assert_null(s->w.tcp.snd);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_non_null(c->wk.net.msg.req.seg_sum);
+	assert_non_null(c->wk.tcp.snd);
+	assert_null(s->wk.tcp.snd);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the first flight of the body */
 	assert_int_equal(c->n_out, 10);
@@ -676,7 +676,7 @@ test_post_big_body(void **state)
 		}
 		if (s->n_out == 0 && c->n_out == 0) {
 			rt_expire(c);
-			advance(s, c->w.tcp.tl[TL_RT].timeout / TL_PER_MS);
+			advance(s, c->wk.tcp.tl[TL_RT].timeout / TL_PER_MS);
 		}
 		deliver(c, s);
 		deliver(s, c);
@@ -706,16 +706,16 @@ test_snd_window_scale_client(void **state)
 		(void)state;
 		c->peer_ws = offer ? 5 : SEG_NO_WS; /* what the SYN+ACK carries */
 		c->peer_win = 100;                   /* and every later window field */
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		client_tuple(c, 0, &t);
 		deliver(c, s);
 		deliver(s, c); /* SYN+ACK: window 100 unscaled, one segment into it */
 		sk = client_sock(c, &t);
-		assert_int_equal(sk_snd_of(&c->w.net, sk)->shift, offer ? 5 : 0);
+		assert_int_equal(sk_snd_of(&c->wk.net, sk)->shift, offer ? 5 : 0);
 		assert_int_equal(c->n_out, 1);
 		deliver(c, s);
 		deliver(s, c); /* the ACK: window 100 << shift */
-		assert_int_equal(sk_snd_of(&c->w.net, sk)->wnd, offer ? 3200 : 100);
+		assert_int_equal(sk_snd_of(&c->wk.net, sk)->wnd, offer ? 3200 : 100);
 		assert_int_equal(c->n_out, offer ? 2 : 1); /* 3200: two of 1460 */
 		free_nodes(NULL);
 	}
@@ -731,10 +731,10 @@ test_snd_state_size(void **state)
 	(void)state;
 	assert_int_equal(sizeof(struct sock), 64);
 	assert_int_equal(sizeof(struct sk_snd), 112);
-	assert_null(small->w.tcp.snd);
-	assert_int_equal(worker_snd_bytes(&small->w), 0);
-	assert_non_null(big->w.tcp.snd);
-	assert_int_equal(worker_snd_bytes(&big->w), big->w.net.skt.n_sk * 112);
+	assert_null(small->wk.tcp.snd);
+	assert_int_equal(worker_snd_bytes(&small->wk), 0);
+	assert_non_null(big->wk.tcp.snd);
+	assert_int_equal(worker_snd_bytes(&big->wk), big->wk.net.skt.n_sk * 112);
 }
 
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Unit tests of our receive window and its scale (RFC 7323, net/pkt.h's
- * pkt_rcv_window): the window is what a connection's share of the
+ * tcp_rcv_window): the window is what a connection's share of the
  * out-of-order queue holds, the shift the least that fits it in 16 bits;
  * negotiated when both SYNs offer it (both sides, one side only); the
  * window fields we write; a large POST paced by the window we advertise,
  * no longer by 65535 bytes. The harness (tcp_harness.c) drives the real
  * client and server back to back.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 #define MSS 1460
@@ -31,20 +31,20 @@ test_ws_arith(void **state)
 		{ 65535u << 14, 14, 65535, 65535 },  /* the most RFC 7323 allows */
 		{ UINT32_MAX, 14, 65535, 65535 },    /* beyond it: the most */
 	};
-	struct netw w;
+	struct netw nw;
 
 	(void)state;
-	memset(&w, 0, sizeof(w));
+	memset(&nw, 0, sizeof(nw));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		pkt_rcv_window(&w, cases[i].bytes);
-		assert_int_equal(w.rcv_ws, cases[i].ws);
-		assert_int_equal(pkt_win(&w, 1), cases[i].scaled);
-		assert_int_equal(pkt_win(&w, 0), cases[i].plain);
+		tcp_rcv_window(&nw, cases[i].bytes);
+		assert_int_equal(nw.rcv_ws, cases[i].ws);
+		assert_int_equal(tcp_out_win(&nw, 1), cases[i].scaled);
+		assert_int_equal(tcp_out_win(&nw, 0), cases[i].plain);
 		/* what the peer reads back is the window, less what the
 		 * shift cannot carry */
 		if (cases[i].bytes <= 65535u << 14) {
-			assert_true(((uint32_t)pkt_win(&w, 1) << w.rcv_ws) <= cases[i].bytes);
-			assert_true(cases[i].bytes - ((uint32_t)pkt_win(&w, 1) << w.rcv_ws) < (1u << w.rcv_ws));
+			assert_true(((uint32_t)tcp_out_win(&nw, 1) << nw.rcv_ws) <= cases[i].bytes);
+			assert_true(cases[i].bytes - ((uint32_t)tcp_out_win(&nw, 1) << nw.rcv_ws) < (1u << nw.rcv_ws));
 		}
 	}
 }
@@ -57,9 +57,9 @@ test_ws_offered(void **state)
 	struct node *c = new_client(NULL);
 
 	(void)state;
-	assert_int_equal(c->w.net.rcv_wnd, WND);
-	assert_int_equal(c->w.net.rcv_ws, 1);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(c->wk.net.rcv_wnd, WND);
+	assert_int_equal(c->wk.net.rcv_ws, 1);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	assert_int_equal(c->n_out, 1);
 	assert_int_equal(c->out[0].flags, TH_SYN);
 	assert_int_equal(c->out[0].ws, 1);
@@ -80,7 +80,7 @@ test_ws_both(void **state)
 
 	(void)state;
 	c->wire_win = s->wire_win = 1;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &r);
 	deliver(c, s); /* SYN, ws 1 */
@@ -89,7 +89,7 @@ test_ws_both(void **state)
 	assert_int_equal(s->out[0].win, 65535); /* a SYN+ACK's window is not scaled */
 	ssk = server_sock(s, &t);
 	assert_true(ssk->flags & SKF_WS);
-	assert_int_equal(sk_snd_of(&s->w.net, ssk)->shift, 1);
+	assert_int_equal(sk_snd_of(&s->wk.net, ssk)->shift, 1);
 	deliver(s, c); /* SYN+ACK: the client's ACK with the request */
 	csk = client_sock(c, &t);
 	assert_true(csk->flags & SKF_WS);
@@ -102,7 +102,7 @@ test_ws_both(void **state)
 		assert_int_equal(s->out[i].win, WND >> 1);
 	deliver(s, c); /* the client's ACKs, scaled */
 	deliver(c, s);
-	assert_int_equal(sk_snd_of(&s->w.net, ssk)->wnd, WND);
+	assert_int_equal(sk_snd_of(&s->wk.net, ssk)->wnd, WND);
 	pump(c, s);
 	assert_int_equal(C(c, HTTP_2XX), 2);
 	assert_int_equal(C(c, HTTP_ERR) + C(c, SK_ERR) + C(s, PUSH_RT), 0);
@@ -121,7 +121,7 @@ test_ws_one_side(void **state)
 	(void)state;
 	/* the server, from a SYN without the option */
 	c->peer_ws = SEG_NO_WS;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	box_clear(c);
 	inject(s, &t, 1000, 0, TH_SYN, NULL, 0); /* s->peer_ws: SEG_NO_WS */
@@ -140,7 +140,7 @@ test_ws_one_side(void **state)
 	s = new_server(ka_server);
 	s->wire_win = 1;   /* the server sees the client's offer */
 	c->peer_ws = SEG_NO_WS;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	reverse(&t, &r);
 	sk = client_sock(c, &t);
@@ -177,7 +177,7 @@ test_ws_post_not_window_bound(void **state)
 
 	(void)state;
 	c->wire_win = s->wire_win = 1;
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	client_tuple(c, 0, &t);
 	deliver(c, s); /* SYN */
 	deliver(s, c); /* SYN+ACK: the first flight */

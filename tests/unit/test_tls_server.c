@@ -7,7 +7,7 @@
  * hostile peers (a malformed record, a stall, a close mid-handshake):
  * counted by kind, no socket left, OpenSSL's heap back where it began.
  */
-// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_rcv.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c primary/net/lat.c
+// links: primary/boot/worker_setup.c primary/net/vxlan.c primary/tcp/tcp_client.c primary/tcp/tcp_server.c primary/tcp/tcp_send.c primary/tcp/tcp_timeout.c primary/tcp/tcp_dack.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c primary/http/messages.c primary/boot/worker_msgs.c primary/engine/timers.c tests/unit/tcp_harness.c primary/tcp/tcp_common.c primary/tcp/tcp_ooo.c primary/tcp/tcp_sack.c primary/tcp/tcp_rtt.c primary/tls/tls_mem.c primary/tls/tls_ctx.c primary/tls/tls_conn.c primary/tls/tls_src.c primary/tls/tls_measure.c primary/tls/tls_tcp.c primary/tls/tls_server.c primary/tls/tls_client.c primary/net/lat.c primary/app/app.c primary/app/http_app.c primary/app/raw_app.c
 #include "tcp_harness.h"
 
 #include <openssl/err.h>
@@ -34,9 +34,11 @@ struct peer {
 	struct tuple t;
 	uint32_t seq, ack; /* next to send; next expected */
 	int fin_rx, fin_tx, rst_rx;
-	uint8_t got[65536];
+	uint8_t *got;      /* GOT_CAP bytes: the plaintext the server sent */
 	uint32_t got_len;
 };
+
+#define GOT_CAP (20u * 1000000u + 65536u) /* up to 20 answers of payload_size 1m */
 
 static void
 https_server(struct dp_config *c)
@@ -71,7 +73,7 @@ tls_server(void (*tweak)(struct dp_config *))
 
 	srv = s;
 	cli = new_client(NULL);
-	if (tls_part_init(&part, &s->w.net, err, sizeof(err)) != 0)
+	if (tls_part_init(&part, &s->wk.net, err, sizeof(err)) != 0)
 		fail_msg("tls_part_init: %s", err);
 	mem_before = tls_mem_live();
 	return s;
@@ -81,6 +83,8 @@ static void
 peer_new(struct peer *p, struct node *s, uint64_t idx, int version)
 {
 	memset(p, 0, sizeof(*p));
+	p->got = malloc(GOT_CAP);
+	assert_non_null(p->got);
 	p->ctx = SSL_CTX_new(TLS_client_method());
 	assert_non_null(p->ctx);
 	if (version) {
@@ -103,8 +107,10 @@ peer_free(struct peer *p)
 {
 	SSL_free(p->ssl);
 	SSL_CTX_free(p->ctx);
+	free(p->got);
 	p->ssl = NULL;
 	p->ctx = NULL;
+	p->got = NULL;
 }
 
 /* What the server sent: its data in order into the client's BIO, its FIN. */
@@ -198,8 +204,8 @@ handshake(struct node *s, struct peer *p, uint32_t first, int one)
 static void
 read_plain(struct node *s, struct peer *p)
 {
-	for (int round = 0; round < 64;) {
-		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(sizeof(p->got) - p->got_len));
+	for (int round = 0; round < 10000;) { /* ends when nothing more comes */
+		int n = SSL_read(p->ssl, p->got + p->got_len, (int)(GOT_CAP - p->got_len));
 
 		if (n > 0) {
 			p->got_len += (uint32_t)n;
@@ -247,9 +253,9 @@ teardown(void **state)
 	SSL_SESSION_free(part_c.side.sess);
 	part_c.side.sess = NULL;
 	live = tls_mem_live();
-	tls_part_fini(&part, &srv->w.net);
+	tls_part_fini(&part, &srv->wk.net);
 	if (our_cli != NULL)
-		tls_part_fini(&part_c, &our_cli->w.net);
+		tls_part_fini(&part_c, &our_cli->wk.net);
 	our_cli = NULL;
 	free_nodes(state);
 	/* every connection's memory (the server's and the client's) back:
@@ -288,8 +294,8 @@ test_https_get(void **state)
 
 		https_get(s, &p, (uint64_t)v, versions[v], 0, 0);
 		assert_int_equal(SSL_version(p.ssl), versions[v]);
-		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
-		assert_memory_equal(p.got, s->w.net.msg.rsp_close.data, p.got_len);
+		assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
+		assert_memory_equal(p.got, s->wk.net.msg.rsp_close.data, p.got_len);
 		assert_true(p.fin_rx);
 		assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
 		peer_close(s, &p);
@@ -316,7 +322,7 @@ static void
 test_https_big_answer(void **state)
 {
 	struct node *s = tls_server(https_big_server);
-	const struct msg *m = &s->w.net.msg.rsp_close;
+	const struct msg *m = &s->wk.net.msg.rsp_close;
 	struct peer p;
 	struct msg seg;
 
@@ -324,14 +330,302 @@ test_https_big_answer(void **state)
 	assert_non_null(m->seg_sum);
 	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
 	assert_int_equal(p.got_len, m->len);
-	for (uint32_t k = 0; (uint64_t)k * s->w.net.mss < m->len; k++) {
-		msg_segment(m, s->w.net.mss, k, &seg);
-		assert_memory_equal(p.got + (size_t)k * s->w.net.mss, seg.data, seg.len);
+	for (uint32_t k = 0; (uint64_t)k * s->wk.net.mss < m->len; k++) {
+		msg_segment(m, s->wk.net.mss, k, &seg);
+		assert_memory_equal(p.got + (size_t)k * s->wk.net.mss, seg.data, seg.len);
 	}
 	assert_true(p.fin_rx);
 	peer_close(s, &p);
 	peer_free(&p);
 	assert_int_equal(C(s, HTTP_2XX), 1);
+	assert_gone(s);
+}
+
+/* ---- pipelined requests behind answers over several segments ----
+ * The plain server's tests (test_tcp_pipe.c) over HTTPS: the same queue,
+ * the same answers, byte for byte, the same counters. */
+
+static void
+https_pipe_server(struct dp_config *c)
+{
+	https_server(c);
+	c->keepalive = 1;
+	c->payload_size = 1000000; /* payload_size 1m: 685 segments an answer */
+}
+
+/* The plaintext the client holds now (no ACK sent: the rest on its way). */
+static void
+read_now(struct peer *p)
+{
+	int n;
+
+	while ((n = SSL_read(p->ssl, p->got + p->got_len, (int)(GOT_CAP - p->got_len))) > 0)
+		p->got_len += (uint32_t)n;
+}
+
+/* The client writes these requests as one record, sent in one segment. */
+static void
+peer_ask(struct node *s, struct peer *p, const char *req, uint32_t len)
+{
+	assert_int_equal(SSL_write(p->ssl, req, (int)len), (int)len);
+	send_pending(s, p, 0, 0);
+}
+
+/* The plaintext received is these answers, in order, byte for byte (each
+ * from its template's segments, msg_segment, as the sender cuts it). */
+static void
+assert_answers(const struct node *s, const struct peer *p, const struct msg *const *m, int n)
+{
+	uint32_t off = 0, mss = s->wk.net.mss;
+	struct msg seg;
+
+	for (int i = 0; i < n; i++) {
+		assert_true(off + m[i]->len <= p->got_len);
+		if (m[i]->seg_sum == NULL) {
+			assert_memory_equal(p->got + off, m[i]->data, m[i]->len);
+		} else {
+			for (uint32_t k = 0; (uint64_t)k * mss < m[i]->len; k++) {
+				msg_segment(m[i], mss, k, &seg);
+				assert_memory_equal(p->got + off + (size_t)k * mss, seg.data, seg.len);
+			}
+		}
+		off += m[i]->len;
+	}
+	assert_int_equal(p->got_len, off);
+}
+
+/* A connection of ours with its handshake done, TLS 1.2 or 1.3. */
+static void
+pipe_peer(struct node *s, struct peer *p, uint64_t idx, int version)
+{
+	peer_new(p, s, idx, version);
+	peer_connect(s, p);
+	assert_int_equal(handshake(s, p, 0, 0), 1);
+}
+
+/* No failure of any kind, the connection open. */
+static void
+assert_pipe_clean(struct node *s, const struct peer *p)
+{
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	assert_int_equal(C(s, TLS_F_INTERNAL) + C(s, TLS_F_PROTO), 0);
+	assert_false(p->fin_rx);
+	assert_false(p->rst_rx);
+	assert_int_equal(server_sock(s, &p->t)->state, SK_ESTABLISHED);
+	assert_int_equal(server_sock(s, &p->t)->pend_n, 0);
+}
+
+/* The client's close_notify: ours, our FIN; nothing left. */
+static void
+pipe_close(struct node *s, struct peer *p)
+{
+	SSL_shutdown(p->ssl);
+	send_pending(s, p, 0, 0);
+	read_plain(s, p);
+	assert_true(p->fin_rx);
+	peer_close(s, p);
+	peer_free(p);
+	assert_gone(s);
+}
+
+#define PGET "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+/* Two GETs for 1 MB answers in one record: both answered, in order,
+ * byte for byte; httpGet 2, http2XX 2 (TLS 1.3 and 1.2). */
+static void
+test_https_pipe_two_in_one_record(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+
+	(void)state;
+	assert_non_null(ka->seg_sum); /* an answer over several segments */
+	for (int v = 0; v < 2; v++) {
+		struct peer p;
+
+		pipe_peer(s, &p, (uint64_t)v, versions[v]);
+		peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+		assert_int_equal(C(s, HTTP_GET), 2 * (v + 1));
+		read_plain(s, &p);
+		assert_answers(s, &p, (const struct msg *[]){ ka, ka }, 2);
+		assert_int_equal(C(s, HTTP_2XX), 2 * (v + 1));
+		assert_pipe_clean(s, &p);
+		pipe_close(s, &p);
+	}
+}
+
+/* Five GETs in one record: five answers, each begun once the one before
+ * is acknowledged, so the connection holds one answer's records at a time
+ * (all five at once are more than a connection may hold, TLS_OUT_MAX: the
+ * fifth failed as tlsErr, counted in httpGet and never answered). */
+static void
+test_https_pipe_five_in_one_record(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_2_VERSION);
+	peer_ask(s, &p, PGET PGET PGET PGET PGET, 5 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, HTTP_GET), 5);
+	read_plain(s, &p);
+	assert_int_equal(p.got_len, 5 * ka->len);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka, ka, ka }, 5);
+	assert_int_equal(C(s, HTTP_2XX), 5);
+	assert_pipe_clean(s, &p);
+	pipe_close(s, &p);
+}
+
+/* A GET, then two GETs in one record while its answer is mid-way: three
+ * answers, in order, byte for byte. */
+static void
+test_https_pipe_during_answer(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, PGET, sizeof(PGET) - 1);
+	read_now(&p); /* the first flight, not acknowledged */
+	assert_true(p.got_len > 0 && p.got_len < ka->len);
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, HTTP_GET), 3);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka }, 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_pipe_clean(s, &p);
+	pipe_close(s, &p);
+}
+
+/* GET, HEAD, GET in one record: the HEAD's head alone between two whole
+ * answers; then a bad request behind a GET: the GET's answer, 400, our
+ * close_notify and FIN (what follows the bad request is not read). */
+static void
+test_https_pipe_head_and_bad(void **state)
+{
+	static const char mixed[] = PGET "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n" PGET;
+	static const char bad[] = PGET "BREW / HTTP/1.1\r\n\r\n" PGET;
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka, *head = &s->wk.net.msg.rsp_head_ka;
+	const struct msg *b = &s->wk.net.msg.rsp_bad;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, mixed, sizeof(mixed) - 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, head, ka }, 3);
+	assert_int_equal(C(s, HTTP_GET), 3);
+	assert_int_equal(C(s, HTTP_2XX), 3);
+	assert_pipe_clean(s, &p);
+	p.got_len = 0;
+	peer_ask(s, &p, bad, sizeof(bad) - 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, b }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(C(s, HTTP_GET), 4);
+	assert_int_equal(C(s, HTTP_ERR), 1);
+	assert_int_equal(C(s, HTTP_2XX), 4);
+	assert_int_equal(C(s, TLS_ERR) + C(s, PIPE_FULL), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* Two GETs in one record, then the client's FIN (no close_notify): both
+ * answered, then our close_notify and FIN after the last, as the plain
+ * server closes after its last answer waiting. */
+static void
+test_https_pipe_then_fin(void **state)
+{
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_FIN, NULL, 0);
+	p.seq++;
+	p.fin_tx = 1;
+	collect(s, &p);
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* A GET asking to close, then a GET, in one record: both answered (the
+ * close is known as they are counted: both with the closing template, as
+ * the plain server's tcp_server_answer picks, which reads the first
+ * request's Connection header), our close_notify and FIN after the second
+ * answer, not after the first. */
+static void
+test_https_pipe_close_request(void **state)
+{
+	static const char reqs[] = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" PGET;
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *cl = &s->wk.net.msg.rsp_close;
+	struct peer p;
+
+	(void)state;
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, reqs, sizeof(reqs) - 1);
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 1);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ cl, cl }, 2);
+	assert_true(p.fin_rx);
+	assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+	assert_int_equal(C(s, HTTP_GET), 2);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PIPE_FULL) + C(s, HTTP_ERR) + C(s, TLS_ERR) + C(s, SK_ERR), 0);
+	peer_close(s, &p);
+	peer_free(&p);
+	assert_gone(s);
+}
+
+/* The room, as over plain HTTP: 17 GETs in one record fit (the first is
+ * answered at once, 16 wait), and are all answered; two more while 16
+ * wait are pipeFull and the connection is reset. */
+static void
+test_https_pipe_full(void **state)
+{
+	char reqs[17 * (sizeof(PGET) - 1) + 1];
+	struct node *s = tls_server(https_pipe_server);
+	const struct msg *ka = &s->wk.net.msg.rsp_ka;
+	struct peer p;
+
+	(void)state;
+	for (int i = 0; i < 17; i++)
+		memcpy(reqs + i * (sizeof(PGET) - 1), PGET, sizeof(PGET) - 1);
+	pipe_peer(s, &p, 0, TLS1_3_VERSION);
+	peer_ask(s, &p, reqs, 17 * (sizeof(PGET) - 1));
+	assert_int_equal(server_sock(s, &p.t)->pend_n, 16);
+	assert_int_equal(C(s, PIPE_FULL), 0);
+	read_plain(s, &p);
+	assert_answers(s, &p, (const struct msg *[]){ ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka, ka,
+						      ka, ka, ka }, 17);
+	assert_int_equal(C(s, HTTP_2XX), 17);
+	assert_pipe_clean(s, &p);
+	/* now 17 again, and two more behind them in a second record */
+	peer_ask(s, &p, reqs, 17 * (sizeof(PGET) - 1));
+	peer_ask(s, &p, PGET PGET, 2 * (sizeof(PGET) - 1));
+	assert_int_equal(C(s, PIPE_FULL), 2);
+	assert_int_equal(C(s, HTTP_GET), 36);
+	assert_true(p.rst_rx);
+	assert_int_equal(open_sockets(s), 0);
+	peer_free(&p);
 	assert_gone(s);
 }
 
@@ -351,12 +645,12 @@ test_https_splits(void **state)
 	assert_true(hello > 100);
 	for (uint32_t k = 1; k < hello; k += (k < 16 || k > hello - 16) ? 1 : 7, n++) {
 		https_get(s, &p, n % N_LPORT, TLS1_2_VERSION, k, 0);
-		assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+		assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
 		peer_close(s, &p);
 		peer_free(&p);
 	}
 	https_get(s, &p, n++ % N_LPORT, TLS1_3_VERSION, 0, 1);
-	assert_int_equal(p.got_len, s->w.net.msg.rsp_close.len);
+	assert_int_equal(p.got_len, s->wk.net.msg.rsp_close.len);
 	peer_close(s, &p);
 	peer_free(&p);
 	assert_int_equal(C(s, TLS_HS_DONE), n);
@@ -374,12 +668,12 @@ test_https_keepalive_resume(void **state)
 
 	(void)state;
 	https_get(s, &p, 0, TLS1_3_VERSION, 0, 0);
-	assert_int_equal(p.got_len, s->w.net.msg.rsp_ka.len);
+	assert_int_equal(p.got_len, s->wk.net.msg.rsp_ka.len);
 	assert_false(p.fin_rx);
 	SSL_write(p.ssl, get, sizeof(get) - 1);
 	send_pending(s, &p, 0, 0);
 	read_plain(s, &p);
-	assert_int_equal(p.got_len, 2 * s->w.net.msg.rsp_ka.len);
+	assert_int_equal(p.got_len, 2 * s->wk.net.msg.rsp_ka.len);
 	sess = SSL_get1_session(p.ssl);
 	assert_non_null(sess);
 	/* the client closes: its close_notify, our close_notify and FIN */
@@ -480,7 +774,7 @@ test_hostile_bad_record(void **state)
 	send_pending(s, &p, 0, 0);
 	assert_true(p.fin_rx);
 	assert_true(BIO_ctrl_pending(p.rb) >= 7); /* the alert record */
-	n = SSL_read(p.ssl, p.got, sizeof(p.got));
+	n = SSL_read(p.ssl, p.got, (int)GOT_CAP);
 	assert_true(n <= 0);
 	assert_int_equal(SSL_get_error(p.ssl, (int)n), SSL_ERROR_SSL); /* it read our fatal alert */
 	assert_int_equal(ERR_GET_REASON(ERR_peek_last_error()), SSL_R_SSLV3_ALERT_BAD_RECORD_MAC);
@@ -510,7 +804,7 @@ test_hostile_stall(void **state)
 	inject(s, &p.t, p.seq, p.ack, TH_ACK | TH_PSH, (const uint8_t *)data, 20);
 	collect(s, &p);
 	for (int i = 0; i < 3 + DP_MAX_RETRIES && open_sockets(s) > 0; i++) {
-		advance(s, s->w.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
+		advance(s, s->wk.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
 		run_timers(s);
 		box_clear(s);
 	}
@@ -553,7 +847,7 @@ tls_client(void (*tweak)(struct dp_config *))
 	struct node *c = new_client(tweak);
 	char err[DP_ERR_LEN];
 
-	if (tls_part_init(&part_c, &c->w.net, err, sizeof(err)) != 0)
+	if (tls_part_init(&part_c, &c->wk.net, err, sizeof(err)) != 0)
 		fail_msg("tls_part_init (client): %s", err);
 	our_cli = c;
 	mem_before = tls_mem_live();
@@ -582,10 +876,10 @@ test_client_against_server(void **state)
 	(void)state;
 	memset(&lat_c, 0, sizeof(lat_c));
 	memset(&lat_s, 0, sizeof(lat_s));
-	c->w.net.lat = &lat_c;
-	s->w.net.lat = &lat_s;
+	c->wk.net.lat = &lat_c;
+	s->wk.net.lat = &lat_s;
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		pump(c, s);
 	}
 	assert_int_equal(C(c, TLS_HS), 3);
@@ -600,7 +894,7 @@ test_client_against_server(void **state)
 	/* each handshake's time recorded once, on both sides (tls_hs_done) */
 	assert_int_equal(lat_c.h[DP_LAT_TLS_HS].count, 3);
 	assert_int_equal(lat_s.h[DP_LAT_TLS_HS].count, 3);
-	c->w.net.lat = s->w.net.lat = NULL;
+	c->wk.net.lat = s->wk.net.lat = NULL;
 	assert_int_equal(open_sockets(c), 0);
 	assert_int_equal(c->bad_sums, 0);
 	assert_gone(s);
@@ -625,17 +919,17 @@ test_client_stop_closes_idle(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(tcp_client_launch(&c->w.net), 0);
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 		pump(c, s);
 	}
 	assert_int_equal(C(c, HTTP_2XX), 2);
-	assert_int_equal(c->w.tcp.tl[TL_KA].count, 2);
-	c->w.net.stopping = 1;
-	while (c->w.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
-		uint32_t idx = c->w.tcp.tl[TL_KA].head - 1;
+	assert_int_equal(c->wk.tcp.tl[TL_KA].count, 2);
+	c->wk.net.stopping = 1;
+	while (c->wk.tcp.tl[TL_KA].head) { /* as engine/worker.c does at a stop */
+		uint32_t idx = c->wk.tcp.tl[TL_KA].head - 1;
 
-		tl_remove(&c->w.net, &c->w.net.skt.sk[idx]);
-		tcp_client_close_idle(&c->w.net, idx);
+		tl_remove(&c->wk.net, &c->wk.net.skt.sk[idx]);
+		tcp_client_close_idle(&c->wk.net, idx);
 	}
 	for (size_t i = 0; i < c->n_out; i++) /* an alert record (21), TLS 1.2 */
 		notify += c->out[i].len >= 7 && c->out[i].data[0] == 21 && c->out[i].data[1] == 3;
@@ -659,7 +953,7 @@ test_client_against_plain_server(void **state)
 	cli = new_client(NULL);
 	memset(&part, 0, sizeof(part));
 	c = tls_client(https_ka_client);
-	assert_int_equal(tcp_client_launch(&c->w.net), 0);
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
 	pump(c, s);
 	assert_int_equal(C(c, TLS_HS), 1);
 	assert_int_equal(C(c, TLS_F_PROTO), 1);
@@ -695,6 +989,13 @@ main(void)
 		cmocka_unit_test_teardown(test_https_get, teardown),
 		cmocka_unit_test_teardown(test_https_splits, teardown),
 		cmocka_unit_test_teardown(test_https_big_answer, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_two_in_one_record, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_during_answer, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_five_in_one_record, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_head_and_bad, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_then_fin, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_close_request, teardown),
+		cmocka_unit_test_teardown(test_https_pipe_full, teardown),
 		cmocka_unit_test_teardown(test_https_keepalive_resume, teardown),
 		cmocka_unit_test_teardown(test_tls_raw, teardown),
 		cmocka_unit_test_teardown(test_hostile_not_tls, teardown),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Unit tests of the worker's TX queue (primary/state/txq.h, dev/tx.c):
+ * Unit tests of the worker's TX queue (primary/state/txq.h, state/txq.c):
  * back-pressure keeps packets in order, a refusing device is retried once
  * per loop and not on every packet, the queue compacts only at its end,
  * and what cannot be queued is counted in dropTx.
@@ -8,7 +8,7 @@
  * real tx_flush runs. mbufs are plain structs with refcnt 2: a "free"
  * only drops the count to 1, which the tests read back.
  */
-// links: primary/dev/tx.c
+// links: primary/state/txq.c
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

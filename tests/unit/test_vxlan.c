@@ -55,7 +55,7 @@ static const char srv6[] =
 static struct dp_config ccfg, scfg;
 static struct vxlan cvx, svx;
 static struct netport np;
-static struct netw w;
+static struct netw nw;
 static struct rte_mbuf mb;
 static uint8_t buf[2048];
 static uint8_t inner[INNER_LEN];
@@ -83,9 +83,9 @@ pair(const char *cli, const char *srv, uint16_t q, uint16_t sq)
 		np.mac.addr_bytes[i] = (uint8_t)(0x10 + i);
 		np.gw_mac.addr_bytes[i] = (uint8_t)(0x20 + i);
 	}
-	memset(&w, 0, sizeof(w));
-	w.io.np = &np;
-	w.io.vx = &cvx;
+	memset(&nw, 0, sizeof(nw));
+	nw.io.np = &np;
+	nw.io.vx = &cvx;
 }
 
 /* An inner frame in mb: any MACs, the inner family's EtherType, a pattern. */
@@ -157,7 +157,7 @@ test_encap_decap4(void **state)
 	(void)state;
 	pair(cli4, srv4, 1, 1);
 	fill_inner(0);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	assert_int_equal(mb.data_len, 50 + INNER_LEN);
 	assert_int_equal(mb.pkt_len, 50 + INNER_LEN);
 	assert_int_equal(mb.ol_flags, 0);
@@ -198,7 +198,7 @@ test_encap_decap6(void **state)
 	(void)state;
 	pair(cli6, srv6, 1, 0);
 	fill_inner(1);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	assert_int_equal(mb.data_len, 70 + INNER_LEN);
 	p = frame();
 	check_outer_eth(p, 0x86dd);
@@ -240,7 +240,7 @@ test_queues(void **state)
 	for (uint16_t q = 0; q < 2; q++) {
 		pair(cli4, srv4, q, q);
 		fill_inner(0);
-		assert_int_equal(vxlan_encap(&w, &mb), 0);
+		assert_int_equal(vxlan_encap(&nw, &mb), 0);
 		p = frame();
 		assert_int_equal(p[14 + 15], 2 + q);  /* source .2, .3 */
 		assert_int_equal(p[14 + 19], 10 + q); /* destination .10, .11 */
@@ -250,7 +250,7 @@ test_queues(void **state)
 	ccfg.vxlans[0].vtep_remote.num = 1;
 	vxlan_init(&cvx, &ccfg, 0, 1, 1, 0);
 	fill_inner(0);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	assert_int_equal(frame()[14 + 19], 10);
 }
 
@@ -296,7 +296,7 @@ test_verdicts(void **state)
 	(void)state;
 	pair(cli4, srv4, 0, 0);
 	fill_inner(0);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	len = mb.data_len;
 	memcpy(good, frame(), len);
 	assert_int_equal(verdict(good, len), VX_INNER);
@@ -362,7 +362,7 @@ test_inner_beyond_outer(void **state)
 	/* IPv4 outside: total length 20 + 8 + 8 + 14, UDP length 30 */
 	pair(cli4, srv4, 0, 0);
 	fill_inner(0);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	len = mb.data_len;
 	memcpy(p, frame(), len);
 	p[16] = 0;
@@ -383,7 +383,7 @@ test_inner_beyond_outer(void **state)
 	/* IPv6 outside: payload and UDP length 30, the checksum over them */
 	pair(cli6, srv6, 1, 0);
 	fill_inner(1);
-	assert_int_equal(vxlan_encap(&w, &mb), 0);
+	assert_int_equal(vxlan_encap(&nw, &mb), 0);
 	len = mb.data_len;
 	memcpy(p, frame(), len);
 	{
