@@ -16,6 +16,15 @@ for m in $(awk '$3 == "hugetlbfs" {print $2}' /proc/mounts); do
 		locked "$f" || left+=("$f")
 	done
 done
+# A primary's own hugetlbfs (primary/boot/hugedir.h): its lock file held
+# for as long as the primary lives.
+for l in /run/dperf/hugepages/*.lock; do
+	[ -e "$l" ] || continue
+	locked "$l" || left+=("${l%.lock}")
+done
+for d in /run/dperf/hugepages/*/; do
+	[ -d "$d" ] && [ ! -e "${d%/}.lock" ] && left+=("${d%/}")
+done
 for d in /var/run/dpdk/*/; do
 	[ -d "$d" ] || continue
 	locked "${d}config" || left+=("${d%/}")
@@ -23,5 +32,10 @@ done
 [ ${#left[@]} = 0 ] && exit 0
 n=${#left[@]}
 echo "leftovers of dead DPDK processes ($n): ${left[*]:0:5}$([ "$n" -gt 5 ] && echo " ...")"
-[ "${1:-}" = --remove ] && rm -rf "${left[@]}"
+if [ "${1:-}" = --remove ]; then
+	for f in "${left[@]}"; do
+		case $f in /run/dperf/hugepages/*) umount -l "$f" 2>/dev/null; rmdir "$f" 2>/dev/null; rm -f "$f.lock" ;;
+		*) rm -rf "$f" ;; esac
+	done
+fi
 exit 1

@@ -139,9 +139,10 @@ const struct tcp_app http_client_app = {
 	.asked = DP_C_HTTP_GET, /* app_bind: DP_C_HTTP_POST with http_method POST */
 };
 
+/* No .unfinished: a server socket's count is of requests waiting
+ * (pend_n, in the client's inflight's place), none of them a response. */
 const struct tcp_app http_server_app = {
 	.requests = http_server_requests,
-	.unfinished = http_unfinished,
 	.answered = DP_C_HTTP_2XX,
 	.plain_kind = DP_REQ_GET,
 };

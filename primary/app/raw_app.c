@@ -63,9 +63,9 @@ const struct tcp_app raw_client_app = {
 	.asked = DP_C_TCP_REQ,
 };
 
+/* No .unfinished: a client's (http_app.c says why). */
 const struct tcp_app raw_server_app = {
 	.requests = raw_server_requests,
-	.unfinished = raw_unfinished,
 	.answered = DP_C_TCP_RSP,
 	.plain_kind = DP_REQ_NONE,
 };

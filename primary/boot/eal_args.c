@@ -155,6 +155,8 @@ eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg
 	 * secondary killed mid-start-up can then only leave a read lock
 	 * behind, which never blocks the engine (see lib/attach.c). */
 	rc |= eal_add(a, "--legacy-mem");
+	if (a->huge_dir[0])
+		rc |= eal_add(a, "--huge-dir=%s", a->huge_dir);
 	if (cfg->socket_mem[0])
 		rc |= eal_add(a, "--socket-mem=%s", cfg->socket_mem);
 	else

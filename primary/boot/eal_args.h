@@ -23,6 +23,8 @@ struct eal_args {
 	 * affinity_known; else all of 0..ncpu-1. */
 	int affinity_known;
 	uint64_t allowed[EAL_MAX_CPU / 64];
+	/* The instance's own hugetlbfs (boot/hugedir.h; "": EAL's choice). */
+	char huge_dir[256];
 };
 
 /* Hugepage memory (MB) a configuration needs: mbuf pools plus room for
@@ -31,7 +33,7 @@ unsigned long eal_mem_needed_mb(const struct dp_config *cfg);
 
 /* Build argv for rte_eal_init: the program name, the instance's file
  * prefix, lcores (lcore 0 = main, unpinned over ncpu CPUs; lcore i+1 =
- * worker i on cpu[i]), devices, memory, log level, then the user's extra
+ * worker i on cpu[i]), devices, memory (in huge_dir when set), log level, then the user's extra
  * arguments. Returns 0, or -1 when it does not fit. */
 int eal_args_build(struct eal_args *a, const char *prog, const struct dp_config *cfg,
 		   const char *name, long ncpu, int n_extra, char **extra);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "boot/eal_args.h"
+#include "boot/hugedir.h"
 #include "boot/instance.h"
 #include "meminfo.h"
 #include "boot/reclaim.h"
@@ -199,10 +200,16 @@ socket_mem_mb(const char *s)
 
 /* Free hugepages, counting those dead primaries hold (removed at start
  * before this check; counted only, by dperf -t). */
+unsigned long
+instance_hugepage_mb(const struct dp_config *cfg)
+{
+	return cfg->socket_mem[0] ? socket_mem_mb(cfg->socket_mem) : eal_mem_needed_mb(cfg);
+}
+
 static int
 hugepages_enough(const struct dp_config *cfg, int check_only, char *err, size_t errlen)
 {
-	unsigned long need = cfg->socket_mem[0] ? socket_mem_mb(cfg->socket_mem) : eal_mem_needed_mb(cfg);
+	unsigned long need = instance_hugepage_mb(cfg);
 	unsigned long have = free_hugepage_mb();
 	struct reclaimed r = { 0 };
 
@@ -295,6 +302,7 @@ instance_cleanup_failed(const char *name)
 		other = fcntl(fd, F_GETLK, &lk) == 0 && lk.l_type != F_UNLCK;
 		close(fd);
 	}
+	hugedir_unmount(); /* ours, whatever else runs under this name */
 	if (!other)
 		instance_cleanup(dir, name);
 }
@@ -306,6 +314,7 @@ instance_cleanup(const char *runtime_dir, const char *name)
 	FILE *f;
 	struct mntent *e;
 
+	hugedir_unmount();
 	if (runtime_dir != NULL && runtime_dir[0]) {
 		dp_remove_prefixed(runtime_dir, "");
 		rmdir(runtime_dir);

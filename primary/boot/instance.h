@@ -25,6 +25,9 @@ int instance_mark(const char *runtime_dir);
 /* After a failed rte_eal_init: remove what EAL created for name, unless
  * another live primary holds it (then the failure was that). */
 void instance_cleanup_failed(const char *name);
+/* Hugepage memory (MB) the instance's EAL gets: socket_mem's sum, else
+ * eal_mem_needed_mb. */
+unsigned long instance_hugepage_mb(const struct dp_config *cfg);
 /* After rte_eal_cleanup: remove runtime dir and our hugepage files. */
 void instance_cleanup(const char *runtime_dir, const char *name);
 

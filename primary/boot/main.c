@@ -34,6 +34,7 @@
 #include "escape.h"
 #include "boot/instance.h"
 #include "dev/port.h"
+#include "boot/hugedir.h"
 #include "boot/reclaim.h"
 #include "boot/shm_init.h"
 #include "control/telemetry.h"
@@ -366,9 +367,12 @@ main(int argc, char **argv)
 		printf("%s: ok\n", file);
 		return 0;
 	}
+	/* Before the signal handlers: a Ctrl-C while reclaim waits for another
+	 * primary's start (up to a minute) ends this one at once; nothing of
+	 * it has started. */
+	reclaim_at_start(argv[0]);
 	/* From here on, a signal stops the test (or is ignored): see there. */
 	control_loop_signals();
-	reclaim_at_start(argv[0]);
 	if (instance_preflight(&a.cfg, a.name, out, 0, err, sizeof(err)) != 0) {
 		print_err(argv[0], err);
 		return EXIT_CONFIG;
@@ -384,6 +388,9 @@ main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	set_affinity_known(&ea);
+	/* Its own hugetlbfs, so that EAL maps what it needs, not every page
+	 * free (boot/hugedir.h); without one (no privilege), the box's. */
+	(void)hugedir_mount(a.name, instance_hugepage_mb(&a.cfg), ea.huge_dir, sizeof(ea.huge_dir));
 	if (eal_args_build(&ea, argv[0], &a.cfg, a.name, sysconf(_SC_NPROCESSORS_ONLN),
 			   argc - optind, argv + optind) != 0) {
 		fprintf(stderr, "%s: too many EAL arguments\n", argv[0]);

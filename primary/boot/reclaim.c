@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <mntent.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot/hugedir.h"
 #include "boot/reclaim.h"
 #include "runtime_dir.h"
 
@@ -31,6 +33,8 @@ lock_hugedir(DIR *d, const char *dir)
 	for (int ms = 0; ms < RECLAIM_LOCK_WAIT_MS; ms += 10) {
 		if (flock(dirfd(d), LOCK_EX | LOCK_NB) == 0)
 			return 0;
+		if (errno != EWOULDBLOCK)
+			return -1; /* not a holder to wait for */
 		if (ms == 1000)
 			fprintf(stderr, "reclaim: waiting for another DPDK process starting on %s\n", dir);
 		usleep(10000);
@@ -142,6 +146,7 @@ reclaim_dead(int dry_run, struct reclaimed *r)
 	struct mntent *m;
 
 	memset(r, 0, sizeof(*r));
+	hugedir_reclaim_dead(dry_run, r); /* before the walk below: a dead one's mount goes whole */
 	if (f != NULL) {
 		while ((m = getmntent(f)) != NULL)
 			if (strcmp(m->mnt_type, "hugetlbfs") == 0)

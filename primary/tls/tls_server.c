@@ -155,6 +155,8 @@ read_records(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple 
 	}
 	r = tls_input(c, s->data, s->dlen, nw->tls->on_plain, &p);
 	if (p.reset) { /* pipeFull (counted): reset, as the plain server does */
+		if (r >= 0 && (r & TLS_EV_DONE)) /* the Finished rode with the requests */
+			tls_hs_done(nw, sk, c);
 		sk_ctl(nw, t, sk, TH_RST | TH_ACK);
 		sk_closed(nw, sk);
 		return;

@@ -95,6 +95,24 @@ test_basic(void **state)
 	assert_null(a->argv[a->argc]);
 	for (int i = 0; i < a->argc; i++) /* every argument lives in buf */
 		assert_true(a->argv[i] >= a->buf && a->argv[i] < a->buf + a->used);
+	/* no hugetlbfs of its own: EAL's choice */
+	assert_int_equal(count_prefix(a, "--huge-dir"), 0);
+	free(a);
+}
+
+/* The instance's own hugetlbfs (boot/hugedir.h), kept across the build. */
+static void
+test_huge_dir(void **state)
+{
+	struct dp_config c = base();
+	struct eal_args *a = new_args();
+
+	(void)state;
+	add_port(&c, "net_memif0,role=client,socket=/tmp/m.sock");
+	snprintf(a->huge_dir, sizeof(a->huge_dir), "/run/dperf/hugepages/x");
+	assert_int_equal(eal_args_build(a, "dperf", &c, "x", 2, 0, NULL), 0);
+	assert_true(find_arg(a, "--huge-dir=/run/dperf/hugepages/x") > 0);
+	assert_true(find_arg(a, "--legacy-mem") > 0);
 	free(a);
 }
 
@@ -307,6 +325,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_huge_dir),
 		cmocka_unit_test(test_lcores),
 		cmocka_unit_test(test_pci),
 		cmocka_unit_test(test_bond),

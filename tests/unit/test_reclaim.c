@@ -24,7 +24,7 @@
 
 #include "boot/reclaim.h"
 
-// links: primary/boot/reclaim.c
+// links: primary/boot/reclaim.c primary/boot/hugedir.c
 
 static char dir[] = "/tmp/test_reclaim.XXXXXX";
 
