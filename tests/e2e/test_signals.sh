@@ -24,6 +24,9 @@ nothing_left() {
 	for m in $(awk '$3 == "hugetlbfs" {print $2}' /proc/mounts); do
 		! ls "$m/$1"map_* >/dev/null 2>&1 || fail "$2: hugepage files $m/$1map_* left behind"
 	done
+	# its own hugetlbfs (primary/boot/hugedir.h) and its lock
+	[ ! -e "/run/dperf/hugepages/$1" ] && [ ! -e "/run/dperf/hugepages/$1.lock" ] ||
+		fail "$2: /run/dperf/hugepages/$1 left behind ($(grep -c "/run/dperf/hugepages/$1 " /proc/mounts) mounted)"
 }
 
 # Piped into head: the pipe closes after 3 lines, the test runs to its end.
@@ -64,6 +67,7 @@ start_primary $N "$T/s.conf"
 kill -KILL "$PID_e2e_sig"
 wait "$PID_e2e_sig" 2>/dev/null || true
 [ -e /var/run/dpdk/$N ] || fail "SIGKILL left nothing (the check below would prove nothing)"
+[ -e /run/dperf/hugepages/$N.lock ] || fail "SIGKILL left no hugetlbfs of its own (the check below would prove nothing about it)"
 rm -f "$T/memif.sock"
 start_primary $N-2 "$T/s.conf"
 line=$(grep "reclaimed" "$T/$N-2.log") || fail "the next primary did not say what it reclaimed"
