@@ -35,12 +35,27 @@ mkdir_p(const char *path)
 	return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whether this process sees the mounts the rest of the box sees: `ip
+ * netns exec` runs it in a mount namespace of its own, and a mount made
+ * there is invisible to a secondary started outside (dperf-ctl could not
+ * attach to a tap server in a namespace). */
+static int
+box_mount_ns(void)
+{
+	struct stat self, init;
+
+	return stat("/proc/self/ns/mnt", &self) == 0 && stat("/proc/1/ns/mnt", &init) == 0 &&
+	       self.st_ino == init.st_ino && self.st_dev == init.st_dev;
+}
+
 int
 hugedir_mount(const char *name, unsigned long mb, char *dir, size_t len)
 {
 	char lock[300], opts[64];
 
 	dir[0] = 0;
+	if (!box_mount_ns())
+		return -1; /* the box's hugetlbfs, which every namespace shares */
 	snprintf(lock, sizeof(lock), "%s/%s.lock", DP_HUGEDIR_BASE, name);
 	snprintf(mounted, sizeof(mounted), "%s/%s", DP_HUGEDIR_BASE, name);
 	if (mkdir_p(mounted) != 0)

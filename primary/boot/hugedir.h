@@ -17,8 +17,9 @@
 
 /* Mounts DP_HUGEDIR_BASE/name (hugetlbfs, 2 MB pages, mb MB and a few
  * more) and writes its path into dir; returns -1 and leaves dir "" when it
- * cannot (no privilege, no hugetlbfs: EAL then uses the box's mount, as
- * before). The instance's lock file beside it is held until exit. */
+ * cannot (no privilege, no hugetlbfs, or a mount namespace of its own, as
+ * under `ip netns exec`, where no secondary outside would see it: EAL then
+ * uses the box's mount, as before). The instance's lock file beside it is held until exit. */
 int hugedir_mount(const char *name, unsigned long mb, char *dir, size_t len);
 /* Our own mount (if any) detached and removed: the pages go back once no
  * process maps them (ours at exit, a secondary's when it goes). */

@@ -15,7 +15,7 @@ rd=/var/run/dpdk/e2e-acc
 [ "$(stat -c %a /var/run/dpdk)" = 700 ] || fail "/var/run/dpdk is mode $(stat -c %a /var/run/dpdk)"
 n=0
 shopt -s nullglob
-for f in /dev/hugepages/e2e-accmap_*; do
+for f in $(huge_files e2e-acc); do
 	[ "$(stat -c %a "$f")" = 600 ] || fail "$f is mode $(stat -c %a "$f"), expected 600"
 	n=$((n + 1))
 done
@@ -31,7 +31,7 @@ for cmd in "dperf-ctl -p e2e-acc status" "dperf-ctl -p e2e-acc set duration 1s" 
 	[ "$(wc -l <<<"$out")" = 1 ] || fail "'$cmd' as nobody: more than one line: $out"
 done
 note "as nobody: $out"
-as_nobody /usr/bin/python3 - "$rd/mp_socket" /dev/hugepages/e2e-accmap_0 <<'PY' || fail "nobody reached the control socket or the shared memory"
+as_nobody /usr/bin/python3 - "$rd/mp_socket" "$(huge_files e2e-acc | head -1)" <<'PY' || fail "nobody reached the control socket or the shared memory"
 import socket, sys
 try:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

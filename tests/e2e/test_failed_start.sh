@@ -12,6 +12,8 @@ good() {
 nothing_left() {
 	[ ! -e "/var/run/dpdk/$N" ] || fail "$1: runtime directory /var/run/dpdk/$N left behind"
 	! ls /dev/hugepages/"$N"map_* >/dev/null 2>&1 || fail "$1: hugepage files /dev/hugepages/${N}map_* left behind"
+	[ ! -e "/run/dperf/hugepages/$N" ] && [ ! -e "/run/dperf/hugepages/$N.lock" ] ||
+		fail "$1: its own hugetlbfs /run/dperf/hugepages/$N left behind"
 }
 # refused WHAT EXPECTED [PREFIX-COMMAND...] -- DPERF-ARGS: dperf -t and a
 # start both give one line containing EXPECTED and exit 2.

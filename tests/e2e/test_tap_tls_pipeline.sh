@@ -60,8 +60,8 @@ pipelined() {
 	g0=$(st httpGet) ok0=$(st http2XX)
 	for _ in $(seq "$n"); do cat "$T/want"; done >"$T/want$n"
 	want_sum=$(sha256sum "$T/want$n" | cut -d' ' -f1)
-	(for _ in $(seq "$n"); do printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'; done; sleep $((4 + 2 * n))) |
-		ip netns exec $NS timeout $((8 + 2 * n)) openssl s_client -quiet -tls$v -connect 198.18.0.1:443 \
+	(for _ in $(seq "$n"); do printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'; done; sleep $((1 + n))) |
+		ip netns exec $NS timeout $((3 + n)) openssl s_client -quiet -tls$v -connect 198.18.0.1:443 \
 			-CAfile "$CERT" -servername dperf.test -verify_return_error \
 			>"$T/got$v" 2>"$T/s_$v.log" || rc=$?
 	[ $rc = 0 ] || [ $rc = 124 ] || fail "openssl s_client -tls$v: status $rc: $(tail -5 "$T/s_$v.log")"
