@@ -35,17 +35,22 @@ mkdir_p(const char *path)
 	return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Whether this process sees the mounts the rest of the box sees: `ip
- * netns exec` runs it in a mount namespace of its own, and a mount made
- * there is invisible to a secondary started outside (dperf-ctl could not
- * attach to a tap server in a namespace). */
+/* Whether this process sees the mounts its parent sees: `ip netns exec`
+ * runs it in a mount namespace of its own, and a mount made there is
+ * invisible to a secondary started outside (dperf-ctl could not attach to
+ * a tap server in a namespace). The parent, not pid 1: in a sandbox pid
+ * 1's namespace may not be readable (every primary had fallen back). A
+ * parent whose namespace cannot be read (a daemon's, pid 1's): the same. */
 static int
-box_mount_ns(void)
+parent_mount_ns(void)
 {
-	struct stat self, init;
+	struct stat self, parent;
+	char path[64];
 
-	return stat("/proc/self/ns/mnt", &self) == 0 && stat("/proc/1/ns/mnt", &init) == 0 &&
-	       self.st_ino == init.st_ino && self.st_dev == init.st_dev;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)getppid());
+	if (stat("/proc/self/ns/mnt", &self) != 0 || stat(path, &parent) != 0)
+		return 1;
+	return self.st_ino == parent.st_ino && self.st_dev == parent.st_dev;
 }
 
 int
@@ -54,7 +59,7 @@ hugedir_mount(const char *name, unsigned long mb, char *dir, size_t len)
 	char lock[300], opts[64];
 
 	dir[0] = 0;
-	if (!box_mount_ns())
+	if (!parent_mount_ns())
 		return -1; /* the box's hugetlbfs, which every namespace shares */
 	snprintf(lock, sizeof(lock), "%s/%s.lock", DP_HUGEDIR_BASE, name);
 	snprintf(mounted, sizeof(mounted), "%s/%s", DP_HUGEDIR_BASE, name);
