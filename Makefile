@@ -250,26 +250,18 @@ FUZZ_RX_LINK = -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm
 FUZZ_RX_HARNESS_SRC = tests/fuzz/fuzz_rx.c tests/fuzz/rx_snap.c
 FUZZ_RX_TRACED = $(FUZZ_RX_HARNESS_SRC) $(filter-out $(FUZZ_RX_QUIET),$(FUZZ_RX_SRC))
 fuzz_objs = $(patsubst %.c,build/fuzz/$(1)/%.o,$(2))
-build/fuzz/rx/%.o: %.c $(FUZZ_RX_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
-build/fuzz/rx-cmp/%.o: %.c $(FUZZ_RX_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_FAST) -c -o $@ $<
-build/fuzz/rx_tls/%.o: %.c $(FUZZ_RX_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
-build/fuzz/rx_tls-cmp/%.o: %.c $(FUZZ_RX_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	@$(FUZZ_RX_CC) $(FUZZ_RX_TLS_FAST) -DFUZZ_RX_TLS=1 -c -o $@ $<
-build/fuzz/rx_san/%.o: %.c $(FUZZ_RX_DEPS)
-	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	@$(FUZZ_RX_CC) -fno-sanitize-coverage=trace-cmp -c -o $@ $<
+# fuzz_variant VARIANT FLAGS: the rule compiling a source for a variant.
+define fuzz_variant
+build/fuzz/$(1)/%.o: %.c $$(FUZZ_RX_DEPS)
+	@mkdir -p $$(dir $$@)
+	@echo "  FUZZCC  $$@"
+	@$$(FUZZ_RX_CC) $(2) -c -o $$@ $$<
+endef
+$(eval $(call fuzz_variant,rx,$(FUZZ_RX_FAST) -fno-sanitize-coverage=trace-cmp))
+$(eval $(call fuzz_variant,rx-cmp,$(FUZZ_RX_FAST)))
+$(eval $(call fuzz_variant,rx_tls,$(FUZZ_RX_TLS_FAST) -fno-sanitize-coverage=trace-cmp))
+$(eval $(call fuzz_variant,rx_tls-cmp,$(FUZZ_RX_TLS_FAST) -DFUZZ_RX_TLS=1))
+$(eval $(call fuzz_variant,rx_san,-fno-sanitize-coverage=trace-cmp))
 build/fuzz/fuzz_rx: $(call fuzz_objs,rx-cmp,$(FUZZ_RX_TRACED)) $(call fuzz_objs,rx,$(FUZZ_RX_QUIET)) | $(TLS_TEST_KEY)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

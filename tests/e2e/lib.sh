@@ -113,15 +113,11 @@ run_pair() {
 jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 
 ctl() { "$SECONDARY_BUILD/dperf-ctl" "$@"; }
-# forget_killed NAME: what a primary killed with SIGKILL left, which the
-# next primary would reclaim: its runtime directory, its own hugetlbfs
-# (primary/boot/hugedir.h) and any hugepage file of its name elsewhere.
-forget_killed() {
-	rm -rf "/var/run/dpdk/$1"
-	umount -l "/run/dperf/hugepages/$1" 2>/dev/null || true
-	rmdir "/run/dperf/hugepages/$1" 2>/dev/null || true
-	rm -f "/run/dperf/hugepages/$1.lock" /dev/hugepages/"$1"map_*
-}
+# forget_killed: what a primary killed with SIGKILL left, which the next
+# primary would reclaim (its runtime directory, its own hugetlbfs, its
+# hugepage files): removed by the check run-e2e.sh runs after each test,
+# which would otherwise blame it on this one.
+forget_killed() { "$ROOT/scripts/check-leftovers.sh" --remove >/dev/null || true; }
 # huge_files NAME: the hugepage files of a running primary, in its own
 # hugetlbfs, or the box's where it has none.
 huge_files() {

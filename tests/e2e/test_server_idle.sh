@@ -27,7 +27,7 @@ note "after ${secs}s: skCon $con, idleClose $idle, skErr $err"
 [ "$idle" -ge 1000 ] || fail "idleClose $idle, expected most of the 2000 idle connections"
 [ "$err" = 2000 ] || fail "skErr $err: expected each of the 2000 lost connections once"
 # The killed client's files (the next primary would reclaim them).
-forget_killed e2e-cli
+forget_killed
 ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 15 || fail "server exit status $?"
 pass "2000 connections of a dead client freed in ${secs}s"

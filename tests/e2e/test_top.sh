@@ -40,5 +40,5 @@ wait_until 10 shows kill "top-exit=" || fail "dperf-top did not exit 10 s after 
 out=$(tm capture-pane -p -t kill)
 grep -q "top-exit=5" <<<"$out" || fail "dperf-top did not exit 5 when its primary was killed: $out"
 grep -q "(pid $PID_e2e_srv) died before its test ended" <<<"$out" || fail "dperf-top did not say the primary died: $out"
-forget_killed e2e-srv
+forget_killed
 pass "screen, keys, stop, killed primary"
