@@ -242,7 +242,7 @@ FUZZ_RX_CC   = $(FUZZ_CC) $(FUZZ_FLAGS) -O2 -fsanitize-coverage-ignorelist=tests
 FUZZ_RX_FAST = -fno-sanitize=address,undefined
 FUZZ_RX_TLS_FAST = -fno-sanitize=alignment,pointer-overflow
 FUZZ_RX_DEPS = tests/fuzz/cov_ignore.txt $(BUILD)/gen/dp_version.h $(wildcard primary/*/*.h common/*.h)
-FUZZ_RX_LINK = -Wl,--wrap=tcp_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
+FUZZ_RX_LINK = -Wl,--wrap=tcp_server_input -Wl,--wrap=tls_server_input $(DPDK_LIBS) -lssl -lcrypto -lbsd -lm -lpthread
 # Every source of the three receive-path harnesses is compiled to an
 # object of its variant's directory (build/fuzz/VARIANT/), so that make -j
 # compiles them side by side and a change recompiles one file, not fifty

@@ -16,6 +16,7 @@
 #include "http/messages.h"
 #include "boot/worker_msgs.h"
 #include "net/pkt.h"
+#include "net/rx.h"
 #include "net/vxlan.h"
 #include "state/sock_table.h"
 #include "tcp/tcp_dack.h"
@@ -286,7 +287,9 @@ worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint1
 	wk->net.mss = (uint16_t)cfg->mss;
 	/* what a connection can take: its share of the out-of-order queue */
 	tcp_rcv_window(&wk->net, DP_OOO_PER_CONN * cfg->mss);
-	wk->net.rx_drop.every = cfg->test_rx_drop;
+	/* A UDP run's TCP segments are all tcpDrop (its seg_in, net/rx.c),
+	 * counted before this knob could drop one as testDrop. */
+	wk->net.rx_drop.every = wk->net.is_udp ? 0 : cfg->test_rx_drop;
 	wk->tcp.snd_drop.every = cfg->test_tx_drop;
 	/* send_window: an upper bound in segments when set (dperf's default
 	 * of 4 is not ours: the congestion and peer windows pace, tcp_send.h) */
@@ -328,6 +331,7 @@ worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_
 		return -1;
 	if (wk->net.io.vx != NULL)
 		wk->net.fring.cap = 0; /* pkt_flood.c: a sent mbuf starts with outer headers */
+	rx_bind(&wk->net); /* the role, the protocol and the tunnel, for every packet */
 	return alloc_sockets(wk, err, errlen);
 }
 

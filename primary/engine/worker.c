@@ -9,7 +9,6 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
-#include <rte_prefetch.h>
 
 #include "control/control.h"
 #include "dev/dev_fault.h"
@@ -224,11 +223,8 @@ worker_loop(struct worker *wk)
 		}
 		work = nb;
 		wk->rx_backlog = nb < burst ? 0 : (uint8_t)RTE_MIN(wk->rx_backlog + 1, 255);
-		for (uint16_t i = 0; i < nb; i++) {
-			if (i + 1 < nb)
-				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-			rx_packet(net, pkts[i]);
-		}
+		if (nb != 0)
+			rx_burst(net, pkts, nb);
 		if (unlikely(wk->ctl->generation != wk->gen_seen))
 			apply_control(wk);
 		if (now >= next_t) {

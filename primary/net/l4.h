@@ -2,8 +2,11 @@
  * What the receive path hands to the transports: a parsed TCP segment or
  * UDP datagram, and the entry points it calls. net/ declares them and
  * tcp/ and udp/ define them, so the receive path needs no transport's
- * header (a lower room never includes a higher one; the calls bind at
- * link time, as direct calls, not through pointers).
+ * header (a lower room never includes a higher one). rx_bind (net/rx.h)
+ * puts the run's two in struct netw once (seg_in, dgram_in), and the
+ * receive path calls them through those pointers: the role and the
+ * protocol are not tested per packet. A filter over TCP (TLS) binds its
+ * own input in seg_in over the role's (tls/tls_tcp.c).
  */
 #ifndef DPERF_L4_H
 #define DPERF_L4_H
@@ -43,6 +46,7 @@ struct udp_dgram {
 void tcp_client_input(struct netw *nw, const struct seg *s);
 void tcp_server_input(struct netw *nw, const struct seg *s);
 /* udp/udp.c */
-void udp_input(struct netw *nw, const struct udp_dgram *d);
+void udp_client_input(struct netw *nw, const struct udp_dgram *d);
+void udp_server_input(struct netw *nw, const struct udp_dgram *d);
 
 #endif

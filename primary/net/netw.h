@@ -29,8 +29,10 @@
  * (pkt_flood.c). Power of two. */
 #define DP_FLOOD_RING 512
 
+struct seg;
 struct tcp_part;
 struct tls_part;
+struct udp_dgram;
 struct vxlan;
 
 /* How this worker's frames are built: its port, the port's tunnel, its
@@ -83,6 +85,15 @@ struct netw {
 	struct dp_worker_lat *lat; /* NULL: latency not recorded (net/lat.h records) */
 	struct tcp_part *tcp;      /* tcp/tcp.h: the worker's (engine/worker.h) */
 	struct tls_part *tls;      /* tls/tls_tcp.h: protocol https or tls; NULL: none */
+	/* The receive path's choices, bound once at setup (net/rx.h:
+	 * rx_bind), so that no packet branches on them: the frame handler
+	 * of a burst (plain, or VXLAN's outer headers first), and what a
+	 * TCP segment and a UDP datagram go to (net/l4.h: the role's input,
+	 * TLS's over it, or a count of the drop when the run is the other
+	 * protocol). */
+	void (*burst_in)(struct netw *nw, struct rte_mbuf **m, uint16_t n);
+	void (*seg_in)(struct netw *nw, const struct seg *s);
+	void (*dgram_in)(struct netw *nw, const struct udp_dgram *d);
 	struct sk_table skt;
 	struct sk_cursor cur;
 	struct msgs msg;

@@ -53,10 +53,10 @@ struct tcp_part {
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A layer over TCP (TLS: tls/tls_tcp.h) that takes the worker's
-	 * segments and timers whole, with its own role over tcp_input.h's
-	 * one path, and is told when a connection ends, whatever ended it.
-	 * NULL: plain TCP (one predicted branch per segment). */
-	void (*over_input)(struct netw *nw, const struct seg *s);
+	 * timers whole, with its own role over tcp_input.h's one path, and
+	 * is told when a connection ends, whatever ended it. NULL: plain TCP
+	 * (one predicted branch a timer, not a packet; its segments it takes
+	 * in net/netw.h's seg_in, bound over the role's input). */
 	void (*over_timer)(struct netw *nw, uint32_t idx, int which);
 	void (*over_closed)(struct netw *nw, struct sock *sk);
 };

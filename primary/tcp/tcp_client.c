@@ -229,13 +229,12 @@ static const struct tcp_role client_role = {
 	.unfinished = tcp_client_unfinished,
 };
 
+/* The client's segments (net/l4.h), bound once (net/rx.c: rx_bind);
+ * under TLS the filter's input is bound instead, and calls tcp_input
+ * with its own role. */
 void
 tcp_client_input(struct netw *nw, const struct seg *s)
 {
-	if (unlikely(nw->tcp->over_input != NULL)) {
-		nw->tcp->over_input(nw, s);
-		return;
-	}
 	tcp_input(nw, s, &client_role);
 }
 

@@ -306,12 +306,9 @@ tcp_server_timer(struct netw *nw, uint32_t idx, int which)
 	tcp_timer_rt(nw, idx, &server_role);
 }
 
+/* The server's segments, bound as the client's are (tcp_client.c). */
 void
 tcp_server_input(struct netw *nw, const struct seg *s)
 {
-	if (unlikely(nw->tcp->over_input != NULL)) {
-		nw->tcp->over_input(nw, s);
-		return;
-	}
 	tcp_input(nw, s, &server_role);
 }

@@ -59,7 +59,9 @@ tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen)
 	p->conn = m;
 	p->n_conn = nw->skt.n_sk;
 	nw->tls = p;
-	nw->tcp->over_input = nw->is_client ? tls_client_input : tls_server_input;
+	/* the worker's segments, bound once over the role's input */
+	p->under_input = nw->seg_in;
+	nw->seg_in = nw->is_client ? tls_client_input : tls_server_input;
 	nw->tcp->over_timer = nw->is_client ? tls_client_timer : tls_server_timer;
 	nw->tcp->over_closed = part_closed;
 	p->on_plain = nw->is_client ? NULL : tls_server_plain(nw);
@@ -81,7 +83,7 @@ tls_part_fini(struct tls_part *p, struct netw *nw)
 	tls_side_free(&p->side);
 	if (nw->tls == p) {
 		nw->tls = NULL;
-		nw->tcp->over_input = NULL;
+		nw->seg_in = p->under_input;
 		nw->tcp->over_timer = NULL;
 		nw->tcp->over_closed = NULL;
 	}

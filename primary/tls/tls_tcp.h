@@ -4,8 +4,10 @@
  * the records a connection wrote sent through the TCP sender, a
  * handshake completed or failed counted.
  *
- * The part takes the worker's segments and timers through tcp_part's
- * over_* hooks (tcp/tcp.h), so plain TCP pays one predicted branch.
+ * The part takes the worker's segments in the receive path's seg_in
+ * (net/netw.h), bound over the role's input while it is set, and its
+ * timers through tcp_part's over_* hooks (tcp/tcp.h), so plain TCP pays
+ * one predicted branch a timer.
  */
 #ifndef DPERF_TLS_TCP_H
 #define DPERF_TLS_TCP_H
@@ -25,6 +27,9 @@ struct tls_part {
 	uint64_t n_conn;
 	int64_t conn_bytes;    /* one connection's bytes, measured at setup (tls_measure.h) */
 	tls_plain_fn *on_plain; /* server: its plaintext's requests answered (tls_server_plain) */
+	/* the worker's seg_in before the part took it (the role's input),
+	 * given back by tls_part_fini */
+	void (*under_input)(struct netw *nw, const struct seg *s);
 };
 
 /* The worker's TLS part for its configuration's tls_* keywords, the

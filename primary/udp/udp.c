@@ -6,24 +6,28 @@
 #include "state/sock_table.h"
 #include "udp/udp.h"
 
+/* The client's and the server's entries (net/l4.h), bound by role once
+ * (net/rx.c: rx_bind). */
 void
-udp_input(struct netw *nw, const struct udp_dgram *d)
+udp_client_input(struct netw *nw, const struct udp_dgram *d)
+{
+	if (sk_index_client(&nw->skt, d->dip, d->dport, d->sport) == SK_NONE || d->sip != nw->skt.srv_ip) {
+		CNT(&nw->cnt, UDP_DROP);
+		return;
+	}
+	CNT(&nw->cnt, UDP_RX);
+	CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
+	if (nw->is_http)
+		CNT(&nw->cnt, HTTP_2XX);
+	else
+		CNT(&nw->cnt, TCP_RSP);
+}
+
+void
+udp_server_input(struct netw *nw, const struct udp_dgram *d)
 {
 	struct tuple t = { .lip = d->dip, .rip = d->sip, .lport = d->dport, .rport = d->sport };
 
-	if (nw->is_client) {
-		if (sk_index_client(&nw->skt, d->dip, d->dport, d->sport) == SK_NONE || d->sip != nw->skt.srv_ip) {
-			CNT(&nw->cnt, UDP_DROP);
-			return;
-		}
-		CNT(&nw->cnt, UDP_RX);
-		CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
-		if (nw->is_http)
-			CNT(&nw->cnt, HTTP_2XX);
-		else
-			CNT(&nw->cnt, TCP_RSP);
-		return;
-	}
 	if (sk_index_server(&nw->skt, d->sip, d->sport, d->dport) == SK_NONE || d->dip != nw->skt.srv_ip) {
 		CNT(&nw->cnt, UDP_DROP);
 		return;

@@ -194,17 +194,33 @@ tx_flush(struct txq *q)
 }
 
 /* The socket a segment names, for the restore (rx_snap.h): the link
- * (-Wl,--wrap) sends rx.c's calls here. A server's table is too large to
- * copy back whole; a client's is copied whole. */
+ * (-Wl,--wrap) sends the server's inputs here, the plain one as rx.c
+ * binds it and TLS's as tls_tcp.c binds it over that. A server's table is
+ * too large to copy back whole; a client's is copied whole. */
 void __real_tcp_server_input(struct netw *nw, const struct seg *s);
 void __wrap_tcp_server_input(struct netw *nw, const struct seg *s);
+void __real_tls_server_input(struct netw *nw, const struct seg *s);
+void __wrap_tls_server_input(struct netw *nw, const struct seg *s);
+
+static void
+touch_server(struct netw *nw, const struct seg *s)
+{
+	worker_snap_touch(&container_of(nw, struct side, wk.net)->snap,
+			  sk_index_server(&nw->skt, s->sip, s->sport, s->dport));
+}
 
 void
 __wrap_tcp_server_input(struct netw *nw, const struct seg *s)
 {
-	worker_snap_touch(&container_of(nw, struct side, wk.net)->snap,
-			  sk_index_server(&nw->skt, s->sip, s->sport, s->dport));
+	touch_server(nw, s);
 	__real_tcp_server_input(nw, s);
+}
+
+void
+__wrap_tls_server_input(struct netw *nw, const struct seg *s)
+{
+	touch_server(nw, s);
+	__real_tls_server_input(nw, s);
 }
 
 /* ------------------------------------------------------------------ */

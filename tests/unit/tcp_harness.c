@@ -133,6 +133,15 @@ tcp_flood_syn(struct netw *nw, const struct tuple *t, uint32_t seq)
 	return tcp_out(nw, t, seq, 0, TH_SYN, 0, NULL);
 }
 
+/* The receive path's binding (net/rx.c, not linked: the harness hands
+ * segments to the worker itself): the role's input, which a TLS part
+ * binds its own over (tls_part_init). No UDP, no tunnel here. */
+void
+rx_bind(struct netw *nw)
+{
+	nw->seg_in = nw->is_client ? tcp_client_input : tcp_server_input;
+}
+
 uint16_t
 tx_flush(struct txq *q)
 {
@@ -202,6 +211,7 @@ node_new(const struct dp_config *cfg)
 	wk->st = n->st;
 	wk->net.io.np = &n->np;
 	worker_fields(wk, cfg, 0, 0, 0, HZ);
+	rx_bind(&wk->net); /* as worker_setup does */
 	/* The test's clock. */
 	wk->start_tsc = 1000000;
 	wk->net.now = wk->start_tsc;
@@ -298,10 +308,7 @@ new_server(void (*tweak)(struct dp_config *))
 void
 input(struct node *to, const struct seg *s)
 {
-	if (to->wk.net.is_client)
-		tcp_client_input(&to->wk.net, s);
-	else
-		tcp_server_input(&to->wk.net, s);
+	to->wk.net.seg_in(&to->wk.net, s);
 }
 
 /* Deliver a segment sent on tuple t (sender's view) to `to`, with option

@@ -28,6 +28,7 @@
 #include "boot/worker_msgs.h"
 #include "http/messages.h"
 #include "boot/worker_setup.h"
+#include "net/rx.h"
 
 /* ------------------------------------------------------------------ */
 /* A worker with its outbox                                            */
