@@ -69,8 +69,8 @@ tcp_client_unfinished(struct netw *nw, const struct sock *sk)
 	nw->tcp->app.unfinished(nw, sk);
 }
 
-static void
-client_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
+void
+tcp_client_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
 {
 	CNT(&nw->cnt, SK_ERR);
 	tcp_client_unfinished(nw, sk);
@@ -105,7 +105,7 @@ next_step(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 		fin_ends_response(nw, sk);
 	if (sk->inflight > 0) {
 		if (sk->flags & SKF_FIN_RCVD) { /* peer closed mid-response */
-			client_fail(nw, sk, t);
+			tcp_client_fail(nw, sk, t);
 		} else if (dlen) {
 			/* More of the response to come: the server makes
 			 * progress, its retransmission timer starts again (a
@@ -151,7 +151,7 @@ static int
 client_read(struct netw *nw, struct sock *sk, const struct tuple *t, const struct seg *s)
 {
 	if (tcp_client_response(nw, sk, s->data, s->dlen) != 0) {
-		client_fail(nw, sk, t);
+		tcp_client_fail(nw, sk, t);
 		return 1;
 	}
 	return 0;
@@ -211,13 +211,6 @@ client_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 	return 1;
 }
 
-static inline const struct msg *
-client_resent(const struct netw *nw, const struct sock *sk)
-{
-	(void)sk;
-	return &nw->msg.req;
-}
-
 static const struct tcp_role client_role = {
 	.side = TCP_CLIENT,
 	.fin_wait = TL_RT,
@@ -225,7 +218,7 @@ static const struct tcp_role client_role = {
 	.established = client_established,
 	.late_data = client_read, /* nobody asked for it: an error */
 	.sending = client_sending,
-	.resent = client_resent,
+	.resent = tcp_client_resent,
 	.unfinished = tcp_client_unfinished,
 };
 

@@ -35,6 +35,21 @@ int tcp_client_closing(const struct netw *nw, const struct sock *sk);
  * malformed response): the application counts it (HTTP: httpErr). */
 void tcp_client_unfinished(struct netw *nw, const struct sock *sk);
 
+/* The connection fails (a malformed response; over TLS, a record or
+ * handshake that failed too): counted (skErr, an unfinished response)
+ * and reset. */
+void tcp_client_fail(struct netw *nw, struct sock *sk, const struct tuple *t);
+
+/* The role's resent step (tcp_input.h): only a FIN alone is resent
+ * outside a message of the sender, and the request template says which
+ * (plain and TLS clients alike). */
+static inline const struct msg *
+tcp_client_resent(const struct netw *nw, const struct sock *sk)
+{
+	(void)sk;
+	return &nw->msg.req;
+}
+
 /* A response has ended (its last byte arrived in order), counted in c.
  * The latency of a pipelined batch is its last response's. */
 static inline void

@@ -245,19 +245,6 @@ server_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct 
 	}
 }
 
-/* A SYN: a new connection (a SYN+ACK is not for a server, nor any SYN
- * while stopping). */
-static void
-server_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
-	    const struct tuple *t)
-{
-	if ((s->flags & TH_ACK) || nw->stopping) {
-		CNT(&nw->cnt, TCP_DROP);
-		return;
-	}
-	tcp_server_accept(nw, sk, idx, s, t);
-}
-
 static inline int
 server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
@@ -271,7 +258,7 @@ server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 static const struct tcp_role server_role = {
 	.side = TCP_SERVER,
 	.fin_wait = TL_IDLE,
-	.open = server_open,
+	.open = tcp_server_open,
 	.established = server_established,
 	.sending = server_sending,
 	.resent = response,

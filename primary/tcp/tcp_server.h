@@ -22,6 +22,20 @@
 void tcp_server_accept(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
 		       const struct tuple *t);
 
+/* The role's open step (tcp_input.h), plain and TLS servers alike: a SYN
+ * is a new connection (a SYN+ACK is not for a server, nor any SYN while
+ * stopping). */
+static inline void
+tcp_server_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
+		const struct tuple *t)
+{
+	if ((s->flags & TH_ACK) || nw->stopping) {
+		CNT(&nw->cnt, TCP_DROP);
+		return;
+	}
+	tcp_server_accept(nw, sk, idx, s, t);
+}
+
 /* The complete requests in data[0..dlen), received in order, counted by
  * the application (tcp_app.h's requests; HTTP: httpGet counts GET and
  * HEAD, httpPost POST, httpErr anything else; raw TCP: tcpReq) into r

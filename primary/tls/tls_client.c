@@ -16,17 +16,6 @@
 #include "tls/tls_src.h"
 #include "tls/tls_tcp.h"
 
-/* The connection fails: counted (skErr, an unfinished response) and
- * reset, as the plain client does with a malformed response. */
-static void
-cli_fail(struct netw *nw, struct sock *sk, const struct tuple *t)
-{
-	CNT(&nw->cnt, SK_ERR);
-	tcp_client_unfinished(nw, sk);
-	sk_ctl(nw, t, sk, TH_RST | TH_ACK);
-	sk_closed(nw, sk);
-}
-
 /* The request written as records (sent by tls_flush). Returns -1 when
  * the write failed (counted: tlsErr). */
 static int
@@ -91,13 +80,13 @@ tls_cli_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct
 				was = TLS_UP;
 			}
 			tls_failed(nw, c, was);
-			cli_fail(nw, sk, t);
+			tcp_client_fail(nw, sk, t);
 			return;
 		}
 		if ((r & TLS_EV_DONE)) {
 			tls_hs_done(nw, sk, c);
 			if (ask(nw, sk, c) < 0) {
-				cli_fail(nw, sk, t);
+				tcp_client_fail(nw, sk, t);
 				return;
 			}
 		}
@@ -109,17 +98,17 @@ tls_cli_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct
 
 		if (tls_eof(c) < 0) { /* mid-handshake */
 			tls_failed(nw, c, was);
-			cli_fail(nw, sk, t);
+			tcp_client_fail(nw, sk, t);
 			return;
 		}
 		if (sk->inflight > 0) { /* the server closed mid-response */
-			cli_fail(nw, sk, t);
+			tcp_client_fail(nw, sk, t);
 			return;
 		}
 		tls_close_after(sk, c);
 	} else if (sk->req_done != done && sk->inflight == 0 && !(sk->flags & SKF_CLOSE) &&
 		   next(nw, sk, idx, c) < 0) {
-		cli_fail(nw, sk, t);
+		tcp_client_fail(nw, sk, t);
 		return;
 	}
 	tls_flush(nw, sk, idx, t, c);
@@ -140,7 +129,7 @@ tls_cli_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s
 	CNT(&nw->cnt, TLS_HS);
 	if (tls_open(c, &nw->tls->side) < 0) {
 		tls_failed(nw, c, TLS_HS);
-		cli_fail(nw, sk, t);
+		tcp_client_fail(nw, sk, t);
 		return;
 	}
 	tls_flush(nw, sk, idx, t, c);
@@ -149,19 +138,7 @@ tls_cli_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s
 static inline int
 tls_cli_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (!snd_active(nw, sk))
-		return 0;
-	tls_src(src, tls_conn_of(nw, sk));
-	*fin = (sk->flags & SKF_CLOSE) != 0;
-	return 1;
-}
-
-/* Only a FIN alone is resent outside a message (tls_server.c says why). */
-static inline const struct msg *
-tls_cli_resent(const struct netw *nw, const struct sock *sk)
-{
-	(void)sk;
-	return &nw->msg.req;
+	return tls_sending(nw, sk, tls_conn_of(nw, sk), src, fin, (sk->flags & SKF_CLOSE) != 0);
 }
 
 static void
@@ -178,7 +155,7 @@ static const struct tcp_role tls_client_role = {
 	.established = tls_cli_established,
 	/* .late_data: none, the server's close_notify after our FIN is not read */
 	.sending = tls_cli_sending,
-	.resent = tls_cli_resent,
+	.resent = tcp_client_resent, /* only a FIN alone: tls_server.c says why */
 	.unfinished = tls_cli_unfinished,
 };
 
@@ -199,7 +176,7 @@ tls_client_timer(struct netw *nw, uint32_t idx, int which)
 	if (nw->stopping || c->state != TLS_UP) {
 		tls_close_after(sk, c);
 	} else if (ask(nw, sk, c) < 0) {
-		cli_fail(nw, sk, &t);
+		tcp_client_fail(nw, sk, &t);
 		return;
 	}
 	tls_flush(nw, sk, idx, &t, c);

@@ -67,24 +67,18 @@ record_answer(void *ctx, const struct msg *m, int last)
  * and answered at once, as the plain server does with a segment
  * (tcp_server.h: the same counting, the same answers). A bad request is
  * answered 400 and closes. */
-static void
-srv_on_plain(void *arg, const uint8_t *data, uint32_t len)
+static __rte_always_inline void
+answer_at_once(struct plain_ctx *p, const struct req_runs *r)
 {
-	struct plain_ctx *p = arg;
 	struct netw *nw = p->nw;
 	struct sock *sk = p->sk;
-	struct req_runs r;
 	int bad = 0;
 
-	if ((sk->flags & SKF_CLOSE) || p->c->state == TLS_FAILED)
-		return; /* closing: what follows is not answered */
-	r.n = r.total = 0;
-	tcp_server_count(nw, sk, data, len, &r);
-	if (tcp_server_answers(nw, sk, &r, record_answer, p) < 0)
+	if (tcp_server_answers(nw, sk, r, record_answer, p) < 0)
 		return;
-	for (uint32_t k = 0; k < r.n; k++)
-		bad |= r.kind[k] == DP_REQ_BAD;
-	if (r.total > 0 && (!nw->keepalive || nw->stopping || bad || (sk->flags & SKF_CLOSE)))
+	for (uint32_t k = 0; k < r->n; k++)
+		bad |= r->kind[k] == DP_REQ_BAD;
+	if (r->total > 0 && (!nw->keepalive || nw->stopping || bad || (sk->flags & SKF_CLOSE)))
 		tls_close_after(sk, p->c); /* SKF_CLOSE: the request asked for it */
 }
 
@@ -105,27 +99,53 @@ record_begin(void *ctx, const struct msg *m, int close)
 }
 
 /* Plaintext received, answers over several segments: its requests
- * counted and queued behind the answer in progress, as the plain server
- * does with a segment (tcp_server.c's server_established: the same queue,
- * the same answers, pipeFull beyond TCP_PEND_MAX waiting). */
-static void
-srv_on_plain_queued(void *arg, const uint8_t *data, uint32_t len)
+ * queued behind the answer in progress, as the plain server does with a
+ * segment (tcp_server.c's server_established: the same queue, the same
+ * answers, pipeFull beyond TCP_PEND_MAX waiting). */
+static __rte_always_inline void
+answer_queued(struct plain_ctx *p, const struct req_runs *r)
 {
-	struct plain_ctx *p = arg;
-	struct netw *nw = p->nw;
-	struct sock *sk = p->sk;
-	struct req_runs r;
-	int k;
+	int k = tcp_server_pend_add(p->nw, p->sk, r, record_begin, p);
 
-	if (p->reset || p->c->state == TLS_FAILED || (sk->flags & SKF_PEND_BAD) || srv_fin(sk))
-		return; /* closing: what follows is not read */
-	r.n = r.total = 0;
-	tcp_server_count(nw, sk, data, len, &r);
-	k = tcp_server_pend_add(nw, sk, &r, record_begin, p);
 	if (k == -1)
 		p->reset = 1; /* after tls_input: the SSL object is in use */
 	else if (k >= 0)
-		(void)tcp_server_answer_waiting(nw, sk, record_begin, p); /* < 0: c failed */
+		(void)tcp_server_answer_waiting(p->nw, p->sk, record_begin, p); /* < 0: c failed */
+}
+
+/* The server's plaintext step, one path for both ways of answering
+ * (queued, a constant: tls_server_plain binds one of the two below):
+ * the requests counted, unless the connection is closing (answered at
+ * once: SKF_CLOSE; queued: reset, a bad request waiting, our FIN due) or
+ * its TLS failed, when what follows is not read. */
+static __rte_always_inline void
+srv_plain(struct plain_ctx *p, const uint8_t *data, uint32_t len, const int queued)
+{
+	struct sock *sk = p->sk;
+	struct req_runs r;
+	int closing = queued ? p->reset || (sk->flags & SKF_PEND_BAD) || srv_fin(sk)
+			     : (sk->flags & SKF_CLOSE) != 0;
+
+	if (closing || p->c->state == TLS_FAILED)
+		return;
+	r.n = r.total = 0;
+	tcp_server_count(p->nw, sk, data, len, &r);
+	if (queued)
+		answer_queued(p, &r);
+	else
+		answer_at_once(p, &r);
+}
+
+static void
+srv_on_plain(void *arg, const uint8_t *data, uint32_t len)
+{
+	srv_plain(arg, data, len, 0);
+}
+
+static void
+srv_on_plain_queued(void *arg, const uint8_t *data, uint32_t len)
+{
+	srv_plain(arg, data, len, 1);
 }
 
 tls_plain_fn *
@@ -235,24 +255,10 @@ tls_srv_established(struct netw *nw, struct sock *sk, uint32_t idx, const struct
 		tl_add(nw, sk, idx, TL_IDLE); /* all answered: waiting for the next request */
 }
 
-static void
-tls_srv_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s, const struct tuple *t)
-{
-	if ((s->flags & TH_ACK) || nw->stopping) {
-		CNT(&nw->cnt, TCP_DROP);
-		return;
-	}
-	tcp_server_accept(nw, sk, idx, s, t);
-}
-
 static inline int
 tls_srv_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src, int *fin)
 {
-	if (!snd_active(nw, sk))
-		return 0;
-	tls_src(src, tls_conn_of(nw, sk));
-	*fin = srv_fin(sk);
-	return 1;
+	return tls_sending(nw, sk, tls_conn_of(nw, sk), src, fin, srv_fin(sk));
 }
 
 /* Only a FIN alone is resent outside a message (tcp_input.h: the data
@@ -267,7 +273,7 @@ tls_srv_resent(const struct netw *nw, const struct sock *sk)
 static const struct tcp_role tls_server_role = {
 	.side = TCP_SERVER,
 	.fin_wait = TL_IDLE,
-	.open = tls_srv_open,
+	.open = tcp_server_open,
 	.established = tls_srv_established,
 	.sending = tls_srv_sending,
 	.resent = tls_srv_resent,

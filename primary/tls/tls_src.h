@@ -13,4 +13,18 @@
  * acknowledged (the sender's snd_una) to the last written. */
 void tls_src(struct snd_src *src, const struct tls_conn *c);
 
+/* The role's sending step (tcp_input.h) over TLS, client and server
+ * alike: while a message is in progress its bytes are c's records, and
+ * our FIN follows its last byte when fin_after says so. */
+static inline int
+tls_sending(const struct netw *nw, const struct sock *sk, const struct tls_conn *c,
+	    struct snd_src *src, int *fin, int fin_after)
+{
+	if (!snd_active(nw, sk))
+		return 0;
+	tls_src(src, c);
+	*fin = fin_after;
+	return 1;
+}
+
 #endif

@@ -6,21 +6,33 @@
 #include "state/sock_table.h"
 #include "udp/udp.h"
 
+/* A datagram received: ours (its tuple in the table, the server's
+ * address right) counted as udpRx, its bits and the message it is (http,
+ * else raw: the role's two counters); else udpDrop. Returns whether it
+ * was ours. */
+static inline int
+udp_counted(struct netw *nw, const struct udp_dgram *d, int ours, enum dp_counter http,
+	    enum dp_counter raw)
+{
+	if (!ours) {
+		CNT(&nw->cnt, UDP_DROP);
+		return 0;
+	}
+	CNT(&nw->cnt, UDP_RX);
+	CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
+	nw->cnt.c[nw->is_http ? http : raw]++;
+	return 1;
+}
+
 /* The client's and the server's entries (net/l4.h), bound by role once
  * (net/rx.c: rx_bind). */
 void
 udp_client_input(struct netw *nw, const struct udp_dgram *d)
 {
-	if (sk_index_client(&nw->skt, d->dip, d->dport, d->sport) == SK_NONE || d->sip != nw->skt.srv_ip) {
-		CNT(&nw->cnt, UDP_DROP);
-		return;
-	}
-	CNT(&nw->cnt, UDP_RX);
-	CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
-	if (nw->is_http)
-		CNT(&nw->cnt, HTTP_2XX);
-	else
-		CNT(&nw->cnt, TCP_RSP);
+	(void)udp_counted(nw, d,
+			  sk_index_client(&nw->skt, d->dip, d->dport, d->sport) != SK_NONE &&
+				  d->sip == nw->skt.srv_ip,
+			  DP_C_HTTP_2XX, DP_C_TCP_RSP);
 }
 
 void
@@ -28,16 +40,11 @@ udp_server_input(struct netw *nw, const struct udp_dgram *d)
 {
 	struct tuple t = { .lip = d->dip, .rip = d->sip, .lport = d->dport, .rport = d->sport };
 
-	if (sk_index_server(&nw->skt, d->sip, d->sport, d->dport) == SK_NONE || d->dip != nw->skt.srv_ip) {
-		CNT(&nw->cnt, UDP_DROP);
+	if (!udp_counted(nw, d,
+			 sk_index_server(&nw->skt, d->sip, d->sport, d->dport) != SK_NONE &&
+				 d->dip == nw->skt.srv_ip,
+			 DP_C_HTTP_GET, DP_C_TCP_REQ))
 		return;
-	}
-	CNT(&nw->cnt, UDP_RX);
-	CNT_ADD(&nw->cnt, GOOD_RX, (uint64_t)d->dlen * 8);
-	if (nw->is_http)
-		CNT(&nw->cnt, HTTP_GET);
-	else
-		CNT(&nw->cnt, TCP_REQ);
 	if (pkt_udp(nw, &t, &nw->msg.rsp_ka) == 0) {
 		CNT(&nw->cnt, UDP_TX);
 		CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)nw->msg.rsp_ka.len * 8);
