@@ -19,6 +19,7 @@
 #include "net/rx.h"
 #include "net/vxlan.h"
 #include "state/sock_table.h"
+#include "tcp/tcp.h"
 #include "tcp/tcp_dack.h"
 #include "tcp/tcp_ooo.h"
 #include "tcp/tcp_out.h"
@@ -290,6 +291,8 @@ worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint1
 	/* A UDP run's TCP segments are all tcpDrop (its seg_in, net/rx.c),
 	 * counted before this knob could drop one as testDrop. */
 	wk->net.rx_drop.every = wk->net.is_udp ? 0 : cfg->test_rx_drop;
+	/* the role's timer step, bound once (a TLS part binds its own over it) */
+	wk->tcp.timer = wk->net.is_client ? tcp_client_timer : tcp_server_timer;
 	wk->tcp.snd_drop.every = cfg->test_tx_drop;
 	/* send_window: an upper bound in segments when set (dperf's default
 	 * of 4 is not ours: the congestion and peer windows pace, tcp_send.h) */

@@ -73,6 +73,42 @@ record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc
 		return;                                                \
 	} while (0)
 
+/* set cps and set cc, once their own checks passed: the value (at least
+ * 1) within the limits (control_limit_check), then the client's target
+ * set, the change recorded and said. Returns 0, or -1 with the refusal
+ * in rep. */
+static int
+set_target(struct dp_control *c, const struct control_limits *lim, const struct dp_ctl_req *req,
+	   struct dp_ctl_rep *rep, volatile uint64_t *target, const char *name, uint64_t now)
+{
+	char why[sizeof(rep->msg) - 16];
+	int64_t v = req->value, old;
+
+	if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0) {
+		rep->status = DP_CTL_REFUSED;
+		snprintf(rep->msg, sizeof(rep->msg), "set %s %s", name, why);
+		return -1;
+	}
+	old = (int64_t)*target;
+	*target = (uint64_t)v;
+	record(c, req->op, old, v, now);
+	snprintf(rep->msg, sizeof(rep->msg), "%s %ld", name, (long)v);
+	return 0;
+}
+
+/* pause, resume and stop, once their own checks passed: the flag set to
+ * `to` from the other value, the change recorded and said. Returns to
+ * (the value applied). */
+static int64_t
+set_flag(struct dp_control *c, uint32_t op, volatile uint32_t *flag, uint32_t to, struct dp_ctl_rep *rep,
+	 const char *said, uint64_t now)
+{
+	*flag = to;
+	record(c, op, !to, to, now);
+	snprintf(rep->msg, sizeof(rep->msg), "%s", said);
+	return to;
+}
+
 static void
 apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct control_limits *lim,
 	     const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
@@ -81,7 +117,6 @@ apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct contr
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
 	int64_t v = req->value, target, old, lead_us;
-	char why[sizeof(rep->msg) - 16];
 
 	elapsed_us = now > shm->hdr.start_tsc && hz
 			     ? (uint64_t)((unsigned __int128)(now - shm->hdr.start_tsc) * 1000000 / hz)
@@ -106,12 +141,8 @@ apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct contr
 			REFUSE("set cps: in UDP packets-per-second mode the rate is cc / keepalive interval (expected set cc)");
 		if (v <= 0)
 			REFUSE("set cps %ld: the rate must be at least 1", (long)v);
-		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
-			REFUSE("set cps %s", why);
-		old = (int64_t)c->target_cps;
-		c->target_cps = (uint64_t)v;
-		record(c, req->op, old, v, now);
-		snprintf(rep->msg, sizeof(rep->msg), "cps %ld", (long)v);
+		if (set_target(c, lim, req, rep, &c->target_cps, "cps", now) != 0)
+			return;
 		break;
 	case DP_OP_SET_CC:
 		if (!client)
@@ -120,12 +151,8 @@ apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct contr
 			REFUSE("set cc %ld: must be at least 1", (long)v);
 		if (cfg->cc == 0)
 			REFUSE("set cc: the test was started without cc (connections are not kept open)");
-		if (control_limit_check(lim, req->op, (uint64_t)v, why, sizeof(why)) != 0)
-			REFUSE("set cc %s", why);
-		old = (int64_t)c->target_cc;
-		c->target_cc = (uint64_t)v;
-		record(c, req->op, old, v, now);
-		snprintf(rep->msg, sizeof(rep->msg), "cc %ld", (long)v);
+		if (set_target(c, lim, req, rep, &c->target_cc, "cc", now) != 0)
+			return;
 		break;
 	case DP_OP_SET_DURATION:
 	case DP_OP_ADD_DURATION:
@@ -160,24 +187,15 @@ apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct contr
 			REFUSE("pause: this primary is a server; it launches nothing");
 		if (c->paused)
 			REFUSE("pause: already paused");
-		c->paused = 1;
-		record(c, req->op, 0, 1, now);
-		v = 1;
-		snprintf(rep->msg, sizeof(rep->msg), "paused: no new connections");
+		v = set_flag(c, req->op, &c->paused, 1, rep, "paused: no new connections", now);
 		break;
 	case DP_OP_RESUME:
 		if (!c->paused)
 			REFUSE("resume: not paused");
-		c->paused = 0;
-		record(c, req->op, 1, 0, now);
-		v = 0;
-		snprintf(rep->msg, sizeof(rep->msg), "resumed");
+		v = set_flag(c, req->op, &c->paused, 0, rep, "resumed", now);
 		break;
 	case DP_OP_STOP:
-		c->stop = 1;
-		record(c, req->op, 0, 1, now);
-		v = 1;
-		snprintf(rep->msg, sizeof(rep->msg), "stopping");
+		v = set_flag(c, req->op, &c->stop, 1, rep, "stopping", now);
 		break;
 	default:
 		REFUSE("unknown request %u", req->op);

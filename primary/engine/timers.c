@@ -26,10 +26,7 @@ run_list(struct worker *wk, int which)
 			return 1;
 		tl_remove(&wk->net, sk);
 		wk->tcp.timer_fired = 1;
-		if (wk->net.is_client)
-			tcp_client_timer(&wk->net, idx, which);
-		else
-			tcp_server_timer(&wk->net, idx, which);
+		wk->tcp.timer(&wk->net, idx, which); /* the role's, bound at setup */
 	}
 	return l->head && tl_due(wk->net.skt.sk[l->head - 1].t_expire, wk->net.now_t);
 }

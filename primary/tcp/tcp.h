@@ -52,12 +52,15 @@ struct tcp_part {
 	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
-	/* A layer over TCP (TLS: tls/tls_tcp.h) that takes the worker's
-	 * timers whole, with its own role over tcp_input.h's one path, and
-	 * is told when a connection ends, whatever ended it. NULL: plain TCP
-	 * (one predicted branch a timer, not a packet; its segments it takes
-	 * in net/netw.h's seg_in, bound over the role's input). */
-	void (*over_timer)(struct netw *nw, uint32_t idx, int which);
+	/* A socket's timer expired (engine/timers.c): the role's step, bound
+	 * once at setup (boot/worker_setup.c: tcp_client_timer or
+	 * tcp_server_timer), so that no expiry tests the role or the layer;
+	 * a layer over TCP (TLS: tls/tls_tcp.h) binds its own over it, as it
+	 * does its input in net/netw.h's seg_in. */
+	void (*timer)(struct netw *nw, uint32_t idx, int which);
+	/* That layer is told when a connection ends, whatever ended it, with
+	 * its own role over tcp_input.h's one path. NULL: plain TCP (one
+	 * predicted branch a close). */
 	void (*over_closed)(struct netw *nw, struct sock *sk);
 };
 
@@ -67,7 +70,8 @@ int tcp_client_launch(struct netw *nw);
 /* Handle the expiry of socket idx's timer on list `which`. */
 void tcp_client_timer(struct netw *nw, uint32_t idx, int which);
 void tcp_server_timer(struct netw *nw, uint32_t idx, int which);
-/* Graceful stop: close one idle keepalive connection (client). */
+/* Graceful stop: close one idle keepalive connection (client), while
+ * nw->stopping. */
 void tcp_client_close_idle(struct netw *nw, uint32_t idx);
 
 /* Bare ACKs whose delay is up (tcp_dack.c). Returns nonzero when due

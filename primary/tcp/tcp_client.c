@@ -274,26 +274,15 @@ tcp_client_launch(struct netw *nw)
 void
 tcp_client_close_idle(struct netw *nw, uint32_t idx)
 {
-	struct sock *sk = &nw->skt.sk[idx];
-	struct tuple t;
-
-	if (unlikely(nw->tcp->over_timer != NULL)) {
-		/* its keepalive timer while stopping: the layer's own close
-		 * (TLS: close_notify, then FIN) */
-		nw->tcp->over_timer(nw, idx, TL_KA);
-		return;
-	}
-	sk_tuple(&nw->skt, idx, &t);
-	active_close(nw, sk, idx, &t);
+	/* Called while stopping (engine/worker.c), when the keepalive
+	 * timer's step closes: the role's own close, as bound (plain TCP:
+	 * active_close; TLS: close_notify, then FIN). */
+	nw->tcp->timer(nw, idx, TL_KA);
 }
 
 void
 tcp_client_timer(struct netw *nw, uint32_t idx, int which)
 {
-	if (unlikely(nw->tcp->over_timer != NULL)) {
-		nw->tcp->over_timer(nw, idx, which);
-		return;
-	}
 	if (which == TL_KA) {
 		struct sock *sk = &nw->skt.sk[idx];
 		struct tuple t;

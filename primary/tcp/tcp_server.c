@@ -268,10 +268,6 @@ static const struct tcp_role server_role = {
 void
 tcp_server_timer(struct netw *nw, uint32_t idx, int which)
 {
-	if (unlikely(nw->tcp->over_timer != NULL)) {
-		nw->tcp->over_timer(nw, idx, which);
-		return;
-	}
 	if (which == TL_IDLE) {
 		struct sock *sk = &nw->skt.sk[idx];
 		struct tuple t;

@@ -59,10 +59,11 @@ tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen)
 	p->conn = m;
 	p->n_conn = nw->skt.n_sk;
 	nw->tls = p;
-	/* the worker's segments, bound once over the role's input */
+	/* the worker's segments and timers, bound once over the role's */
 	p->under_input = nw->seg_in;
 	nw->seg_in = nw->is_client ? tls_client_input : tls_server_input;
-	nw->tcp->over_timer = nw->is_client ? tls_client_timer : tls_server_timer;
+	p->under_timer = nw->tcp->timer;
+	nw->tcp->timer = nw->is_client ? tls_client_timer : tls_server_timer;
 	nw->tcp->over_closed = part_closed;
 	p->on_plain = nw->is_client ? NULL : tls_server_plain(nw);
 	return 0;
@@ -84,7 +85,7 @@ tls_part_fini(struct tls_part *p, struct netw *nw)
 	if (nw->tls == p) {
 		nw->tls = NULL;
 		nw->seg_in = p->under_input;
-		nw->tcp->over_timer = NULL;
+		nw->tcp->timer = p->under_timer;
 		nw->tcp->over_closed = NULL;
 	}
 	memset(p, 0, sizeof(*p));

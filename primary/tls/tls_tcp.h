@@ -5,9 +5,9 @@
  * handshake completed or failed counted.
  *
  * The part takes the worker's segments in the receive path's seg_in
- * (net/netw.h), bound over the role's input while it is set, and its
- * timers through tcp_part's over_* hooks (tcp/tcp.h), so plain TCP pays
- * one predicted branch a timer.
+ * (net/netw.h) and its timers in tcp_part's timer (tcp/tcp.h), each bound
+ * over the role's while it is set, and hears of every close through
+ * tcp_part's over_closed.
  */
 #ifndef DPERF_TLS_TCP_H
 #define DPERF_TLS_TCP_H
@@ -27,9 +27,10 @@ struct tls_part {
 	uint64_t n_conn;
 	int64_t conn_bytes;    /* one connection's bytes, measured at setup (tls_measure.h) */
 	tls_plain_fn *on_plain; /* server: its plaintext's requests answered (tls_server_plain) */
-	/* the worker's seg_in before the part took it (the role's input),
-	 * given back by tls_part_fini */
+	/* the worker's seg_in and timer step before the part took them (the
+	 * role's), given back by tls_part_fini */
 	void (*under_input)(struct netw *nw, const struct seg *s);
+	void (*under_timer)(struct netw *nw, uint32_t idx, int which);
 };
 
 /* The worker's TLS part for its configuration's tls_* keywords, the

@@ -456,7 +456,7 @@ in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 	if (sk->state != SK_ESTABLISHED)
 		return;
 	if (sk->inflight == 0 && sk->list == TL_KA) {
-		tcp_client_timer(&c->wk.net, (uint32_t)idx, TL_KA); /* the next request */
+		c->wk.tcp.timer(&c->wk.net, (uint32_t)idx, TL_KA); /* the next request (as bound: TLS's too) */
 		drain(c);                                       /* ...lost */
 	}
 	/* sel & 0x40: ahead of rcv_nxt, a gap before it (the out-of-order
