@@ -21,6 +21,20 @@
  * from an offset through struct snd_src (tcp_send.h), which the role's
  * `sending` and `resent` steps fill (tcp_input.h); the bytes acknowledged
  * and the room to send are the sender's (snd_ack, snd_active).
+ *
+ * Bytes acknowledged, room to send: no entry here, since nothing above
+ * TCP sends on its own. A server's next answer waits in TCP's queue
+ * (tcp_server.h: pend_n), and the role's established step, which runs
+ * after the sender's ACK step on every acceptable segment (tcp_input.h:
+ * tcp_ack_input, then tcp_state_input), begins it once the answer before
+ * is acknowledged (tcp_server_answer_waiting: nothing in progress, and
+ * snd_una == snd_nxt for an answer over several segments): plain TCP's
+ * server_established and TLS's tls_srv_established alike, each with its
+ * own way out (`begin`, a constant, inlined). An `acked` entry would be
+ * that same function for HTTP and raw TCP, called through a pointer with
+ * `begin` no longer a constant, so it is not one. A client's next request
+ * follows its response (at once, or on the keepalive timer), not an
+ * acknowledgement.
  */
 #ifndef DPERF_TCP_APP_H
 #define DPERF_TCP_APP_H
