@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "state/stream_scan.h"
 
 #define DP_MSG_MAX 9216
 
@@ -64,17 +65,9 @@ int dp_http_parse_response_cached(struct dp_http_head_cache *c, const uint8_t *p
  * (0..3) across segments in *state. */
 uint32_t dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state);
 
-/* The server's view of one connection's request stream (8 bytes, kept in
- * the socket): where the current request is, its method, what is left. */
-enum dp_req_kind { DP_REQ_NONE, DP_REQ_GET, DP_REQ_HEAD, DP_REQ_POST, DP_REQ_BAD };
-enum { DP_RQ_START, DP_RQ_HEAD, DP_RQ_BODY };
-struct dp_req_scan {
-	uint8_t phase; /* DP_RQ_* */
-	uint8_t kind;  /* enum dp_req_kind of the current request */
-	uint8_t pos;   /* bytes of the method, or of "\ncontent-length:", matched */
-	uint8_t crlf;  /* request-end matcher (dp_http_count_requests' state) */
-	uint32_t left; /* POST: Content-Length while in the head, body bytes left after */
-};
+/* The server's view of one connection's request stream, struct
+ * dp_req_scan, and the kinds of request (enum dp_req_kind) are
+ * state/stream_scan.h's: the socket keeps it. */
 
 /* Consume p[0..len) up to the end of the current request at most (a head,
  * and for a POST its Content-Length body). Returns the bytes consumed;

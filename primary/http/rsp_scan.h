@@ -16,15 +16,7 @@
 
 #include <stdint.h>
 
-struct dp_rsp_scan {
-	uint8_t phase; /* enum dp_rs_phase (rsp_scan.c); 0: before a response */
-	uint8_t pos;   /* bytes matched in the current token (status line, name, value) */
-	uint8_t flags; /* RSF_* (rsp_scan.c): status class, lengths seen, CR seen */
-	uint8_t spare;
-	uint32_t val;  /* status code, then Content-Length or chunk size as read, then bytes left */
-};
-
-_Static_assert(sizeof(struct dp_rsp_scan) == 8, "the response scanner lives in the socket");
+#include "state/stream_scan.h" /* struct dp_rsp_scan: the socket keeps it */
 
 /* What dp_rsp_scan returns. */
 enum {

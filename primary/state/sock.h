@@ -7,8 +7,7 @@
 
 #include <stdint.h>
 
-#include "http/http.h"
-#include "http/rsp_scan.h"
+#include "state/stream_scan.h"
 
 enum sk_state {
 	SK_CLOSED = 0,

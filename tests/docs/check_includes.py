@@ -83,7 +83,10 @@ for f in files:
                 depth -= 1
         if depth > 0 or "}" in line:
             body.append(line)
-    uses[f] = set(re.findall(r"\b[A-Za-z_]\w*\b", "\n".join(body)))
+    # a struct, union or enum tag names a type, not a function of the
+    # same name (struct dp_rsp_scan, the state dp_rsp_scan() reads)
+    text = re.sub(r"\b(?:struct|union|enum)\s+[A-Za-z_]\w*", " ", "\n".join(body))
+    uses[f] = set(re.findall(r"\b[A-Za-z_]\w*\b", text))
 
 edges = defaultdict(set)
 why = {}
