@@ -352,6 +352,7 @@ worker_teardown(struct worker *wk)
 	wk->tcp.snd = NULL;
 	wk->tcp.dack = NULL;
 	vxlan_teardown(&wk->net);
+	rx_bind(&wk->net); /* the frame handler follows the tunnel, gone */
 	if (wk->net.msg.map_len)
 		munmap((void *)(uintptr_t)wk->net.msg.req.data, wk->net.msg.map_len);
 	else
