@@ -103,9 +103,10 @@ tcp_rx(struct netw *nw, struct rte_mbuf *m, uint32_t sip, uint32_t dip, const ui
 		CNT(&nw->cnt, BAD_RX);
 		return;
 	}
-	/* A UDP run's seg_in counts the segment as tcpDrop; the knob below
-	 * is 0 there (worker_setup.c), so that count comes after BAD_RX's
-	 * and before TEST_DROP's, as when the run was tested here. */
+	/* A UDP run's seg_in counts the segment as tcpDrop, and the knob
+	 * below is 0 there (worker_setup.c): every segment that passed the
+	 * checks above is tcpDrop, never testDrop, as when the run was
+	 * tested here. */
 	/* test_rx_drop: a lossy link, for the tests of recovery */
 	if (unlikely(nw->rx_drop.every) && l4len > thl && ++nw->rx_drop.n >= nw->rx_drop.every) {
 		nw->rx_drop.n = 0;

@@ -50,7 +50,7 @@ srv_drop_waiting(struct sock *sk)
 	sk->flags &= (uint8_t)~SKF_PEND_BAD;
 }
 
-/* One answer of srv_on_plain's, as records. */
+/* One answer of answer_at_once's, as records. */
 static __rte_always_inline int
 record_answer(void *ctx, const struct msg *m, int last)
 {
