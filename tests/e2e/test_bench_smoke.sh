@@ -13,8 +13,19 @@ for k in ("cps", "throughput_gbps", "throughput_gbps_1m", "cps_64k", "keepalive_
 assert r["cps"]["median"] > 0, "no CPS measured"
 assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
 assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
-assert r["throughput_gbps_1m"]["median"] > 0 and not r["throughput_gbps_1m"]["errors"], "1 MB answers: %s" % r["throughput_gbps_1m"]
-assert r["cps_64k"]["median"] > 0 and not r["cps_64k"]["errors"], "64 KB answers: %s" % r["cps_64k"]
+# A smoke run judges no figure: a TX ring found full (dropTx) while the
+# peer was descheduled is the box's doing (seen in CI beside a niced
+# compile: client dropTx 92 in both tries of the 1 MB run). Any other
+# error, or a request left unanswered, is the bench's or the engine's.
+def answered(fig, what):
+    assert fig["median"] > 0, "%s: nothing measured: %s" % (what, fig)
+    other = {k: v for k, v in fig["errors"].items() if not k.endswith(" dropTx")}
+    assert not other, "%s: errors %s" % (what, fig)
+    j = fig["judged"]
+    assert j["client_requests"] == j["client_answers"] == j["server_requests"] == j["server_answers"] > 0, \
+        "%s: requests %s" % (what, j)
+answered(r["throughput_gbps_1m"], "1 MB answers")
+answered(r["cps_64k"], "64 KB answers")
 # Each request and each response one packet, ACKs riding on them.
 ppr = r["keepalive_rps"]["packets_per_request"]
 assert 0.9 < ppr["tx"] <= 1.02 and 0.9 < ppr["rx"] <= 1.02, "keepalive packets per request %s" % ppr
