@@ -156,18 +156,13 @@ static void
 udp_rx(struct netw *nw, uint32_t sip, uint32_t dip, const uint8_t *l4, uint32_t l4len, int sum_ok)
 {
 	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)l4;
-	struct udp_dgram d;
 
 	if (l4len < sizeof(*uh) || rte_be_to_cpu_16(uh->dgram_len) != l4len || !sum_ok) {
 		CNT(&nw->cnt, BAD_RX);
 		return;
 	}
-	d.sip = sip;
-	d.dip = dip;
-	d.sport = uh->src_port;
-	d.dport = uh->dst_port;
-	d.dlen = l4len - sizeof(*uh);
-	nw->dgram_in(nw, &d);
+	nw->dgram_in(nw, &(struct udp_dgram){.sip = sip, .dip = dip, .sport = uh->src_port,
+					      .dport = uh->dst_port, .dlen = l4len - sizeof(*uh)});
 }
 
 /* Returns 1 when m was consumed (ICMP reply reuses it). tun: an inner

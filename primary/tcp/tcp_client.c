@@ -213,7 +213,6 @@ client_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 
 static const struct tcp_role client_role = {
 	.side = TCP_CLIENT,
-	.fin_wait = TL_RT,
 	.open = client_open,
 	.established = client_established,
 	.late_data = client_read, /* nobody asked for it: an error */

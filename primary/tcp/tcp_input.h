@@ -33,10 +33,9 @@ enum tcp_side { TCP_CLIENT, TCP_SERVER };
 #define TCP_MAX_SND_WND 65535u
 
 struct tcp_role {
+	/* The side also says how FIN_WAIT_2 waits for the peer's FIN
+	 * (role_fin_wait below). */
 	enum tcp_side side;
-	/* The wait for the peer's FIN in FIN_WAIT_2 (client: the
-	 * retransmission timer, which retries it; server: the idle timeout). */
-	enum sk_list fin_wait;
 	/* A segment that may open the connection (server: any SYN; client:
 	 * anything in SYN_SENT): the role takes it whole. */
 	void (*open)(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s,
@@ -57,6 +56,14 @@ struct tcp_role {
 	 * unfinished beside skErr (client: the response). NULL: nothing. */
 	void (*unfinished)(struct netw *nw, const struct sock *sk);
 };
+
+/* How FIN_WAIT_2 waits for the peer's FIN: a client on the
+ * retransmission timer, which retries it; a server on the idle timeout. */
+static __rte_always_inline enum sk_list
+role_fin_wait(const struct tcp_role *role)
+{
+	return role->side == TCP_CLIENT ? TL_RT : TL_IDLE;
+}
 
 /* An RST (RFC 9293 3.10.7.4 first, RFC 5961 3.2: only the exact next
  * sequence number is acceptable; in SYN_SENT, the one acknowledging our
@@ -140,7 +147,7 @@ tcp_state_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct tup
 	case SK_LAST_ACK:
 		if (role->late_data && s->dlen > 0 && role->late_data(nw, sk, t, s))
 			break;
-		sk_closing_input(nw, sk, idx, t, role->fin_wait);
+		sk_closing_input(nw, sk, idx, t, role_fin_wait(role));
 		break;
 	default:
 		break;

@@ -257,7 +257,6 @@ server_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 
 static const struct tcp_role server_role = {
 	.side = TCP_SERVER,
-	.fin_wait = TL_IDLE,
 	.open = tcp_server_open,
 	.established = server_established,
 	.sending = server_sending,

@@ -150,7 +150,6 @@ tls_cli_unfinished(struct netw *nw, const struct sock *sk)
 
 static const struct tcp_role tls_client_role = {
 	.side = TCP_CLIENT,
-	.fin_wait = TL_RT,
 	.open = tls_cli_open,
 	.established = tls_cli_established,
 	/* .late_data: none, the server's close_notify after our FIN is not read */

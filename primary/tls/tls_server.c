@@ -272,7 +272,6 @@ tls_srv_resent(const struct netw *nw, const struct sock *sk)
 
 static const struct tcp_role tls_server_role = {
 	.side = TCP_SERVER,
-	.fin_wait = TL_IDLE,
 	.open = tcp_server_open,
 	.established = tls_srv_established,
 	.sending = tls_srv_sending,
