@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shipped examples do what the README says: each client in conf/
 # against its server in conf/, as shipped but for a shorter duration
-# (4 s at full rate; 10 s for cc): every request answered; cc-client.conf
+# (2 s at full rate; 10 s for cc): every request answered; cc-client.conf
 # holds its 2000 connections against memif-server.conf.
 . "$(dirname "$0")/lib.sh"
 
@@ -9,7 +9,7 @@
 # $T/ex-srv.log and $T/ex-cli.log.
 pair() {
 	sed 's/^duration .*/duration    60s/' "$ROOT/conf/$1" >"$T/srv.conf"
-	sed "s/^duration .*/duration    ${CLI_DURATION:-4s}/" "$ROOT/conf/$2" >"$T/cli.conf"
+	sed "s/^duration .*/duration    ${CLI_DURATION:-2s}/" "$ROOT/conf/$2" >"$T/cli.conf"
 	start_primary ex-srv "$T/srv.conf"
 	start_primary ex-cli "$T/cli.conf"
 	if [ -n "${DURING:-}" ]; then $DURING; fi

@@ -22,7 +22,12 @@ kill_fleet() {
 	for f in "$T"/run/*.pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done
 	[ -n "${PROM:-}" ] && kill -TERM "$PROM" 2>/dev/null || true
 }
-trap 'rc=$?; kill_fleet; sleep 1; (exit $rc); cleanup' EXIT
+# fleet_alive: one of them still running (up to a second given to them).
+fleet_alive() {
+	for f in "$T"/run/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && return 0; done
+	return 1
+}
+trap 'rc=$?; kill_fleet; for _ in $(seq 10); do fleet_alive || break; sleep 0.1; done; (exit $rc); cleanup' EXIT
 
 host() { # host NAME INSTANCE CPU API_PORT ROLE SOCK
 	local ip=198.18.0.1 peer=198.18.0.2

@@ -12,16 +12,19 @@ SERVER_DURATION=120s CPS=2k CLIENT_DURATION=60s CLIENT_EXTRA="cc 2000
 keepalive_request_interval 1s" SERVER_EXTRA="keepalive" memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
-st() { local j; j=$(ctl -p e2e-srv stats --json) || fail "the server is gone: $(tail -2 "$T/e2e-srv.log")"; jget "$j" "$1"; }
-for _ in $(seq 100); do [ "$(st skCon 2>/dev/null || echo 0)" -ge 2000 ] && break; sleep 0.1; done
-[ "$(st skCon)" -ge 2000 ] || fail "the server holds only $(st skCon) connections"
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it.
+snap() { S=$(ctl -p e2e-srv stats --json) || fail "the server is gone: $(tail -2 "$T/e2e-srv.log")"; }
+sv() { jget "$S" "$1"; }
+for _ in $(seq 100); do snap; [ "$(sv skCon)" -ge 2000 ] && break; sleep 0.1; done
+[ "$(sv skCon)" -ge 2000 ] || fail "the server holds only $(sv skCon) connections"
 kill -KILL "$PID_e2e_cli"
 t0=$(date +%s)
 # Idle timeout 2 x retransmit + interval + 1 s = 6 s, then 5 FIN
 # retransmits 2 s apart: about 20 s.
-while [ $(( $(date +%s) - t0 )) -lt 40 ] && [ "$(st skCon)" != 0 ]; do sleep 0.5; done
+while snap && [ $(( $(date +%s) - t0 )) -lt 40 ] && [ "$(sv skCon)" != 0 ]; do sleep 0.2; done
 secs=$(( $(date +%s) - t0 ))
-con=$(st skCon) idle=$(st idleClose) err=$(st skErr)
+con=$(sv skCon) idle=$(sv idleClose) err=$(sv skErr)
 note "after ${secs}s: skCon $con, idleClose $idle, skErr $err"
 [ "$con" = 0 ] || fail "the server still holds $con connections ${secs}s after its client died"
 [ "$idle" -ge 1000 ] || fail "idleClose $idle, expected most of the 2000 idle connections"

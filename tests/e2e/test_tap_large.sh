@@ -17,7 +17,11 @@ for tool in curl wrk ab; do command -v $tool >/dev/null || fail "$tool is not in
 NS=dperf-e2e-tapl
 make_ns $NS
 in_ns() { ip netns exec $NS "$@"; }
-st() { jget "$(ctl -p e2e-tapl stats --json)" "$1"; }
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it; st KEY: a fresh one's.
+snap() { S=$(ctl -p e2e-tapl stats --json); }
+sv() { jget "$S" "$1"; }
+st() { snap; sv "$1"; }
 
 # serve SIZE [EXTRA]: a server answering SIZE-byte answers, its tap up.
 serve() {
@@ -60,8 +64,9 @@ for size in 100000 1000000 100000000; do
 	serve $size
 	retrans0=$(ns_retrans $NS)
 	mbps=$(fetch $size "curl $size")
-	[ "$(st http2XX)" = 1 ] || fail "curl $size: http2XX $(st http2XX)"
-	note "curl: $((size - 85)) bytes, exact content, $mbps Mbit/s; retransmissions: kernel $(( $(ns_retrans $NS) - retrans0 )), ours $(st pushRt)"
+	snap
+	[ "$(sv http2XX)" = 1 ] || fail "curl $size: http2XX $(sv http2XX)"
+	note "curl: $((size - 85)) bytes, exact content, $mbps Mbit/s; retransmissions: kernel $(( $(ns_retrans $NS) - retrans0 )), ours $(sv pushRt)"
 	[ $size = 1000000 ] && clean_mbps=$mbps
 	unserve
 done
@@ -75,18 +80,19 @@ grep -q "Socket errors\|Non-2xx" "$T/wrk.log" && fail "wrk errors: $(grep 'Socke
 # when its last byte is read. At wrk's end each of its 50 connections may
 # have one answer begun and not read to the end: http2XX is what wrk
 # completed plus at most 50, and the difference is printed.
-got=$(st http2XX)
+snap
+got=$(sv http2XX)
 [ "$got" -ge "$done_" ] && [ "$got" -le $((done_ + 50)) ] ||
 	fail "http2XX $got, wrk completed $done_ (at most 50 in flight at its end)"
-[ "$(st httpErr)" = 0 ] && [ "$(st skErr)" = 0 ] || fail "wrk: httpErr $(st httpErr) skErr $(st skErr)"
+[ "$(sv httpErr)" = 0 ] && [ "$(sv skErr)" = 0 ] || fail "wrk: httpErr $(sv httpErr) skErr $(sv skErr)"
 note "wrk -c 50: $done_ answers of 64 KB completed, no error; http2XX $got ($((got - done_)) in flight at wrk's end)"
 # ab asks for an exact number of requests and reads every answer to its
 # end: http2XX grows by exactly that number. The baseline is taken once
 # wrk's connections are all closed: a request wrk sent as it exited can
 # still be answered after wrk's end (seen: 1001).
-drained() { [ "$(st skCon)" = 0 ]; }
-wait_until 10 drained || fail "wrk's connections still open: skCon $(st skCon)"
-got=$(st http2XX)
+drained() { snap; [ "$(sv skCon)" = 0 ]; }
+wait_until 10 drained || fail "wrk's connections still open: skCon $(sv skCon)"
+got=$(sv http2XX) # (no connection left in that snapshot: nothing more to answer)
 in_ns ab -k -n 1000 -c 50 -s 10 http://198.18.0.1/ >"$T/ab.log" 2>&1 || fail "ab: $(tail -3 "$T/ab.log")"
 grep -q "^Complete requests: *1000$" "$T/ab.log" && grep -q "^Failed requests: *0$" "$T/ab.log" ||
 	fail "ab: $(grep 'requests:' "$T/ab.log" | tr -s ' ')"
@@ -96,9 +102,10 @@ unserve
 
 serve 1000000 $'test_tx_drop 100\ntest_rx_drop 100\nretransmit_timeout 200ms'
 lossy_mbps=$(fetch 1000000 "1 MB with 1% loss")
-[ "$(st pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
-[ "$(st testDrop)" -gt 0 ] || fail "test_tx_drop and test_rx_drop dropped nothing"
-note "1 MB with 1 segment in 100 lost: exact content, $lossy_mbps Mbit/s (without loss: $clean_mbps), pushRt $(st pushRt)"
+snap
+[ "$(sv pushRt)" -gt 0 ] || fail "1% loss and no retransmission counted"
+[ "$(sv testDrop)" -gt 0 ] || fail "test_tx_drop and test_rx_drop dropped nothing"
+note "1 MB with 1 segment in 100 lost: exact content, $lossy_mbps Mbit/s (without loss: $clean_mbps), pushRt $(sv pushRt)"
 unserve
 
 pass "curl 100 KB / 1 MB / 100 MB exact, wrk -c 50 64 KB ($done_, no error), ab 1000 exact, 1 MB through 1% loss"

@@ -33,7 +33,10 @@ CONF
 start_primary e2e-taploss "$T/server.conf" $NS
 ip -n $NS addr add 198.18.0.2/24 dev dptaplo0
 ip -n $NS link set dptaplo0 up
-st() { jget "$(ctl -p e2e-taploss stats --json)" "$1"; }
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it.
+snap() { S=$(ctl -p e2e-taploss stats --json); }
+sv() { jget "$S" "$1"; }
 
 in_ns curl -s --max-time 30 -o "$T/body" http://198.18.0.1/ &
 cpid=$!
@@ -57,14 +60,15 @@ grep -q 'wscale:[0-9]*,[0-9]' "$T/ss.txt" || fail "ss -tio shows no window scali
 # wscale:SND,RCV on curl's side: SND is the shift we offered
 [ "$(grep -o 'wscale:[0-9]*' "$T/ss.txt" | head -1)" = "wscale:1" ] ||
 	fail "curl's side reads our window scale as $(grep -o 'wscale:[0-9,]*' "$T/ss.txt"), expected 1 (mss 1460)"
-drops=$(st testDrop) rt=$(st pushRt) sacks=$(st sackRx)
-note "100 MB, one segment in 100 of ours not sent: sha256 exact; testDrop $drops pushRt $rt sackRx $sacks spurRt $(st spurRt)"
+snap
+drops=$(sv testDrop) rt=$(sv pushRt) sacks=$(sv sackRx)
+note "100 MB, one segment in 100 of ours not sent: sha256 exact; testDrop $drops pushRt $rt sackRx $sacks spurRt $(sv spurRt)"
 [ "$drops" -gt 0 ] || fail "test_tx_drop dropped nothing"
 [ "$sacks" -gt 0 ] || fail "no SACK block from the kernel (sackRx 0)"
 # Each drop resent once, and what test_tx_drop drops of the resends
 # again: at most 1.5 per drop.
 [ "$rt" -ge "$drops" ] && [ $((rt * 2)) -le $((drops * 3)) ] || fail "pushRt $rt for testDrop $drops (1 to 1.5 per drop)"
-[ "$(st http2XX)" = 1 ] || fail "http2XX $(st http2XX), expected 1"
+[ "$(sv http2XX)" = 1 ] || fail "http2XX $(sv http2XX), expected 1"
 ctl -p e2e-taploss stop >/dev/null
 wait_exit "$PID_e2e_taploss" 15 || fail "the server exited with an error"
 

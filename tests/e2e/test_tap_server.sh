@@ -24,12 +24,17 @@ start_primary e2e-tap "$T/server.conf" $NS
 ip -n $NS addr add 198.18.0.2/24 dev dptap0
 ip -n $NS link set dptap0 up
 in_ns() { ip netns exec $NS "$@"; }
-st() { jget "$(ctl -p e2e-tap stats --json)" "$1"; }
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it; st KEY: a fresh one's.
+snap() { S=$(ctl -p e2e-tap stats --json); }
+sv() { jget "$S" "$1"; }
+st() { snap; sv "$1"; }
 
 in_ns ping -c 3 -i 0.2 -W 2 198.18.0.1 >"$T/ping.log" || fail "ping: $(tail -2 "$T/ping.log")"
-[ "$(st icmpRx)" -ge 3 ] && [ "$(st icmpTx)" -ge 3 ] || fail "icmpRx $(st icmpRx) icmpTx $(st icmpTx) after 3 pings"
-[ "$(st arpRx)" -ge 1 ] || fail "arpRx $(st arpRx): the kernel's ARP request was not counted"
-note "ping ok: arpRx $(st arpRx) icmpRx $(st icmpRx)"
+snap
+[ "$(sv icmpRx)" -ge 3 ] && [ "$(sv icmpTx)" -ge 3 ] || fail "icmpRx $(sv icmpRx) icmpTx $(sv icmpTx) after 3 pings"
+[ "$(sv arpRx)" -ge 1 ] || fail "arpRx $(sv arpRx): the kernel's ARP request was not counted"
+note "ping ok: arpRx $(sv arpRx) icmpRx $(sv icmpRx)"
 
 retrans0=$(ns_retrans $NS)
 base=$(st http2XX)
@@ -47,7 +52,8 @@ note "curl ok: 85-byte head, 115-byte body"
 # body would be read as the next answer), POST's body is skipped by its
 # Content-Length, anything else is answered 400 and closed, and each is
 # counted as dperf counts it (httpGet, httpPost, httpErr).
-g0=$(st httpGet) p0=$(st httpPost) e0=$(st httpErr) ok0=$(st http2XX)
+snap
+g0=$(sv httpGet) p0=$(sv httpPost) e0=$(sv httpErr) ok0=$(sv http2XX)
 cat >"$T/methods.py" <<'PY'
 import socket
 def talk(data, want):
@@ -78,9 +84,10 @@ assert got.startswith(b"HTTP/1.1 400 Bad Request\r\n") and closed, (got, closed)
 print("ok")
 PY
 in_ns /usr/bin/python3 "$T/methods.py" >"$T/methods.log" 2>&1 || fail "methods: $(tail -3 "$T/methods.log")"
-[ "$(st httpGet)" = $((g0 + 3)) ] && [ "$(st httpPost)" = $((p0 + 1)) ] && [ "$(st httpErr)" = $((e0 + 1)) ] &&
-	[ "$(st http2XX)" = $((ok0 + 4)) ] ||
-	fail "methods counted httpGet +$(( $(st httpGet) - g0 )) httpPost +$(( $(st httpPost) - p0 )) httpErr +$(( $(st httpErr) - e0 )) http2XX +$(( $(st http2XX) - ok0 )), expected +3 +1 +1 +4"
+snap
+[ "$(sv httpGet)" = $((g0 + 3)) ] && [ "$(sv httpPost)" = $((p0 + 1)) ] && [ "$(sv httpErr)" = $((e0 + 1)) ] &&
+	[ "$(sv http2XX)" = $((ok0 + 4)) ] ||
+	fail "methods counted httpGet +$(( $(sv httpGet) - g0 )) httpPost +$(( $(sv httpPost) - p0 )) httpErr +$(( $(sv httpErr) - e0 )) http2XX +$(( $(sv http2XX) - ok0 )), expected +3 +1 +1 +4"
 note "methods ok: HEAD without body, POST body skipped, BREW answered 400 and closed"
 
 base=$(st http2XX)
@@ -90,10 +97,11 @@ failed=$(awk '/^Failed requests:/{print $3}' "$T/ab.log")
 [ "$done_n" = 20000 ] && [ "$failed" = 0 ] || fail "ab: complete $done_n failed $failed"
 grown_to() { [ "$(st http2XX)" -ge "$1" ]; }
 wait_until 5 grown_to $((base + 20000)) || true # (then exactly, below)
-[ "$(st http2XX)" = $((base + 20000)) ] || fail "http2XX grew by $(( $(st http2XX) - base )), ab completed 20000"
+snap
+[ "$(sv http2XX)" = $((base + 20000)) ] || fail "http2XX grew by $(( $(sv http2XX) - base )), ab completed 20000"
 note "ab ok: 20000 requests, 0 failed"
 
-base=$(st http2XX)
+base=$(sv http2XX)
 in_ns wrk -t 1 -c 100 -d 5s http://198.18.0.1/ >"$T/wrk.log" 2>&1 || fail "wrk: $(tail -3 "$T/wrk.log")"
 reqs=$(awk '/requests in/{print $1}' "$T/wrk.log")
 grep -q "Socket errors" "$T/wrk.log" && fail "wrk: $(grep 'Socket errors' "$T/wrk.log")"
@@ -103,8 +111,9 @@ got=$(( $(st http2XX) - base ))
 # wrk stops counting at 5 s: up to one answer per connection may be in flight then.
 [ "$got" -ge "$reqs" ] && [ "$got" -le $((reqs + 100)) ] || fail "http2XX grew by $got, wrk completed $reqs"
 note "wrk ok: $reqs requests, http2XX +$got"
-for k in badRx skErr synRt pushRt finRt ackRt; do [ "$(st $k)" = 0 ] || fail "$k = $(st $k)"; done
-[ "$(st httpErr)" = 1 ] || fail "httpErr = $(st httpErr), expected 1 (the BREW)"
+snap
+for k in badRx skErr synRt pushRt finRt ackRt; do [ "$(sv $k)" = 0 ] || fail "$k = $(sv $k)"; done
+[ "$(sv httpErr)" = 1 ] || fail "httpErr = $(sv httpErr), expected 1 (the BREW)"
 retrans=$(( $(ns_retrans $NS) - retrans0 ))
 [ "$retrans" = 0 ] || fail "the kernel retransmitted $retrans segments to us (TcpRetransSegs)"
 note "no retransmission: kernel TcpRetransSegs +0, our synRt pushRt finRt ackRt 0"

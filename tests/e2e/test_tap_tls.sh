@@ -30,7 +30,11 @@ start_primary e2e-tls-tap "$T/server.conf" $NS
 ip -n $NS addr add 198.18.0.2/24 dev dptap1
 ip -n $NS link set dptap1 up
 in_ns() { ip netns exec $NS "$@"; }
-st() { jget "$(ctl -p e2e-tls-tap stats --json)" "$1"; }
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it; st KEY: a fresh one's.
+snap() { S=$(ctl -p e2e-tls-tap stats --json); }
+sv() { jget "$S" "$1"; }
+st() { snap; sv "$1"; }
 grep -qE '^TLS: [0-9]+ bytes per connection' "$T/e2e-tls-tap.log" || fail "no bytes per TLS connection stated: $(head -20 "$T/e2e-tls-tap.log")"
 note "$(grep -E '^TLS: ' "$T/e2e-tls-tap.log")"
 URL=https://dperf.test/
@@ -62,7 +66,8 @@ note "s_client ok: TLS 1.2 and 1.3 verified, each resumed (tlsResumed 2)"
 
 # ab over HTTPS: a handshake per request, and with keep-alive
 for k in "" -k; do
-	base=$(st http2XX) hs0=$(st tlsHsDone)
+	snap
+	base=$(sv http2XX) hs0=$(sv tlsHsDone)
 	in_ns timeout 60 ab -q $k -n 2000 -c 20 https://198.18.0.1/ >"$T/ab$k.log" 2>&1 || fail "ab $k: $(tail -3 "$T/ab$k.log")"
 	done_n=$(awk '/^Complete requests:/{print $3}' "$T/ab$k.log")
 	failed=$(awk '/^Failed requests:/{print $3}' "$T/ab$k.log")
@@ -70,8 +75,9 @@ for k in "" -k; do
 	grep -qE "^HTML transferred: +$((2000 * 115)) bytes$" "$T/ab$k.log" || fail "ab $k: $(grep 'HTML transferred' "$T/ab$k.log")"
 	grown_to() { [ "$(st http2XX)" -ge "$1" ]; }
 	wait_until 5 grown_to $((base + 2000)) || true # (then exactly, below)
-	[ "$(st http2XX)" = $((base + 2000)) ] || fail "ab $k: http2XX grew by $(( $(st http2XX) - base )), ab completed 2000"
-	note "ab $k ok: 2000 requests, 0 failed, http2XX +2000, handshakes +$(( $(st tlsHsDone) - hs0 ))"
+	snap
+	[ "$(sv http2XX)" = $((base + 2000)) ] || fail "ab $k: http2XX grew by $(( $(sv http2XX) - base )), ab completed 2000"
+	note "ab $k ok: 2000 requests, 0 failed, http2XX +2000, handshakes +$(( $(sv tlsHsDone) - hs0 ))"
 done
 
 # wrk over HTTPS
@@ -91,15 +97,16 @@ note "wrk ok: $reqs requests, http2XX +$got"
 # the connections it no longer needs when its count is reached, some in
 # mid-handshake (tlsFailEof, at most its concurrency of 20 a run: seen 3);
 # no other failure of any kind, no TLS error
-settled() { [ "$(st tlsHs)" = $(( $(st tlsHsDone) + $(st tlsFailEof) )) ]; }
+# (the three counters from one snapshot; the checks after it on that one)
+settled() { snap; [ "$(sv tlsHs)" = $(( $(sv tlsHsDone) + $(sv tlsFailEof) )) ]; }
 wait_until 20 settled || true # (a starved worker may finish the last ones late)
 settled ||
-	fail "tlsHs $(st tlsHs), tlsHsDone $(st tlsHsDone), failed: $(for k in Alert Proto Verify Eof Timeout Internal; do printf '%s %s ' $k "$(st tlsFail$k)"; done)skCon $(st skCon)"
-[ "$(st tlsFailEof)" -le 40 ] || fail "tlsFailEof $(st tlsFailEof): more than ab's two runs of 20 connections"
+	fail "tlsHs $(sv tlsHs), tlsHsDone $(sv tlsHsDone), failed: $(for k in Alert Proto Verify Eof Timeout Internal; do printf '%s %s ' $k "$(sv tlsFail$k)"; done)skCon $(sv skCon)"
+[ "$(sv tlsFailEof)" -le 40 ] || fail "tlsFailEof $(sv tlsFailEof): more than ab's two runs of 20 connections"
 for k in tlsFailAlert tlsFailProto tlsFailVerify tlsFailTimeout tlsFailInternal tlsErr badRx httpErr; do
-	[ "$(st $k)" = 0 ] || fail "$k = $(st $k)"
+	[ "$(sv $k)" = 0 ] || fail "$k = $(sv $k)"
 done
-hs=$(st tlsHsDone) eof=$(st tlsFailEof)
+hs=$(sv tlsHsDone) eof=$(sv tlsFailEof)
 ctl -p e2e-tls-tap stop >/dev/null
 wait_exit "$PID_e2e_tls_tap" 20 || fail "server exit status"
 pass "curl, s_client TLS 1.2/1.3 new and resumed, ab ($done_n, -k too), wrk ($reqs): $hs handshakes, $eof closed by ab mid-handshake, no other failure"

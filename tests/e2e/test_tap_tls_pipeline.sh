@@ -38,7 +38,11 @@ CONF
 start_primary e2e-tlspl "$T/server.conf" $NS
 ip -n $NS addr add 198.18.0.2/24 dev dptlspl
 ip -n $NS link set dptlspl up
-st() { jget "$(ctl -p e2e-tlspl stats --json)" "$1"; }
+# snap: one stats --json into S (each dperf-ctl attaches: a while on a
+# loaded box); sv KEY: a field of it; st KEY: a fresh one's.
+snap() { S=$(ctl -p e2e-tlspl stats --json); }
+sv() { jget "$S" "$1"; }
+st() { snap; sv "$1"; }
 
 # Our answer (http.h), as test_tap_pipeline.sh builds it: an 85-byte head
 # padded with 'a', the body all 'a'.
@@ -53,36 +57,42 @@ open(sys.argv[1], "wb").write(want)
 PY
 
 # pipelined VERSION N: N GETs in one write (one record); -quiet: only the
-# plaintext on stdout, and stdin's end does not close (the sleep keeps it
-# open while the answers come; timeout ends s_client, status 124)
+# plaintext on stdout; -no_ign_eof (after it): stdin's end closes. Stdin
+# stays open while the answers come: until N answers' bytes are in, and a
+# second more (bytes past them would be seen), or 3 + N s at most; then
+# s_client closes (status 0), or timeout ends it (status 124).
 pipelined() {
 	local v=$1 n=$2 rc=0 g0 ok0 got got_sum want_sum
-	g0=$(st httpGet) ok0=$(st http2XX)
+	snap
+	g0=$(sv httpGet) ok0=$(sv http2XX)
 	for _ in $(seq "$n"); do cat "$T/want"; done >"$T/want$n"
 	want_sum=$(sha256sum "$T/want$n" | cut -d' ' -f1)
-	(for _ in $(seq "$n"); do printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'; done; sleep $((1 + n))) |
-		ip netns exec $NS timeout $((3 + n)) openssl s_client -quiet -tls$v -connect 198.18.0.1:443 \
+	: >"$T/got$v"
+	all_in() { [ "$(stat -c %s "$T/got$v")" -ge $((n * 1000000)) ]; }
+	(for _ in $(seq "$n"); do printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'; done; { wait_until $((3 + n)) all_in && sleep 1; } || true) |
+		ip netns exec $NS timeout $((5 + n)) openssl s_client -quiet -no_ign_eof -tls$v -connect 198.18.0.1:443 \
 			-CAfile "$CERT" -servername dperf.test -verify_return_error \
-			>"$T/got$v" 2>"$T/s_$v.log" || rc=$?
+			>>"$T/got$v" 2>"$T/s_$v.log" || rc=$?
 	[ $rc = 0 ] || [ $rc = 124 ] || fail "openssl s_client -tls$v: status $rc: $(tail -5 "$T/s_$v.log")"
 	got=$(stat -c %s "$T/got$v")
 	got_sum=$(sha256sum "$T/got$v" | cut -d' ' -f1)
 	note "TLS ${v/_/.}, $n GETs: $got bytes, sha256 ${got_sum:0:16} (expected $((n * 1000000)), ${want_sum:0:16})"
 	[ "$got" = $((n * 1000000)) ] || fail "TLS ${v/_/.}: $got bytes, expected $n answers of 1000000 (tlsErr $(st tlsErr)): $(head -c 120 "$T/got$v" | od -c | head -3)"
 	[ "$got_sum" = "$want_sum" ] || fail "TLS ${v/_/.}: the $n answers differ from ours (first difference: $(cmp "$T/got$v" "$T/want$n" | head -1))"
-	answered() { [ "$(st http2XX)" -ge "$1" ]; }
-	wait_until 5 answered $((ok0 + n)) || true # (then exactly, below)
-	[ "$(st httpGet)" = $((g0 + n)) ] && [ "$(st http2XX)" = $((ok0 + n)) ] ||
-		fail "TLS ${v/_/.}: httpGet +$(( $(st httpGet) - g0 )) http2XX +$(( $(st http2XX) - ok0 )), expected +$n +$n"
-	note "TLS ${v/_/.}: httpGet +$n http2XX +$n, pushRt $(st pushRt)"
+	answered() { snap; [ "$(sv http2XX)" -ge "$1" ]; }
+	wait_until 5 answered $((ok0 + n)) || true # (then exactly, below: the same snapshot)
+	[ "$(sv httpGet)" = $((g0 + n)) ] && [ "$(sv http2XX)" = $((ok0 + n)) ] ||
+		fail "TLS ${v/_/.}: httpGet +$(( $(sv httpGet) - g0 )) http2XX +$(( $(sv http2XX) - ok0 )), expected +$n +$n"
+	note "TLS ${v/_/.}: httpGet +$n http2XX +$n, pushRt $(sv pushRt)"
 }
 pipelined 1_2 2
 pipelined 1_3 2
 pipelined 1_3 5
+snap
 for k in pipeFull httpErr skErr tlsErr tlsFailAlert tlsFailProto tlsFailInternal badRx; do
-	[ "$(st $k)" = 0 ] || fail "$k = $(st $k)"
+	[ "$(sv $k)" = 0 ] || fail "$k = $(sv $k)"
 done
-[ "$(st tlsHsDone)" = 3 ] || fail "tlsHsDone $(st tlsHsDone), expected 3 (one connection per run)"
+[ "$(sv tlsHsDone)" = 3 ] || fail "tlsHsDone $(sv tlsHsDone), expected 3 (one connection per run)"
 ctl -p e2e-tlspl stop >/dev/null
 wait_exit "$PID_e2e_tlspl" 20 || fail "server exit status"
 pass "pipelined GETs of 1 MB answers in one TLS write (two, TLS 1.2 and 1.3; five, TLS 1.3): each answered byte for byte, httpGet and http2XX up by as many"
