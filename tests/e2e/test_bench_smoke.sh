@@ -14,9 +14,9 @@ assert r["cps"]["median"] > 0, "no CPS measured"
 assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
 assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
 # A smoke run judges no figure: a TX ring found full (dropTx) while the
-# peer was descheduled is the box's doing (seen in CI beside a niced
+# peer was descheduled is the doing of the box (seen in CI beside a niced
 # compile: client dropTx 92 in both tries of the 1 MB run). Any other
-# error, or a request left unanswered, is the bench's or the engine's.
+# error, or a request left unanswered, is a fault of the bench or of the engine.
 def answered(fig, what):
     assert fig["median"] > 0, "%s: nothing measured: %s" % (what, fig)
     other = {k: v for k, v in fig["errors"].items() if not k.endswith(" dropTx")}
