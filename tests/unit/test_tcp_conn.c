@@ -276,6 +276,57 @@ test_server_idle_close(void **state)
 	assert_idle(s);
 }
 
+/* The first segment in n's outbox with a FIN, or NULL. */
+static const struct rec *
+fin_out(const struct node *n)
+{
+	for (size_t i = 0; i < n->n_out; i++)
+		if (n->out[i].flags & TH_FIN)
+			return &n->out[i];
+	return NULL;
+}
+
+/* FIN_WAIT_2 waits for the peer's FIN on the side's list (tcp_input.h's
+ * role_fin_wait): a server whose FIN was acknowledged alone on the idle
+ * timeout, a client on the retransmission timer, which retries it. */
+static void
+test_fin_wait2_lists(void **state)
+{
+	struct node *c = new_client(ka_forever), *s = new_server(ka_server);
+	struct node *c2 = new_client(ka3_now), *s2 = new_server(ka_server);
+	struct tuple ct, st;
+	struct sock *sk;
+
+	(void)state;
+	/* the server closes an idle connection; the client's bare ACK of its FIN */
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
+	pump(c, s);
+	advance(s, s->wk.tcp.tl[TL_IDLE].timeout / TL_PER_MS);
+	run_timers(s);
+	assert_non_null(fin_out(s));
+	reverse(&fin_out(s)->t, &ct);
+	sk = server_sock(s, &ct);
+	box_clear(s);
+	inject(s, &ct, sk->rcv_nxt, sk->snd_nxt, TH_ACK, NULL, 0);
+	assert_int_equal(sk->state, SK_FIN_WAIT_2);
+	assert_int_equal(sk->list, TL_IDLE);
+
+	/* the client closes after its third request; the server's bare ACK of its FIN */
+	assert_int_equal(tcp_client_launch(&c2->wk.net), 0);
+	for (int i = 0; i < 20 && fin_out(c2) == NULL; i++) {
+		deliver(c2, s2);
+		deliver(s2, c2);
+	}
+	assert_non_null(fin_out(c2));
+	ct = fin_out(c2)->t;
+	sk = client_sock(c2, &ct);
+	box_clear(c2);
+	reverse(&ct, &st);
+	inject(c2, &st, sk->rcv_nxt, sk->snd_nxt, TH_ACK, NULL, 0);
+	assert_int_equal(sk->state, SK_FIN_WAIT_2);
+	assert_int_equal(sk->list, TL_RT);
+}
+
 static void
 pipeline2(struct dp_config *c)
 {
@@ -343,6 +394,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_cps_one, free_nodes),
+		cmocka_unit_test_teardown(test_fin_wait2_lists, free_nodes),
 		cmocka_unit_test_teardown(test_cps_many, free_nodes),
 		cmocka_unit_test_teardown(test_launch_table_full, free_nodes),
 		cmocka_unit_test_teardown(test_keepalive_immediate, free_nodes),
