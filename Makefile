@@ -73,7 +73,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test test-build unit unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
+.PHONY: all asan test test-build unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
         fuzz fuzz-bins fuzz-long soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
@@ -145,8 +145,12 @@ $(TLS_TEST_KEY):
 	@scripts/tls-cert.sh $(dir $@)
 
 unit-bins: $(UNIT_BIN) $(TLS_TEST_KEY)
-unit: unit-bins
+# The Python tests (bench.py's and dperf-report's pure parts) use no
+# build: unit-asan does not run them again.
+unit: unit-c unit-py
+unit-c: unit-bins
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+unit-py:
 	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 
 ASAN_VARS := BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -154,7 +158,7 @@ asan:
 	$(MAKE) $(ASAN_VARS) all
 
 unit-asan:
-	$(MAKE) $(ASAN_VARS) unit
+	$(MAKE) $(ASAN_VARS) unit-c
 
 # The TLS room against curl, openssl s_client and nginx over a kernel
 # socket (test_tls_interop): a test helper, not installed.
@@ -194,7 +198,8 @@ e2e-all: all hugepages $(TLS_BRIDGE)
 test:
 	$(MAKE) -j2 deps $$(pkg-config --exists libdpdk && echo asan)
 	$(MAKE) test-build
-	$(MAKE) unit unit-asan docs-check e2e e2e-asan
+	$(MAKE) -j2 --output-sync=target unit unit-asan docs-check
+	$(MAKE) e2e e2e-asan
 	$(MAKE) fuzz FUZZ_PAR=2
 	scripts/check-leftovers.sh
 test-build:

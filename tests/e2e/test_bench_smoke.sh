@@ -15,12 +15,21 @@ assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
 assert r["keepalive_rps"]["median"] > 0, "no keepalive requests measured"
 # A smoke run judges no figure: a TX ring found full (dropTx) while the
 # peer was descheduled is the doing of the box (seen in CI beside a niced
-# compile: client dropTx 92 in both tries of the 1 MB run). Any other
-# error, or a request left unanswered, is a fault of the bench or of the engine.
+# compile: client dropTx 92 in both tries of the 1 MB run), and so is its
+# repair: a lost ACK or request is resent (pushRt) and its duplicate
+# dropped by the receiver (tcpDrop; CI: client dropTx 1620, server pushRt
+# 21, client tcpDrop 21). Those two are accepted only beside a dropTx and
+# at most one duplicate per resend; any other error, or a request left
+# unanswered, is a fault of the bench or of the engine.
+REPAIR = ("pushRt", "tcpDrop")
 def answered(fig, what):
     assert fig["median"] > 0, "%s: nothing measured: %s" % (what, fig)
-    other = {k: v for k, v in fig["errors"].items() if not k.endswith(" dropTx")}
+    e = fig["errors"]
+    lost = sum(v for k, v in e.items() if k.endswith(" dropTx"))
+    other = {k: v for k, v in e.items() if not k.endswith(" dropTx") and not (lost and k.split()[-1] in REPAIR)}
     assert not other, "%s: errors %s" % (what, fig)
+    resent = sum(v for k, v in e.items() if k.endswith(" pushRt"))
+    assert sum(v for k, v in e.items() if k.endswith(" tcpDrop")) <= resent, "%s: duplicates beyond resends: %s" % (what, e)
     j = fig["judged"]
     assert j["client_requests"] == j["client_answers"] == j["server_requests"] == j["server_answers"] > 0, \
         "%s: requests %s" % (what, j)
