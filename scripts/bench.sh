@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One DPDK run at a time on this box (scripts/run-e2e.sh takes the same lock).
-exec flock "${DPDK_LOCK:-/tmp/dperf-dpdk.lock}" python3 scripts/bench.py "$@"
+exec flock "${DPDK_LOCK:-/tmp/dperf-dpdk.lock}" /usr/bin/python3 scripts/bench.py "$@"

@@ -15,7 +15,8 @@
 #      circle joins modules of different rooms, tcp/ includes no http/ or
 #      tls/ and net/ no tcp/ (check_includes.py), and no source includes
 #      by a "../" path
-#   6. docs/testing.md names every test suite, and every name it gives exists
+#   6. docs/testing.md names every test suite, and every name it gives exists;
+#      the test scripts start Python as /usr/bin/python3
 #   7. make install / uninstall (DESTDIR, PREFIX), man -l of the installed pages,
 #      systemd-analyze verify of the installed unit
 set -uo pipefail
@@ -204,6 +205,12 @@ for n in $(grep -oE '`(test|fuzz)_[a-z0-9_]+`' docs/testing.md | tr -d '`' | sor
 		grep -q "^build/fuzz/$n:" Makefile || # a harness built twice (fuzz_rx_tls)
 		bad "docs/testing.md names $n, which is not a test"
 done
+# The test scripts start Python as /usr/bin/python3: Debian's modules
+# (scapy, matplotlib), and a python3 first on PATH may be a pyenv shim,
+# 0.6 s a start here against 0.07 s (make test ran hundreds: jget, polls).
+grep -nE '(^|[^/.A-Za-z0-9_-])python3([^-.A-Za-z0-9_]|$)' tests/e2e/*.sh scripts/*.sh | grep -vE '^[^:]+:[0-9]+:\s*#' |
+	grep -v '^scripts/install-deps.sh:' >"$T/py.bare" &&
+	bad "test scripts start a bare python3 (use /usr/bin/python3):$(printf '\n'; cat "$T/py.bare")"
 
 # 7. install / uninstall.
 make -s install DESTDIR="$T/root" >"$T/install.log" 2>&1 || bad "make install DESTDIR failed: $(tail -5 "$T/install.log")"

@@ -110,7 +110,7 @@ run_pair() {
 }
 
 # jget JSON KEY: a top-level field of a JSON object.
-jget() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+jget() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 
 ctl() { "$SECONDARY_BUILD/dperf-ctl" "$@"; }
 # forget_killed: what a primary killed with SIGKILL left, which the next

@@ -4,8 +4,8 @@
 # judged here (machines differ), but what the bench judged is: both sides
 # of every CPS level and of the throughput run were read.
 . "$(dirname "$0")/lib.sh"
-BENCH_SMOKE=1 BUILD=$BUILD python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$T/bench.err" || fail "bench failed: $(tail -5 "$T/bench.err")"
-tail -1 "$T/bench.out" | python3 -c '
+BENCH_SMOKE=1 BUILD=$BUILD /usr/bin/python3 "$ROOT/scripts/bench.py" >"$T/bench.out" 2>"$T/bench.err" || fail "bench failed: $(tail -5 "$T/bench.err")"
+tail -1 "$T/bench.out" | /usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 for k in ("cps", "throughput_gbps", "throughput_gbps_1m", "cps_64k", "keepalive_rps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):

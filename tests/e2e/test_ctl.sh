@@ -18,7 +18,7 @@ bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.j
 WATCH=$LAST_PID
 # The watcher sees the client at its first target (10k, within 10%).
 at_start_rate() {
-	[ -s "$T/watch.jsonl" ] && [ "$(tail -1 "$T/watch.jsonl" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))' 2>/dev/null || echo 0)" -ge 9000 ]
+	[ -s "$T/watch.jsonl" ] && [ "$(tail -1 "$T/watch.jsonl" | /usr/bin/python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))' 2>/dev/null || echo 0)" -ge 9000 ]
 }
 wait_until 15 at_start_rate || fail "the watcher did not see 10k CPS 15 s after the start: $(tail -1 "$T/watch.jsonl")"
 
@@ -29,7 +29,7 @@ follow() {
 	n0=$(wc -l <"$T/watch.jsonl")
 	for _ in 1 2 3; do
 		sleep 0.5
-		cps=$(tail -1 "$T/watch.jsonl" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))')
+		cps=$(tail -1 "$T/watch.jsonl" | /usr/bin/python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))')
 		[ "$(wc -l <"$T/watch.jsonl")" -gt "$n0" ] || continue
 		if [ "$cps" -ge $((target * 9 / 10)) ] && [ "$cps" -le $((target * 11 / 10)) ]; then
 			note "cps follows $target: $cps"
@@ -121,7 +121,7 @@ note "12 requests racing the stop: exits $(cut -d' ' -f1 "$T"/race.* | sort | un
 wait_exit "$PID_e2e_cli" 20 || fail "client exit status after stop"
 wait_exit "$WATCH" 5 || fail "watcher exit status"
 tail -1 "$T/watch.jsonl" | grep -q '"event":"engine stopped"' || fail "watcher did not report the end: $(tail -1 "$T/watch.jsonl")"
-python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch.jsonl" || fail "watch output is not JSON Lines"
+/usr/bin/python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch.jsonl" || fail "watch output is not JSON Lines"
 ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 15 || fail "server exit status"
 c=$T/e2e-cli.log

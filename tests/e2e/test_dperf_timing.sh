@@ -32,9 +32,9 @@ wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
 # final drain added), at most 2.5 s more.
 stop_at=$(awk '/^change +at .*: stop 0 -> 1/{gsub(":", "", $3); print $3; exit}' "$T/e2e-cli.log")
 [ -n "$stop_at" ] || fail "the client did not stop by itself"
-run=$(python3 -c "print(round($t1 - $t0, 1))")
+run=$(/usr/bin/python3 -c "print(round($t1 - $t0, 1))")
 note "client stopped at $stop_at s on its clock; $run s from launch to exit"
-python3 -c "import sys; sys.exit(0 if 15.0 <= $stop_at <= 17.0 and $run <= 20 else 1)" ||
+/usr/bin/python3 -c "import sys; sys.exit(0 if 15.0 <= $stop_at <= 17.0 and $run <= 20 else 1)" ||
 	fail "client stopped at $stop_at s ($run s from launch to exit), expected 16 +- 1"
 
 # status: lead 11, duration 5, end 16; elapsed + remaining = end while running.

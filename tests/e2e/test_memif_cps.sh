@@ -38,11 +38,11 @@ grep -q "change .*stop 0 -> 1" "$s" || fail "server did not record the stop"
 # Latency: connect and response on the client, request-to-response on the server.
 grep -q "^latency  connect p50" "$c" || fail "no client latency line"
 grep -q "^latency  server (request polled to response queued) p50" "$s" || fail "no server latency line"
-[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latency_total_us"]["response"]["count"])' "$T/summary.json")" = "$ok" ] || fail "response latency not recorded for every answer"
+[ "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latency_total_us"]["response"]["count"])' "$T/summary.json")" = "$ok" ] || fail "response latency not recorded for every answer"
 # -o: the final summary as JSON, the same totals as the printed summary.
 [ "$(jget "$(cat "$T/summary.json")" http2XX)" = "$ok" ] || fail "-o summary: $(cut -c1-200 "$T/summary.json")"
 # --csv: a header, then rows with as many fields.
-python3 - "$T/stats.csv" <<'PY' || fail "stats --csv: $(head -3 "$T/stats.csv")"
+/usr/bin/python3 - "$T/stats.csv" <<'PY' || fail "stats --csv: $(head -3 "$T/stats.csv")"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert rows[0][:4] == ["elapsed", "state", "interval", "cps"] and len(rows) >= 3, rows[:2]

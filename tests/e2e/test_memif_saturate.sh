@@ -33,7 +33,7 @@ done
 # (dperf's timing: wait 1, no slow start, then the 4 s duration): each
 # one either opened a connection or was counted as skipped (launches that
 # fall more than 10 ms behind are rescheduled, not counted: within 10%).
-python3 - "$open" "$skip" <<'PY' || fail "skOpen + launchSkip does not account for the target"
+/usr/bin/python3 - "$open" "$skip" <<'PY' || fail "skOpen + launchSkip does not account for the target"
 import sys
 open_, skip = int(sys.argv[1]), int(sys.argv[2])
 slots = 4e6 * 4

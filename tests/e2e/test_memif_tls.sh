@@ -18,7 +18,7 @@ grep -qE '^TLS: [0-9]+ bytes per connection' "$T/e2e-cli.log" || fail "client: n
 note "client $(grep -E '^TLS: ' "$T/e2e-cli.log"); server $(grep -E '^TLS: ' "$T/e2e-srv.log")"
 bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl"
 WATCH=$LAST_PID
-rate() { tail -1 "$T/watch.jsonl" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))' 2>/dev/null || echo 0; }
+rate() { tail -1 "$T/watch.jsonl" | /usr/bin/python3 -c 'import json,sys; print(int(json.load(sys.stdin)["cps"]))' 2>/dev/null || echo 0; }
 at() { [ -s "$T/watch.jsonl" ] && [ "$(rate)" -ge $(($1 * 9 / 10)) ] && [ "$(rate)" -le $(($1 * 11 / 10)) ]; }
 # (rates low enough for two TLS engines on a shared 2-core box)
 wait_until 15 at 100 || fail "the watcher did not see 100 CPS: $(tail -1 "$T/watch.jsonl")"
@@ -35,7 +35,7 @@ echo "$tls" | grep -Eq '^TLS +handshakes/s [0-9.]+[KM]?  resumed [0-9]+%  fail/s
 	fail "dperf-top: TLS line not as expected: $tls"
 hps=$(echo "$tls" | sed -E 's/^TLS +handshakes\/s ([0-9.]+).*/\1/')
 awk -v v="$hps" 'BEGIN { exit !(v >= 100) }' || fail "dperf-top: $hps handshakes/s at 200 CPS"
-tail -1 "$T/watch.jsonl" | python3 -c '
+tail -1 "$T/watch.jsonl" | /usr/bin/python3 -c '
 import json, sys
 j = json.load(sys.stdin)
 for k in ("tlsHs", "tlsHsDone", "tlsResumed", "tlsFailAlert", "tlsFailProto", "tlsFailVerify",
@@ -80,7 +80,7 @@ for k in tlsFailAlert tlsFailProto tlsFailVerify tlsFailEof tlsFailTimeout tlsFa
 done
 [ "$(total "$c" skOpen)" = "$(total "$c" skClose)" ] || fail "client left connections open"
 # the handshake time (SYN sent to Finished) recorded once per handshake
-hist=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latency_total_us"]["tls_handshake"]["count"])' "$T/summary.json")
+hist=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latency_total_us"]["tls_handshake"]["count"])' "$T/summary.json")
 [ "$hist" = "$done_" ] || fail "tls_handshake histogram count $hist, tlsHsDone $done_"
 note "$(grep -i '^latency' "$c" | tail -1 | grep -o 'TLS[^|]*' || true)"
 pass "$ok HTTPS requests on $done_ handshakes ($res resumed), set cps and set duration followed"

@@ -38,7 +38,7 @@ curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other" | grep -q 
 note "promtool check metrics: ok ($(wc -l <"$T/metrics.txt") lines)"
 
 timeout 2.7 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json --watch 0.5 >"$T/watch.jsonl" || true
-n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["cps"] > 0))' "$T/watch.jsonl") || fail "JSON Lines do not parse"
+n=$(/usr/bin/python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["cps"] > 0))' "$T/watch.jsonl") || fail "JSON Lines do not parse"
 [ "$n" -ge 3 ] || fail "only $n JSON lines"
 note "stats --json --watch: $n JSON objects, one per line"
 

@@ -46,7 +46,7 @@ st() { snap; sv "$1"; }
 
 # Our answer (http.h), as test_tap_pipeline.sh builds it: an 85-byte head
 # padded with 'a', the body all 'a'.
-python3 - "$T/want" <<'PY'
+/usr/bin/python3 - "$T/want" <<'PY'
 import sys
 SIZE = 1000000  # payload_size 1m
 head = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: keep-alive\r\n" % (SIZE - 85)
