@@ -363,7 +363,7 @@ fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_HARNESSES="$(FUZZ_HARNESSES)" \
 	  FUZZ_JOBS=$(if $(filter file,$(origin FUZZ_JOBS)),2,$(FUZZ_JOBS)) FUZZ_PAR=1
 
-# The ten-minute soak (a 30 s version runs in make test): 1M keepalive
+# The ten-minute soak (a 20 s version runs in make test): 1M keepalive
 # connections, 20k of them closed and replaced every second.
 SOAK_SECONDS ?= 600
 soak: all hugepages

@@ -117,6 +117,22 @@ start_eal(const char *prog, const char *name)
 #define ATTACH_TIMEOUT_S 15
 static char stuck_msg[512];
 
+/* DPERF_ATTACH_TIMEOUT_S (whole seconds, 1 to 15) shortens it: for
+ * test_secondary_stuck, which makes the stuck lock certain and would
+ * otherwise wait the whole 15 s. Anything else keeps the default. */
+static unsigned int
+attach_timeout_s(void)
+{
+	const char *v = getenv("DPERF_ATTACH_TIMEOUT_S");
+	char *end;
+	long n;
+
+	if (v == NULL || *v == '\0')
+		return ATTACH_TIMEOUT_S;
+	n = strtol(v, &end, 10);
+	return *end == '\0' && n >= 1 && n <= ATTACH_TIMEOUT_S ? (unsigned int)n : ATTACH_TIMEOUT_S;
+}
+
 static void
 on_attach_stuck(int sig)
 {
@@ -132,14 +148,15 @@ static void
 attach_watchdog(const char *prog, const char *inst)
 {
 	struct sigaction sa;
+	unsigned int timeout_s = attach_timeout_s();
 
 	snprintf(stuck_msg, sizeof(stuck_msg),
 		 "%s: attaching to '%s' is stuck inside DPDK after %d s: a tool killed while it attached can leave a lock in the primary's shared memory held; the engine keeps running, but no tool can attach until it restarts\n",
-		 prog, inst, ATTACH_TIMEOUT_S);
+		 prog, inst, (int)timeout_s);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_attach_stuck;
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(ATTACH_TIMEOUT_S);
+	alarm(timeout_s);
 }
 
 int

@@ -50,6 +50,22 @@
  * (a PCI NIC's close can take a second or two). */
 #define DP_TEARDOWN_S 10
 
+/* DPERF_TEARDOWN_S (whole seconds, 1 to 10) shortens it: for
+ * test_secondary_stuck, whose client's teardown is made to hang and so
+ * always waits the whole watchdog. Anything else keeps the default. */
+static unsigned int
+teardown_s(void)
+{
+	const char *v = getenv("DPERF_TEARDOWN_S");
+	char *end;
+	long n;
+
+	if (v == NULL || *v == '\0')
+		return DP_TEARDOWN_S;
+	n = strtol(v, &end, 10);
+	return *end == '\0' && n >= 1 && n <= DP_TEARDOWN_S ? (unsigned int)n : DP_TEARDOWN_S;
+}
+
 /* Every message may quote the configuration or the command line: what is
  * not printable is shown escaped, never sent to the terminal raw. */
 static void
@@ -223,7 +239,7 @@ shutdown_app(struct app *a, int finished)
 		instance_cleanup(a->runtime_dir, a->name);
 		teardown_exit = finished && rc == 0 ? 0 : EXIT_RUNTIME;
 		signal(SIGALRM, on_cleanup_timeout);
-		alarm(DP_TEARDOWN_S);
+		alarm(teardown_s());
 	}
 	telemetry_stop();
 	for (uint32_t i = 0; i < a->n_workers; i++) {

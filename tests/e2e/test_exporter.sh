@@ -5,7 +5,7 @@
 # HEAD gets the headers without a body, another path 404 and another
 # method 405, idle connections are closed at the request deadline (not
 # before), and 100 slowloris connections (a byte of head every 3.5 s) do
-# not keep 6 scrapes in 20 s from being answered. Details in
+# not keep 6 scrapes in 12 s from being answered. Details in
 # exporter_http.py.
 . "$(dirname "$0")/lib.sh"
 

@@ -91,10 +91,14 @@ bg prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/prom" \
 	--web.listen-address=127.0.0.1:$((base + 5)) >"$T/prometheus.log" 2>&1
 PROM=$LAST_PID
 
-sleep 3 # some traffic at the first rate before the change
+sleep 1 # some traffic at the first rate before the change (fleet-start waited for both clients to run)
 play "$A/fleet-rate.yml" -e cps=1600 >"$T/rate.log" 2>&1 || fail "fleet-rate: $(grep -A3 'FAILED\|fatal' "$T/rate.log" | head -8)"
+# Both clients' status at once (each dperf-ctl attaches: 2-3 s here).
+sts=()
+for n in e2e-fc1 e2e-fc2; do ctl -p $n status --json >"$T/$n.status" 2>&1 & sts+=($!); done
+wait "${sts[@]}" || true # (a failed one shows below)
 for n in e2e-fc1 e2e-fc2; do
-	t=$(jget "$(ctl -p $n status --json)" target_cps)
+	t=$(jget "$(cat "$T/$n.status")" target_cps) || fail "$n: status: $(cat "$T/$n.status")"
 	[ "$t" = 800 ] || fail "$n: target_cps $t after fleet-rate -e cps=1600 (800 expected)"
 done
 note "fleet-rate -e cps=1600 (from 800): target_cps 800 on both clients"

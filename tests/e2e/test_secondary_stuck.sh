@@ -13,7 +13,10 @@ command -v gdb >/dev/null || fail "gdb is not installed (scripts/install-deps.sh
 
 CPS=5k CLIENT_DURATION=60s SERVER_DURATION=90s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
-start_primary e2e-cli "$T/client.conf"
+# Its teardown is made to hang: DPERF_TEARDOWN_S=4 lets its watchdog end
+# it after 4 s, not the default 10 (a memif client's teardown takes well
+# under a second when nothing is held).
+DPERF_TEARDOWN_S=4 start_primary e2e-cli "$T/client.conf"
 cat >"$T/gdb.cmds" <<'GDB'
 set pagination off
 set breakpoint pending on
@@ -29,7 +32,9 @@ timeout 60 gdb -batch -x "$T/gdb.cmds" --args "$SECONDARY_BUILD/dperf-ctl" -p e2
 # Killed with the lock held: inside the lookup, not before nor after it.
 grep -q "^#1 .* in rte_memzone_lookup" "$T/gdb.out" || fail "gdb did not stop dperf-ctl inside rte_memzone_lookup: $(grep -E '^#|Breakpoint|rror' "$T/gdb.out" | head -5)"
 
-rc=0; out=$(timeout 40 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json 2>&1) || rc=$?
+# DPERF_ATTACH_TIMEOUT_S=6: it says so after 6 s, not the default 15 (an
+# attach here takes 0.5-2.5 s, loaded).
+rc=0; out=$(DPERF_ATTACH_TIMEOUT_S=6 timeout 40 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json 2>&1) || rc=$?
 [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out" || fail "a tool after the kill: exit $rc, expected 3 and 'stuck inside DPDK': $out"
 note "a later tool: $(tail -1 <<<"$out" | cut -c1-110)..."
 n0=$(grep -c '^seconds' "$T/e2e-cli.log")
