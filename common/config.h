@@ -114,7 +114,7 @@ struct dp_vxlan {
 #define DP_PAYLOAD_STORED (64u << 20)
 /* Traffic mixes (issue 37, dperf-live's extension): a client's request
  * kinds ("kind" lines), each new connection's kind picked by weight with a
- * seeded generator (primary/app/mix.h), and a server's objects ("object"
+ * seeded generator (primary/state/mix.h), and a server's objects ("object"
  * lines), answered by the request's path. Without them: one kind, dperf's
  * http_path, and one answer for every path, as dperf. */
 #define DP_MAX_KINDS 16

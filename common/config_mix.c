@@ -6,7 +6,7 @@
  *   object PATH SIZE | object PATH file:FILE                    (server, 1..32 lines)
  *
  * A kind is a request a client sends on a new connection, picked by
- * weight (primary/app/mix.h); an object is what a server answers for a
+ * weight (primary/state/mix.h); an object is what a server answers for a
  * path, any other path getting a 404. A file without these lines is one
  * kind (dperf's http_path, every connection) and a server answering every
  * path alike, as dperf. The lines' rules that need the whole file (mode,

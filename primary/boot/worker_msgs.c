@@ -36,6 +36,33 @@ make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t
 	}
 }
 
+/* The kinds' requests (a client's kind lines), each one segment; without
+ * kind lines kreq[0] is the request itself, copied. */
+static int
+worker_kind_msgs(struct netw *net, const struct dp_config *cfg, const struct dp_ip *srv,
+		 uint8_t *buf, const struct msg_layout *l, char *err, size_t errlen)
+{
+	struct msg *km = (struct msg *)(void *)(buf + l->kmsg);
+	char why[DP_ERR_LEN];
+
+	net->msg.kreq = km;
+	if (cfg->n_kinds == 0) {
+		km[0] = net->msg.req;
+		return 0;
+	}
+	for (uint32_t k = 0; k < cfg->n_kinds; k++) {
+		uint32_t len = msg_compose_kind(cfg, srv, k, buf, why, sizeof(why));
+
+		if (len == 0) {
+			snprintf(err, errlen, "kind: %s", why);
+			return -1;
+		}
+		make_msg(&km[k], len, buf + l->kinds + (size_t)k * DP_MSG_MAX, cfg->mss, NULL,
+			 DP_MSG_MAX);
+	}
+	return 0;
+}
+
 int
 worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 	    char *err, size_t errlen)
@@ -69,5 +96,5 @@ worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *
 	make_msg(&net->msg.rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL, MSG_BAD_REQUEST_LEN);
 	if (!ml.is_http)
 		net->msg.req_size = net->msg.rsp_size = cfg->payload_size;
-	return 0;
+	return worker_kind_msgs(net, cfg, srv, buf, &l, err, errlen);
 }

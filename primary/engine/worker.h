@@ -18,6 +18,7 @@
 #include "dev/dev_fault.h"
 #include "net/netw.h"
 #include "shm.h"
+#include "state/mix.h"
 #include "tcp/tcp.h"
 #include "tls/tls_tcp.h"
 
@@ -47,6 +48,7 @@ struct worker {
 	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */
 	uint8_t paused;
 	struct dev_fault fault;
+	struct mix mix;      /* a client's pick of kinds (tcp.mix points here with 2 kinds or more) */
 };
 
 /* Point the parts at each other (after setup, or a copy of wk). */
@@ -56,6 +58,7 @@ worker_link(struct worker *wk)
 	wk->net.tcp = &wk->tcp;
 	wk->net.txq.cnt = &wk->net.cnt;
 	wk->net.skt.client = wk->net.is_client;
+	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
 }
 
 /* The loop: runs until the control block says stop and the drain is over. */

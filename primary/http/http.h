@@ -24,6 +24,9 @@ uint32_t dp_http_request(const struct dp_config *cfg, const char *host, uint8_t 
 /* The same for a given size instead of payload_size (0: the plain head). */
 uint32_t dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size,
 			       uint8_t *buf, size_t cap);
+/* The same for the path given (a kind's, config.h's struct dp_kind). */
+uint32_t dp_http_request_path(const struct dp_config *cfg, const char *host, const char *path,
+			      uint32_t size, uint8_t *buf, size_t cap);
 
 /* Build the server's response. keepalive selects the Connection header.
  * Returns its length, or 0 when it does not fit in cap. */

@@ -144,6 +144,43 @@ msg_layout(const struct dp_config *cfg, struct msg_layout *l)
 	/* a sum per segment of each response, and one for a cut last
 	 * segment beyond the stored prefix; 536, the least mss */
 	l->len = l->sums + (2 * (cap / 536 + 2) + l->req_cap / 536 + 2) * sizeof(uint32_t);
+	l->kinds = l->len;
+	l->kmsg = (l->kinds + (size_t)cfg->n_kinds * DP_MSG_MAX + 7) & ~(size_t)7;
+	l->len = l->kmsg + (cfg->n_kinds ? cfg->n_kinds : 1) * sizeof(struct msg);
+	l->kinds_len = l->len - l->kinds;
+}
+
+uint32_t
+msg_compose_kind(const struct dp_config *cfg, const struct dp_ip *srv, uint32_t k, uint8_t *buf,
+		 char *err, size_t errlen)
+{
+	uint32_t pipe = cfg->pipeline ? cfg->pipeline : 1, size = cfg->payload_size, one;
+	const struct dp_kind *kd = &cfg->kinds[k];
+	struct msg_layout l;
+	uint8_t *req;
+	char host[64];
+
+	msg_layout(cfg, &l);
+	req = buf + l.kinds + (size_t)k * DP_MSG_MAX;
+	if (big_post(cfg)) {
+		snprintf(err, errlen, "%s: a POST body over several segments (payload_size %u above "
+			 "mss %u) with kind lines (expected requests of one segment each)", kd->name,
+			 size, cfg->mss);
+		return 0;
+	}
+	dp_ip_str(srv, host, sizeof(host));
+	one = dp_http_request_path(cfg, cfg->http_host[0] ? NULL : host, kd->path,
+				   size > cfg->mss && cfg->http_method == DP_HTTP_GET ? 0 : size, req,
+				   DP_MSG_MAX);
+	if (one == 0 || (uint64_t)one * pipe > cfg->mss) {
+		snprintf(err, errlen, "%s: %u request%s of %u bytes for %s exceed mss %u (expected "
+			 "a request of one segment: a shorter path or payload_size)", kd->name, pipe,
+			 pipe > 1 ? "s" : "", one, kd->path, cfg->mss);
+		return 0;
+	}
+	for (uint32_t i = 1; i < pipe; i++)
+		memcpy(req + i * one, req, one);
+	return one * pipe;
 }
 
 int

@@ -36,6 +36,11 @@ struct msg_layout {
 	size_t len;       /* the buffer's length */
 	size_t rsp_cap;   /* room for each response */
 	size_t req_cap;   /* room for the request (a long POST's whole body) */
+	/* A client's kinds (config.h's kind lines): kind k's requests at
+	 * kinds + k x DP_MSG_MAX (none without kind lines), then the
+	 * struct msg of each kind (one without kind lines: the request's
+	 * copy) at kmsg, 8-aligned. kinds_len is what they add to len. */
+	size_t kinds, kmsg, kinds_len;
 };
 void msg_layout(const struct dp_config *cfg, struct msg_layout *l);
 
@@ -73,6 +78,11 @@ struct msgs {
 	uint32_t rsp_size;   /* raw mode: expected response size */
 	uint32_t req_size;   /* raw mode: expected request size */
 	size_t map_len;      /* the buffer mmap'ed (this long), 0: rte_zmalloc */
+	/* Client: the request of a connection of kind k is kreq[k] (in the
+	 * buffer, msg_layout's kmsg). Without kind lines kreq[0] is a copy
+	 * of req, so the one-kind path reads the same request through the
+	 * same index, no branch. */
+	const struct msg *kreq;
 	struct dp_http_head_cache rsp_head; /* client: the last response head (app/http_app.c) */
 };
 
@@ -88,5 +98,13 @@ extern const char msg_bad_request[];
  * DP_RSP_MAX) when one request at a time is in flight. */
 int msg_compose(const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 		struct msg_lens *out, const char **kw, char *err, size_t errlen);
+
+/* Kind k's request (cfg->kinds[k]: its path; the Host, size, method and
+ * pipeline copies as msg_compose's request) into buf + l->kinds + k x
+ * DP_MSG_MAX. Returns its length (pipelined), or 0 with err set (without
+ * the keyword: kind's). One segment each: a POST body over several
+ * segments is refused with kind lines. */
+uint32_t msg_compose_kind(const struct dp_config *cfg, const struct dp_ip *srv, uint32_t k,
+			  uint8_t *buf, char *err, size_t errlen);
 
 #endif

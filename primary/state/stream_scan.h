@@ -14,6 +14,8 @@
 /* The server's view of one connection's request stream (8 bytes, kept in
  * the socket): where the current request is, its method, what is left. */
 enum dp_req_kind { DP_REQ_NONE, DP_REQ_GET, DP_REQ_HEAD, DP_REQ_POST, DP_REQ_BAD };
+/* sock.h: sk_opened's DP_REQ_NONE is also a client's traffic kind 0 */
+_Static_assert(DP_REQ_NONE == 0, "DP_REQ_NONE must be 0");
 enum { DP_RQ_START, DP_RQ_HEAD, DP_RQ_BODY };
 struct dp_req_scan {
 	uint8_t phase; /* DP_RQ_* */

@@ -40,14 +40,21 @@ void tcp_client_unfinished(struct netw *nw, const struct sock *sk);
  * and reset. */
 void tcp_client_fail(struct netw *nw, struct sock *sk, const struct tuple *t);
 
+/* The connection's request: its kind's (sock.h; kind 0 without kind
+ * lines, the one request). */
+static inline const struct msg *
+tcp_client_req(const struct netw *nw, const struct sock *sk)
+{
+	return &nw->msg.kreq[sk->kind];
+}
+
 /* The role's resent step (tcp_input.h): only a FIN alone is resent
  * outside a message of the sender, and the request template says which
  * (plain and TLS clients alike). */
 static inline const struct msg *
 tcp_client_resent(const struct netw *nw, const struct sock *sk)
 {
-	(void)sk;
-	return &nw->msg.req;
+	return tcp_client_req(nw, sk);
 }
 
 /* A response has ended (its last byte arrived in order), counted in c.

@@ -147,6 +147,25 @@ test_messages_fit_mss(void **state)
 	assert_err("f.conf:9: pipeline: messages of ");
 }
 
+/* Each kind's request is composed as the worker will (its path): one
+ * over mss is refused on its kind line, a POST body over several segments
+ * with kinds too. Lines: the conf's 8, then extra's from 9. */
+static void
+test_kind_requests(void **state)
+{
+	struct dp_config cfg;
+	char extra[512];
+
+	(void)state;
+	assert_int_equal(rules("1k", "kind a 1 /a\nkind b 1 /b\npipeline 4\nkeepalive 0\n", &cfg), 0);
+	snprintf(extra, sizeof(extra), "mss 536\npipeline 4\nkeepalive 0\nkind a 1 /a\nkind b 1 /%0126d\n", 0);
+	assert_int_equal(rules("1k", extra, &cfg), -1);
+	assert_err("f.conf:13: kind: b: 4 requests of 181 bytes for /000");
+	assert_err("exceed mss 536 (expected a request of one segment");
+	assert_int_equal(rules("1k", "kind a 1 /a\nhttp_method POST\npayload_size 3000\n", &cfg), -1);
+	assert_err("f.conf:9: kind: a: a POST body over several segments (payload_size 3000 above mss 1460) with kind lines");
+}
+
 static void
 test_v6_prefix(void **state)
 {
@@ -215,6 +234,7 @@ main(void)
 		cmocka_unit_test(test_cc_tuples),
 		cmocka_unit_test(test_flood_and_udp_no_tuple_bound),
 		cmocka_unit_test(test_messages_fit_mss),
+		cmocka_unit_test(test_kind_requests),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
 		cmocka_unit_test(test_tls_passes),

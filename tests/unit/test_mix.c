@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The kinds' weighted pick (primary/app/mix.h): shares within 1% of the
+ * The kinds' weighted pick (primary/state/mix.h): shares within 1% of the
  * weights over 100,000 picks, the same sequence for the same seed and
  * worker, weight 0 never picked, all zeros refused, a new table taken
  * mid-run.
  */
-// links: primary/app/mix.c
+// links: primary/state/mix.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "app/mix.h"
+#include "state/mix.h"
 
 #define PICKS 100000
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "app/mix.h"
+#include "state/mix.h"
 
 static uint64_t
 splitmix64(uint64_t *x)
