@@ -121,7 +121,7 @@ struct dp_vxlan {
 #define DP_KIND_NAME_LEN 32   /* a name's bytes, its NUL included */
 #define DP_KIND_PATH_LEN 128  /* a kind's or an object's path, its NUL included */
 #define DP_KIND_WEIGHT_MAX 1000000
-#define DP_MAX_OBJECTS 32
+#define DP_MAX_OBJECTS 31 /* an object's code is 5 bits of a request's key (stream_scan.h) */
 
 /* A client's kind of request: "kind NAME WEIGHT PATH [size N] [keepalive
  * N] [http|https]". */

@@ -3,7 +3,7 @@
  *
  *   kind NAME WEIGHT PATH [size N] [keepalive N] [http|https]   (client, 1..16 lines)
  *   kind_seed N                                                 (client, with kind lines)
- *   object PATH SIZE | object PATH file:FILE                    (server, 1..32 lines)
+ *   object PATH SIZE | object PATH file:FILE                    (server, 1..31 lines)
  *
  * A kind is a request a client sends on a new connection, picked by
  * weight (primary/state/mix.h); an object is what a server answers for a

@@ -393,7 +393,7 @@ const struct keyword dp_keywords[] = {
 	    "lines: the seed of the kinds' pick (same seed, same sequence per worker)", NULL),
 	FN_MULTI("object", h_object, dump_objects, 2, 2, "PATH SIZE|file:FILE", "dperf-live, "
 		 "server: the answer to PATH (at most 127 characters), a body of SIZE bytes "
-		 "(0..1g less 85) or FILE's bytes, 1..32 lines; any other path gets 404; not with "
+		 "(0..1g less 85) or FILE's bytes, 1..31 lines; any other path gets 404; not with "
 		 "payload_size or payload_file"),
 };
 

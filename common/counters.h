@@ -41,7 +41,7 @@
 	X(SACK_RX, "sackRx", CK_EVENT)     /* SACK blocks received (tcp/tcp_sack.h) */ \
 	X(SPUR_RT, "spurRt", CK_EVENT)     /* retransmissions the peer had already (D-SACK, RFC 2883) */ \
 	X(RTO, "rto", CK_EVENT)            /* retransmission timeouts that fired and resent (tcp/tcp_input.h) */ \
-	X(PIPE_FULL, "pipeFull", CK_EVENT) /* server: requests beyond the 16 waiting behind a long answer */ \
+	X(PIPE_FULL, "pipeFull", CK_EVENT) /* server: requests beyond the 16 (with objects 2) waiting behind a long answer */ \
 	X(TEST_DROP, "testDrop", CK_EVENT) /* segments test_rx_drop and test_tx_drop dropped */ \
 	X(SK_OPEN, "skOpen", CK_EVENT)     \
 	X(SK_CLOSE, "skClose", CK_EVENT)   \
@@ -50,6 +50,7 @@
 	X(HTTP_POST, "httpPost", CK_EVENT) \
 	X(HTTP_2XX, "http2XX", CK_EVENT)   \
 	X(HTTP_ERR, "httpErr", CK_EVENT)   \
+	X(HTTP_404, "http404", CK_EVENT)   /* server with object lines: requests for a path no object has */ \
 	X(TCP_REQ, "tcpReq", CK_EVENT)     \
 	X(TCP_RSP, "tcpRsp", CK_EVENT)     \
 	X(UDP_RX, "udpRx", CK_EVENT)       \

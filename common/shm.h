@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 20 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features */
+#define DP_SHM_ABI 21 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404 */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */

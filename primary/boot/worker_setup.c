@@ -164,7 +164,8 @@ size_t
 worker_snd_bytes(const struct worker *wk)
 {
 	int big = wk->net.is_client ? wk->net.msg.req.seg_sum != NULL
-			       : wk->net.msg.rsp_ka.seg_sum != NULL || wk->net.msg.rsp_close.seg_sum != NULL;
+			       : wk->net.msg.rsp_ka.seg_sum != NULL || wk->net.msg.rsp_close.seg_sum != NULL
+				 || wk->net.msg.obj_big;
 
 	if (wk->net.is_udp || (!big && !DP_PROTO_IS_TLS(wk->net.cfg->protocol)))
 		return 0; /* TLS: every flight and answer is a connection's own records */

@@ -1101,7 +1101,7 @@ test_mix(void **state)
 	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), -1);
 	assert_string_equal(err, "t.conf:23: kind: too many kinds (expected at most 16 \"kind\" lines)");
 
-	/* objects: sizes and a file's; 32 parse, a 33rd is refused */
+	/* objects: sizes and a file's; 31 parse, a 32nd is refused */
 	cfg = parse_ok("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
 		       "client 198.18.1.2 4\nserver 198.18.0.1 1\nobject /a 0\nobject /b 1m\n"
 		       "object /v file:" DP_SOURCE_DIR "/VERSION\n");
@@ -1118,9 +1118,9 @@ test_mix(void **state)
 	for (int i = 0; i < DP_MAX_OBJECTS; i++)
 		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "object /o%d %d\n", i, i);
 	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), 0);
-	snprintf(text + pos, sizeof(text) - pos, "object /o32 1\n");
+	snprintf(text + pos, sizeof(text) - pos, "object /o31 1\n");
 	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), -1);
-	assert_string_equal(err, "t.conf:38: object: too many objects (expected at most 32 "
+	assert_string_equal(err, "t.conf:37: object: too many objects (expected at most 31 "
 			    "\"object\" lines)");
 }
 

@@ -206,6 +206,32 @@ test_server_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
+/* A server's objects are composed as a worker will: one over mss with
+ * pipeline is refused on its object line; a file's read. */
+static void
+test_objects_composed(void **state)
+{
+	static const char srv[] =
+		"mode server\ncpu 0\n"
+		"port net_memif0 198.18.0.1 198.18.0.2\n"
+		"client 198.18.1.2 4\nserver 198.18.2.1 1\nlisten 80 1\nkeepalive\n"
+		"object /a 100\nobject /v file:" DP_SOURCE_DIR "/VERSION\nobject /big 64k\n%s";
+	struct dp_config cfg;
+	char perr[DP_ERR_LEN], text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), srv, "");
+	if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
+	snprintf(text, sizeof(text), srv, "pipeline 2\n");
+	if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), -1);
+	assert_err("s.conf:10: object: /big: an answer of 64085 bytes with pipeline 2 (expected "
+		   "answers within mss 1460");
+}
+
 /* protocol https passes the rules on a client and on a server (the
  * engine carries both: primary/tls/). */
 static void
@@ -237,6 +263,7 @@ main(void)
 		cmocka_unit_test(test_kind_requests),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
+		cmocka_unit_test(test_objects_composed),
 		cmocka_unit_test(test_tls_passes),
 	};
 

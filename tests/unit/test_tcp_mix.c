@@ -153,6 +153,147 @@ test_no_kinds(void **state)
 	assert_idle(c);
 }
 
+static void
+add_object(struct dp_config *c, const char *path, uint32_t size, const char *file)
+{
+	struct dp_object *o = &c->objects[c->n_objects++];
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->size = size;
+	if (file != NULL)
+		snprintf(o->file, sizeof(o->file), "%s", file);
+}
+
+#define VERSION_FILE DP_SOURCE_DIR "/VERSION"
+
+/* A server with three objects: 100 bytes, 5000 (over several segments:
+ * the sender, and the answer queue's keys), and a file's bytes. */
+static void
+obj_server(struct dp_config *c)
+{
+	FILE *f = fopen(VERSION_FILE, "r");
+	long size;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	fclose(f);
+	c->keepalive = 1;
+	add_object(c, "/a", 100, NULL);
+	add_object(c, "/bb", 5000, NULL);
+	add_object(c, "/v", (uint32_t)size, VERSION_FILE);
+}
+
+/* A client asking for them and for a path the server does not have. */
+static void
+obj_client(struct dp_config *c)
+{
+	ka3_now(c);
+	c->kind_seed = 9;
+	add_kind(c, "a", 40, "/a", -1);
+	add_kind(c, "bb", 30, "/bb", -1);
+	add_kind(c, "v", 10, "/v", -1);
+	add_kind(c, "miss", 20, "/nothing", -1);
+}
+
+static void
+test_objects(void **state)
+{
+	struct node *c = new_client(obj_client), *s = new_server(obj_server);
+	const struct msg *om = s->wk.net.msg.obj;
+	uint32_t count[4] = { 0 }, vsize = s->cfg.objects[2].size;
+	uint64_t bytes = 0;
+	char head[64];
+
+	(void)state;
+	/* the answers: dperf's head of 85 bytes, Content-Length the object's size */
+	assert_int_equal(s->wk.net.msg.n_obj, 3);
+	assert_non_null(s->wk.tcp.snd); /* /bb's answer takes several segments */
+	assert_int_equal(om[0].len, 185);
+	assert_int_equal(om[4].len, 5085);
+	assert_non_null(om[4].seg_sum);
+	assert_int_equal(om[8].len, 85 + vsize);
+	snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Length: %u\r\n", vsize);
+	assert_memory_equal(om[8].data, head, strlen(head));
+	{
+		char file[256];
+		FILE *f = fopen(VERSION_FILE, "r");
+
+		assert_non_null(f);
+		assert_int_equal(fread(file, 1, vsize, f), vsize);
+		fclose(f);
+		assert_memory_equal(om[8].data + 85, file, vsize);     /* kept alive */
+		assert_memory_equal(om[9].data + om[11].len, file, vsize); /* closing */
+	}
+	assert_int_equal(om[12].len, MSG_NOT_FOUND_KA_LEN);
+	for (int i = 0; i < 100; i++) {
+		struct sock *sk;
+
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
+		deliver(c, s);
+		deliver(s, c);
+		sk = open_sock(c);
+		count[sk->kind]++;
+		pump(c, s);
+		assert_idle(c);
+	}
+	assert_true(count[0] > 0 && count[1] > 0 && count[2] > 0 && count[3] > 0);
+	bytes = 3ULL * (count[0] * 185 + count[1] * 5085 + count[2] * (85 + vsize) +
+			count[3] * MSG_NOT_FOUND_KA_LEN);
+	/* each request answered by its path; the unknown one 404, counted */
+	assert_int_equal(C(s, HTTP_GET), 300);
+	assert_int_equal(C(s, HTTP_404), 3 * count[3]);
+	assert_int_equal(C(s, HTTP_2XX), 3 * (100 - count[3]));
+	assert_int_equal(C(c, HTTP_2XX), 3 * (100 - count[3]));
+	assert_int_equal(C(c, HTTP_ERR), 3 * count[3]);
+	assert_int_equal(C(c, GOOD_RX), bytes * 8);
+	assert_int_equal(C(c, SK_ERR) + C(s, SK_ERR), 0);
+	assert_int_equal(C(c, TCP_DROP) + C(c, RST_TX) + C(c, RST_RX) + C(c, DROP_TX), 0);
+	assert_clean(s);
+	assert_idle(s);
+}
+
+/* Requests waiting behind an answer over several segments keep their
+ * keys (two at most with objects): a pipelining client asking /bb, /a,
+ * /nothing in one segment gets 5085, 185 and the 404, in order. */
+static void
+test_objects_queued(void **state)
+{
+	struct node *c = new_client(ka3_now), *s = new_server(obj_server);
+	static const char three[] = "GET /bb HTTP/1.1\r\n\r\nGET /a HTTP/1.1\r\n\r\n"
+				    "GET /nothing HTTP/1.1\r\n\r\n";
+	struct tuple t, st;
+	struct sock *ssk;
+	uint64_t got = 0;
+
+	(void)state;
+	assert_int_equal(tcp_client_launch(&c->wk.net), 0);
+	deliver(c, s); /* SYN */
+	deliver(s, c); /* SYN+ACK; the client's ACK and request are dropped */
+	client_tuple(c, 0, &t);
+	reverse(&t, &st);
+	box_clear(c);
+	box_clear(s);
+	ssk = server_sock(s, &t);
+	assert_int_equal(ssk->state, SK_SYN_RCVD);
+	inject(s, &t, ssk->rcv_nxt, ssk->snd_una + 1, TH_ACK | TH_PSH, (const uint8_t *)three,
+	       sizeof(three) - 1);
+	assert_int_equal(C(s, HTTP_GET), 3);
+	assert_int_equal(C(s, HTTP_404), 1);
+	/* the first answer's segments, then the others once acknowledged */
+	for (int i = 0; i < 200 && s->n_out; i++) {
+		for (size_t k = 0; k < s->n_out; k++) {
+			got += s->out[k].len;
+			inject(s, &t, ssk->rcv_nxt, s->out[k].seq + s->out[k].len, TH_ACK, NULL, 0);
+		}
+		box_clear(s);
+	}
+	assert_int_equal(got, 5085 + 185 + MSG_NOT_FOUND_KA_LEN);
+	assert_int_equal(C(s, HTTP_2XX), 2);
+	assert_int_equal(C(s, PIPE_FULL), 0);
+}
+
 int
 main(void)
 {
@@ -160,6 +301,8 @@ main(void)
 		cmocka_unit_test_teardown(test_kinds, free_nodes),
 		cmocka_unit_test_teardown(test_one_kind_line, free_nodes),
 		cmocka_unit_test_teardown(test_no_kinds, free_nodes),
+		cmocka_unit_test_teardown(test_objects, free_nodes),
+		cmocka_unit_test_teardown(test_objects_queued, free_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
