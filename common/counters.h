@@ -109,4 +109,23 @@ enum dp_port_counter {
 extern const char *const dp_counter_names[DP_C__COUNT];
 extern const char *const dp_port_counter_names[DP_PC__COUNT];
 
+/* A client's counters per traffic kind (issue 37: config.h's kind lines,
+ * two kinds or more), beside the totals above: requests sent, answers
+ * 2xx and not (non-2xx, malformed, unfinished), the answers' bytes read
+ * in order (bits, as goodRx; under TLS the plaintext). */
+#define DP_KIND_COUNTER_LIST(X)    \
+	X(REQ, "requests")         \
+	X(HTTP_2XX, "http2XX")     \
+	X(HTTP_ERR, "httpErr")     \
+	X(GOOD_RX, "goodRx")
+
+enum dp_kind_counter {
+#define DP_X_KENUM(id, name) DP_KC_##id,
+	DP_KIND_COUNTER_LIST(DP_X_KENUM)
+#undef DP_X_KENUM
+	DP_KC__COUNT
+};
+
+extern const char *const dp_kind_counter_names[DP_KC__COUNT];
+
 #endif

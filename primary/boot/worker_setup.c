@@ -285,6 +285,8 @@ worker_kinds(struct worker *wk, const struct dp_config *cfg, uint32_t id)
 	if (wk->net.is_client && cfg->n_kinds > 1 && mix_table_build(&t, w, cfg->n_kinds) == 0)
 		mix_init(&wk->mix, cfg->kind_seed, id, &t);
 	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
+	memset(&wk->kcnt, 0, sizeof(wk->kcnt));
+	wk->tcp.kc = wk->tcp.mix ? &wk->kcnt : NULL;
 }
 
 void
@@ -354,6 +356,7 @@ worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_
 {
 	wk->ctl = &wp->shm->ctl;
 	wk->st = &wp->shm->workers[wp->id];
+	wk->kst = &wp->shm->wkinds[wp->id];
 	wk->net.lat = &wp->shm->lat[wp->id];
 	wk->net.io.np = wp->np;
 	wk->net.io.mp = wp->mp;

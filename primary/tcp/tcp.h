@@ -55,6 +55,8 @@ struct tcp_part {
 	/* A client's pick of each new connection's kind (state/mix.h), with
 	 * two kinds or more; NULL: every connection is kind 0. */
 	struct mix *mix;
+	/* With that pick, the counts per kind (state/cnt.h); NULL without. */
+	struct kcnt *kc;
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A socket's timer expired (engine/timers.c): the role's step, bound

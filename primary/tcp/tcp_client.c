@@ -46,6 +46,7 @@ tcp_client_asked(struct netw *nw, struct sock *sk)
 	sk->t_start = nw->now;
 	sk->flags |= SKF_FIRST_BYTE;
 	nw->cnt.c[nw->tcp->app.asked] += n; /* httpGet, httpPost or tcpReq */
+	tcp_client_kind_count(nw, sk, DP_KC_REQ, n);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
@@ -70,6 +71,8 @@ void
 tcp_client_unfinished(struct netw *nw, const struct sock *sk)
 {
 	nw->tcp->app.unfinished(nw, sk);
+	if (sk->inflight > 0) /* as HTTP's httpErr */
+		tcp_client_kind_count(nw, sk, DP_KC_HTTP_ERR, 1);
 }
 
 void
@@ -149,6 +152,7 @@ tcp_client_response(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 		lat_add(nw, DP_LAT_FIRST_BYTE, nw->now - sk->t_start);
 	}
+	tcp_client_kind_count(nw, sk, DP_KC_GOOD_RX, (uint64_t)len * 8);
 	return nw->tcp->app.rcv(nw, sk, p, len);
 }
 

@@ -92,6 +92,21 @@ test_kinds(void **state)
 		assert_idle(c);
 	}
 	assert_int_equal(count[0] + count[1] + count[2], CONNS);
+	/* the counts per kind (state/cnt.h): each kind's own, summing to the totals */
+	{
+		uint64_t rx = 0;
+
+		for (int k = 0; k < 3; k++) {
+			const uint64_t *kc = c->wk.kcnt.c[k];
+
+			assert_int_equal(kc[DP_KC_REQ], count[k] * c->wk.tcp.ka_num[k]);
+			assert_int_equal(kc[DP_KC_HTTP_2XX], kc[DP_KC_REQ]);
+			assert_int_equal(kc[DP_KC_HTTP_ERR], 0);
+			assert_int_equal(kc[DP_KC_GOOD_RX], kc[DP_KC_REQ] * s->wk.net.msg.rsp_ka.len * 8);
+			rx += kc[DP_KC_GOOD_RX];
+		}
+		assert_int_equal(rx, C(c, GOOD_RX));
+	}
 	assert_true(count[0] > CONNS * 60 / 100 && count[0] < CONNS * 80 / 100);
 	assert_true(count[1] > CONNS * 12 / 100 && count[1] < CONNS * 28 / 100);
 	assert_true(count[2] > CONNS * 4 / 100 && count[2] < CONNS * 16 / 100);
@@ -136,6 +151,7 @@ test_no_kinds(void **state)
 
 	(void)state;
 	assert_null(c->wk.tcp.mix);
+	assert_null(c->wk.tcp.kc); /* no counts per kind: the totals are kind 0's */
 	assert_ptr_equal(k0->data, r->data);
 	assert_int_equal(k0->len, r->len);
 	assert_int_equal(k0->sum, r->sum);
@@ -248,6 +264,16 @@ test_objects(void **state)
 	assert_int_equal(C(c, HTTP_2XX), 3 * (100 - count[3]));
 	assert_int_equal(C(c, HTTP_ERR), 3 * count[3]);
 	assert_int_equal(C(c, GOOD_RX), bytes * 8);
+	/* per kind: the missing path's answers are its errors, the others 2xx */
+	for (int k = 0; k < 4; k++) {
+		const uint64_t *kc = c->wk.kcnt.c[k];
+		static const uint32_t size[4] = { 185, 5085, 0, MSG_NOT_FOUND_KA_LEN };
+
+		assert_int_equal(kc[DP_KC_REQ], 3 * count[k]);
+		assert_int_equal(kc[DP_KC_HTTP_2XX], k == 3 ? 0 : 3 * count[k]);
+		assert_int_equal(kc[DP_KC_HTTP_ERR], k == 3 ? 3 * count[k] : 0);
+		assert_int_equal(kc[DP_KC_GOOD_RX], 3ULL * count[k] * (k == 2 ? 85 + vsize : size[k]) * 8);
+	}
 	assert_int_equal(C(c, SK_ERR) + C(s, SK_ERR), 0);
 	assert_int_equal(C(c, TCP_DROP) + C(c, RST_TX) + C(c, RST_RX) + C(c, DROP_TX), 0);
 	assert_clean(s);
