@@ -185,6 +185,7 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	     const struct dp_run_log *r)
 {
 	stats_fields(f, s, a, b);
+	dp_kinds_json(f, s); /* a client's kinds, totals at the end */
 	latency_hist_json(f, s, b);
 	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
 	json_string(f, dp_version(), 256);
