@@ -4,7 +4,7 @@
  * plain frame) runs on one pair of snapshots, and cps, rps and the open
  * connections are read back from each output.
  */
-// links: secondary/ctl_output.c tui/plain.c tui/figures.c tui/spark.c
+// links: secondary/ctl_output.c secondary/ctl_prometheus.c tui/plain.c tui/figures.c tui/spark.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ctl_output.h"
+#include "ctl_prometheus.h"
 #include "stats_out.h"
 #include "top.h"
 
@@ -211,6 +212,17 @@ test_kinds(void **state)
 	print(p_json, f, &json);
 	assert_null(strstr(json, "kinds")); /* none yet */
 	free(json);
+	{
+		char *prom;
+		size_t len = 0;
+		FILE *o = open_memstream(&prom, &len);
+
+		assert_non_null(o);
+		ctl_prometheus_exposition(o, s);
+		fclose(o);
+		assert_null(strstr(prom, "dperf_kind_"));
+		free(prom);
+	}
 	s->kinds.n = 2;
 	snprintf(s->kinds.name[0], sizeof(s->kinds.name[0]), "small");
 	snprintf(s->kinds.name[1], sizeof(s->kinds.name[1]), "big.1");
@@ -240,6 +252,23 @@ test_kinds(void **state)
 	}
 	assert_non_null(strstr(text, want_text));
 	assert_non_null(strstr(st_text, want_text));
+	/* Prometheus: a series per kind, the kind a label, goodRx in bytes */
+	{
+		char *prom;
+		size_t len = 0;
+		FILE *o = open_memstream(&prom, &len);
+
+		assert_non_null(o);
+		ctl_prometheus_exposition(o, s);
+		fclose(o);
+		assert_non_null(strstr(prom, "# TYPE dperf_kind_requests_total counter\n"
+					     "dperf_kind_requests_total{instance=\"agree\",role=\"client\",kind=\"small\"} 16\n"
+					     "dperf_kind_requests_total{instance=\"agree\",role=\"client\",kind=\"big.1\"} 4\n"));
+		assert_non_null(strstr(prom, "dperf_kind_http_2xx_total{instance=\"agree\",role=\"client\",kind=\"small\"} 15\n"));
+		assert_non_null(strstr(prom, "dperf_kind_http_err_total{instance=\"agree\",role=\"client\",kind=\"small\"} 1\n"));
+		assert_non_null(strstr(prom, "dperf_kind_good_rx_bytes_total{instance=\"agree\",role=\"client\",kind=\"big.1\"} 100001\n"));
+		free(prom);
+	}
 	assert_non_null(strstr(json, want_json));
 	assert_non_null(strstr(st_json, want_json));
 	{
