@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 22 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters */
+#define DP_SHM_ABI 22 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -194,7 +194,9 @@ struct dp_worker_kinds {
 struct dp_shm {
 	struct dp_shm_header hdr;
 	struct dp_control ctl;
-	char config_text[8192];
+	/* The dump of the largest configuration fits: 16 kind lines and 31
+	 * object lines with file paths alone are about 16 KB (issue 37). */
+	char config_text[32768];
 	struct dp_port_stats ports[DP_MAX_PORTS];
 	struct dp_worker_stats workers[DP_MAX_WORKERS];
 	volatile uint64_t history_head; /* number of entries written */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "shm.h"
 
 /* Both bases have 6 lines: appended lines start at line 7. */
 static const char *const base_client[] = {
@@ -1124,6 +1125,51 @@ test_mix(void **state)
 			    "\"object\" lines)");
 }
 
+/* The largest traffic mix dumps whole into the memzone's config_text
+ * (the readers show it) and parses back: 16 kinds of the longest names,
+ * paths and options; 31 objects of the longest paths and file paths. */
+static void
+test_mix_dump_fits(void **state)
+{
+	static char text[65536], dump[sizeof(((struct dp_shm *)0)->config_text) + 1], err[DP_ERR_LEN];
+	char path[DP_KIND_PATH_LEN], file[DP_DEV_LEN];
+	struct dp_config cfg, again;
+	size_t pos, n, len;
+
+	(void)state;
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	pos = (size_t)snprintf(text, sizeof(text), "mode client\ncpu 0\ncps 1k\nkeepalive 1ms\n"
+			       "port 01:00.0 198.18.0.1 198.18.0.2\nclient 198.18.1.2 4\n"
+			       "server 198.18.2.1 1\nkind_seed 4294967295\n");
+	for (int i = 0; i < DP_MAX_KINDS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "kind k%028d%02d 1000000 %.*s%02d "
+					"size 1073741739 keepalive 1000000000 http\n", 0, i,
+					DP_KIND_PATH_LEN - 4, path, i);
+	cfg = parse_ok(text);
+	len = dp_config_dump(&cfg, dump, sizeof(dump));
+	assert_true(len < sizeof(dump) - 1);
+	if (dp_config_parse("dump", dump, &again, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	/* the server: file paths of DP_DEV_LEN - 1 characters, "/./" padding */
+	n = (size_t)snprintf(file, sizeof(file), "%s", DP_SOURCE_DIR);
+	while (n + strlen("/./VERSION") < sizeof(file) - 3)
+		n += (size_t)snprintf(file + n, sizeof(file) - n, "/.");
+	snprintf(file + n, sizeof(file) - n, "/VERSION");
+	pos = (size_t)snprintf(text, sizeof(text), "mode server\ncpu 0\nport 01:00.0 198.18.0.1 "
+			       "198.18.0.2\nclient 198.18.1.2 4\nserver 198.18.0.1 1\n");
+	for (int i = 0; i < DP_MAX_OBJECTS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "object %.*s%02d file:%s\n",
+					DP_KIND_PATH_LEN - 4, path, i, file);
+	cfg = parse_ok(text);
+	len = dp_config_dump(&cfg, dump, sizeof(dump));
+	assert_true(len < sizeof(dump) - 1);
+	if (dp_config_parse("dump", dump, &again, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(again.n_objects, DP_MAX_OBJECTS);
+}
+
 static void
 test_dump_round_trip(void **state)
 {
@@ -1371,6 +1417,7 @@ main(void)
 		cmocka_unit_test(test_tuple_space),
 		cmocka_unit_test(test_vxlan),
 		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_mix_dump_fits),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_keywords_listing),
 		cmocka_unit_test(test_value_ranges),
