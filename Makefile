@@ -228,7 +228,7 @@ build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_
 # control path.
 FUZZ_RX_SRC  := $(wildcard primary/app/*.c primary/http/*.c primary/net/*.c primary/tcp/*.c primary/udp/*.c primary/tls/*.c) \
                 primary/engine/worker.c primary/engine/timers.c primary/boot/worker_setup.c \
-                primary/boot/worker_msgs.c primary/dev/dev_fault.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
+                primary/boot/worker_msgs.c primary/dev/dev_fault.c primary/state/mix.c $(COMMON_SRC) $(CONFIG_SRC) $(READER_SRC)
 # Each input starts from a snapshot of the connected workers (rx_snap.h);
 # cov_ignore.txt leaves out of the coverage what no input steers: DPDK's
 # inline helpers, the harness, the setup.

@@ -112,8 +112,43 @@ struct dp_vxlan {
 /* What of a message is kept in memory (the rest follows messages.h's
  * content rule): a payload_file must fit in it. */
 #define DP_PAYLOAD_STORED (64u << 20)
+/* Traffic mixes (issue 37, dperf-live's extension): a client's request
+ * kinds ("kind" lines), each new connection's kind picked by weight with a
+ * seeded generator (primary/state/mix.h), and a server's objects ("object"
+ * lines), answered by the request's path. Without them: one kind, dperf's
+ * http_path, and one answer for every path, as dperf. */
+#define DP_MAX_KINDS 16
+#define DP_KIND_NAME_LEN 32   /* a name's bytes, its NUL included */
+#define DP_KIND_PATH_LEN 128  /* a kind's or an object's path, its NUL included */
+#define DP_KIND_WEIGHT_MAX 1000000
+#define DP_MAX_OBJECTS 31 /* an object's code is 5 bits of a request's key (stream_scan.h) */
+
+/* A client's kind of request: "kind NAME WEIGHT PATH [size N] [keepalive
+ * N] [http|https]". */
+struct dp_kind {
+	char name[DP_KIND_NAME_LEN];
+	char path[DP_KIND_PATH_LEN];
+	uint32_t weight;        /* 0..DP_KIND_WEIGHT_MAX; 0: never picked (until set weight) */
+	uint32_t size;          /* the answer's body expected, bytes (has_size) */
+	uint32_t keepalive_num; /* requests per connection (has_keepalive), 0 = no limit */
+	uint8_t has_size;
+	uint8_t has_keepalive;
+	uint8_t proto;          /* enum dp_proto given, or DP_PROTO_TCP when not */
+	uint8_t has_proto;
+	uint32_t line;
+};
+
+/* A server's object: "object PATH SIZE" (a body of SIZE filler bytes) or
+ * "object PATH file:FILE" (the file's bytes, FILE kept absolute). */
+struct dp_object {
+	char path[DP_KIND_PATH_LEN];
+	char file[DP_DEV_LEN];  /* "" = filler */
+	uint32_t size;          /* the body's bytes (Content-Length); a file's size */
+	uint32_t line;
+};
+
 /* Keywords a configuration may hold (the parser's table). */
-#define DP_CFG_MAX_KEYWORDS 64
+#define DP_CFG_MAX_KEYWORDS 80
 
 struct dp_config {
 	char file[DP_DEV_LEN];
@@ -208,6 +243,12 @@ struct dp_config {
 	char tls_groups[128];
 	char tls_sni[256];
 	char tls_alpn[128];
+	/* Traffic mixes (above): n_kinds 0 is one kind, dperf's request. */
+	struct dp_kind kinds[DP_MAX_KINDS];
+	uint32_t n_kinds;
+	uint32_t kind_seed;    /* the pick's seed; worker i's generator starts from it and i */
+	struct dp_object objects[DP_MAX_OBJECTS];
+	uint32_t n_objects;
 };
 
 /* Fill with dperf's defaults. */

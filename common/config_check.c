@@ -527,7 +527,7 @@ config_check(struct pctx *p)
 		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_vxlan(p) < 0 || v_sizes(p) < 0
 	    || v_delayed_ack(p) < 0
-	    || v_change_dip(p) < 0 || v_tls(p) < 0)
+	    || v_change_dip(p) < 0 || v_tls(p) < 0 || mix_check(p) < 0)
 		return -1;
 	return 0;
 }

@@ -5,6 +5,7 @@
  * dperf -k, every row's arguments, range, default and help.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -257,6 +258,10 @@ dp_config_dump(const struct dp_config *cfg, char *buf, size_t len)
 	for (size_t i = 0; i < dp_n_keywords; i++) {
 		const struct keyword *kw = &dp_keywords[i];
 
+		/* kind lines replace http_path (which the parse refuses with them) */
+		if (cfg->n_kinds != 0 && kw->kind == K_STR
+		    && kw->off == offsetof(struct dp_config, http_path))
+			continue;
 		/* a handler that stores its row's kind (h_path) dumps as the kind */
 		if (kw->fn == NULL || (kw->dump_fn == NULL && kw->kind == K_STR))
 			dump_kind(&o, kw, cfg);

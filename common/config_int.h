@@ -148,6 +148,8 @@ void dump_client_port_range(struct out *o, const struct dp_config *cfg);
 void dump_simd512(struct out *o, const struct dp_config *cfg);
 void dump_change_dip(struct out *o, const struct dp_config *cfg);
 void dump_log_level(struct out *o, const struct dp_config *cfg);
+void dump_kinds(struct out *o, const struct dp_config *cfg);
+void dump_objects(struct out *o, const struct dp_config *cfg);
 
 /* The handlers of config_net.c: cores, devices, address ranges, tunnels. */
 int h_cpu(struct pctx *p, int argc, char **argv);
@@ -158,5 +160,11 @@ int h_change_dip(struct pctx *p, int argc, char **argv);
 int h_vxlan(struct pctx *p, int argc, char **argv);
 int h_rss(struct pctx *p, int argc, char **argv);
 int h_jumbo(struct pctx *p, int argc, char **argv);
+
+/* Traffic mixes (config_mix.c): kind and object lines, and their rules
+ * once every line is read (called by config_check). */
+int h_kind(struct pctx *p, int argc, char **argv);
+int h_object(struct pctx *p, int argc, char **argv);
+int mix_check(struct pctx *p);
 
 #endif

@@ -381,6 +381,20 @@ const struct keyword dp_keywords[] = {
 	FLAG("disable_ack", disable_ack, "a response's ACK always waits for the next request"),
 	FN("log_level", h_log_level, dump_log_level, 1, 1, "debug|info|notice|warning|error|0..8",
 	   "info", ""),
+	/* Traffic mixes (issue 37), dperf-live's: config_mix.c. kind's dump
+	 * writes kind_seed with the kinds (a seed alone is refused). */
+	FN_MULTI("kind", h_kind, dump_kinds, 3, 8, "NAME WEIGHT PATH [size N] [keepalive N] "
+		 "[http|https]", "dperf-live, client: a kind of request, 1..16 lines; each new "
+		 "connection's kind is picked by WEIGHT (0..1000000, not all 0) with kind_seed; "
+		 "NAME 1..31 of [A-Za-z0-9_.-]; PATH at most 127 characters; size the answer's body "
+		 "expected, keepalive its requests per connection (with a keepalive line); not "
+		 "with http_path"),
+	NUM("kind_seed", kind_seed, 0, UINT32_MAX, "0", D_NEVER, "dperf-live, client with kind "
+	    "lines: the seed of the kinds' pick (same seed, same sequence per worker)", NULL),
+	FN_MULTI("object", h_object, dump_objects, 2, 2, "PATH SIZE|file:FILE", "dperf-live, "
+		 "server: the answer to PATH (at most 127 characters), a body of SIZE bytes "
+		 "(0..1g less 85) or FILE's bytes, 1..31 lines; any other path gets 404; not with "
+		 "payload_size or payload_file"),
 };
 
 const size_t dp_n_keywords = sizeof(dp_keywords) / sizeof(dp_keywords[0]);

@@ -41,7 +41,7 @@
 	X(SACK_RX, "sackRx", CK_EVENT)     /* SACK blocks received (tcp/tcp_sack.h) */ \
 	X(SPUR_RT, "spurRt", CK_EVENT)     /* retransmissions the peer had already (D-SACK, RFC 2883) */ \
 	X(RTO, "rto", CK_EVENT)            /* retransmission timeouts that fired and resent (tcp/tcp_input.h) */ \
-	X(PIPE_FULL, "pipeFull", CK_EVENT) /* server: requests beyond the 16 waiting behind a long answer */ \
+	X(PIPE_FULL, "pipeFull", CK_EVENT) /* server: requests beyond the 16 (with objects 2) waiting behind a long answer */ \
 	X(TEST_DROP, "testDrop", CK_EVENT) /* segments test_rx_drop and test_tx_drop dropped */ \
 	X(SK_OPEN, "skOpen", CK_EVENT)     \
 	X(SK_CLOSE, "skClose", CK_EVENT)   \
@@ -50,6 +50,7 @@
 	X(HTTP_POST, "httpPost", CK_EVENT) \
 	X(HTTP_2XX, "http2XX", CK_EVENT)   \
 	X(HTTP_ERR, "httpErr", CK_EVENT)   \
+	X(HTTP_404, "http404", CK_EVENT)   /* server with object lines: requests for a path no object has */ \
 	X(TCP_REQ, "tcpReq", CK_EVENT)     \
 	X(TCP_RSP, "tcpRsp", CK_EVENT)     \
 	X(UDP_RX, "udpRx", CK_EVENT)       \
@@ -107,5 +108,24 @@ enum dp_port_counter {
 
 extern const char *const dp_counter_names[DP_C__COUNT];
 extern const char *const dp_port_counter_names[DP_PC__COUNT];
+
+/* A client's counters per traffic kind (issue 37: config.h's kind lines,
+ * two kinds or more), beside the totals above: requests sent, answers
+ * 2xx and not (non-2xx, malformed, unfinished), the answers' bytes read
+ * in order (bits, as goodRx; under TLS the plaintext). */
+#define DP_KIND_COUNTER_LIST(X)    \
+	X(REQ, "requests")         \
+	X(HTTP_2XX, "http2XX")     \
+	X(HTTP_ERR, "httpErr")     \
+	X(GOOD_RX, "goodRx")
+
+enum dp_kind_counter {
+#define DP_X_KENUM(id, name) DP_KC_##id,
+	DP_KIND_COUNTER_LIST(DP_X_KENUM)
+#undef DP_X_KENUM
+	DP_KC__COUNT
+};
+
+extern const char *const dp_kind_counter_names[DP_KC__COUNT];
 
 #endif

@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 20 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features */
+#define DP_SHM_ABI 22 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -177,15 +177,33 @@ struct dp_history_entry {
 	struct dp_lat lat[DP_LAT__COUNT];
 };
 
+/* A client's traffic kinds (config.h's kind lines), when it has two or
+ * more (main lcore, at start): their names, in the order of the lines. */
+struct dp_kinds {
+	uint32_t n; /* 2..DP_MAX_KINDS; 0: no per-kind counters (no kind lines, or one) */
+	uint32_t pad;
+	char name[DP_MAX_KINDS][DP_KIND_NAME_LEN];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+/* Worker i's counters per kind (enum dp_kind_counter), rows 0..n-1,
+ * published with its other counters (dp_load). */
+struct dp_worker_kinds {
+	uint64_t c[DP_MAX_KINDS][DP_KC__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 struct dp_shm {
 	struct dp_shm_header hdr;
 	struct dp_control ctl;
-	char config_text[8192];
+	/* The dump of the largest configuration fits: 16 kind lines and 31
+	 * object lines with file paths alone are about 16 KB (issue 37). */
+	char config_text[32768];
 	struct dp_port_stats ports[DP_MAX_PORTS];
 	struct dp_worker_stats workers[DP_MAX_WORKERS];
 	volatile uint64_t history_head; /* number of entries written */
 	struct dp_history_entry history[DP_HISTORY_LEN];
 	struct dp_worker_lat lat[DP_MAX_WORKERS];
+	struct dp_kinds kinds;
+	struct dp_worker_kinds wkinds[DP_MAX_WORKERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 _Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");
@@ -194,6 +212,7 @@ _Static_assert(sizeof(struct dp_member_stats) == DP_CACHE_LINE, "member stats la
 _Static_assert(sizeof(struct dp_shm_header) == DP_CACHE_LINE * 2, "header layout changed: bump DP_SHM_ABI");
 _Static_assert(__builtin_offsetof(struct dp_shm, workers) % DP_CACHE_LINE == 0, "workers misaligned");
 _Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target required");
+_Static_assert(sizeof(struct dp_worker_kinds) % DP_CACHE_LINE == 0, "kind stats not cache aligned");
 
 /* The workers every sum runs over: the primary's, bounded by the memzone. */
 static inline uint32_t
@@ -210,6 +229,23 @@ dp_shm_sum(const struct dp_shm *s, enum dp_counter c)
 	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
 		t += dp_load(&s->workers[i].c[c]);
 	return t;
+}
+
+/* Sum of one kind's counter over all workers. */
+static inline uint64_t
+dp_shm_kind_sum(const struct dp_shm *s, uint32_t kind, enum dp_kind_counter c)
+{
+	uint64_t t = 0;
+	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
+		t += dp_load(&s->wkinds[i].c[kind][c]);
+	return t;
+}
+
+/* The kinds counted: 0, or 2..DP_MAX_KINDS, bounded by the memzone. */
+static inline uint32_t
+dp_shm_n_kinds(const struct dp_shm *s)
+{
+	return s->kinds.n <= DP_MAX_KINDS ? s->kinds.n : DP_MAX_KINDS;
 }
 
 #endif

@@ -14,7 +14,7 @@
  * dperf-report holds no list of its own. */
 static const char *const error_counters[] = {
 	"dropTx", "badRx", "otherRx", "tcpDrop", "oooDrop", "udpDrop", "arpDrop",
-	"rstRx", "synRt", "finRt", "ackRt", "pushRt", "skErr", "httpErr", "pipeFull",
+	"rstRx", "synRt", "finRt", "ackRt", "pushRt", "skErr", "httpErr", "http404", "pipeFull",
 	"launchSkip", "launchFull", "stall", "devFault", "ierrors", "oerrors", "imissed", "rxNombuf",
 	/* TLS handshakes failed, by kind, and TLS connections failed after */
 	"tlsFailAlert", "tlsFailProto", "tlsFailVerify", "tlsFailEof", "tlsFailTimeout",

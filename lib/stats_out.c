@@ -185,6 +185,7 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	     const struct dp_run_log *r)
 {
 	stats_fields(f, s, a, b);
+	dp_kinds_json(f, s); /* a client's kinds, totals at the end */
 	latency_hist_json(f, s, b);
 	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
 	json_string(f, dp_version(), 256);
@@ -196,10 +197,46 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputs("}\n", f);
 }
 
+/* Kind names are letters, digits, '_', '.', '-' (the parse's rule), so
+ * they need no escaping; the reader bounds them anyway. */
+void
+dp_kinds_json(FILE *f, const struct dp_shm *s)
+{
+	uint32_t n = dp_shm_n_kinds(s);
+
+	if (n == 0)
+		return;
+	fputs(",\"kinds\":[", f);
+	for (uint32_t k = 0; k < n; k++) {
+		fprintf(f, "%s{\"name\":", k ? "," : "");
+		json_string(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			fprintf(f, ",\"%s\":%" PRIu64, dp_kind_counter_names[c],
+				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+void
+dp_kinds_text(FILE *f, const struct dp_shm *s)
+{
+	uint32_t n = dp_shm_n_kinds(s);
+
+	for (uint32_t k = 0; k < n; k++) {
+		fprintf(f, "kind %.*s:", (int)sizeof(s->kinds.name[k]), s->kinds.name[k]);
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			fprintf(f, " %s %" PRIu64, dp_kind_counter_names[c],
+				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
+		fputc('\n', f);
+	}
+}
+
 static void
 stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	stats_fields(f, s, a, b);
+	dp_kinds_json(f, s);
 	fputs("}\n", f);
 }
 

@@ -29,6 +29,12 @@ void dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_sna
  * counter of a feature the run does not use (s->hdr.features) is left out
  * while its total (b) is 0. */
 void dp_counters_text(FILE *f, const struct dp_shm *s, const uint64_t *a, const uint64_t *b);
+/* A client's counters per traffic kind (shm.h's kinds, two or more),
+ * totals now, summed over the workers: as JSON, ',"kinds":[{"name":...,
+ * "requests":N,...},...]' (nothing without kinds), or a text line per
+ * kind, "kind NAME: requests N http2XX N httpErr N goodRx N". */
+void dp_kinds_json(FILE *f, const struct dp_shm *s);
+void dp_kinds_text(FILE *f, const struct dp_shm *s);
 /* One CSV row (with the header line first when header is non-zero). */
 void dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		  const struct dp_snapshot *b, int header);

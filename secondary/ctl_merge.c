@@ -130,6 +130,59 @@ hist_obj(const struct dp_hist *h)
 	return json_pack("{s:I,s:I,s:o}", "count", (json_int_t)h->count, "max", (json_int_t)h->max, "b", b);
 }
 
+/* A client's traffic kinds ("kinds", issue 37) summed by name over the
+ * instances, in the order they first appear; an instance without kinds
+ * adds none, and without any the fleet has none. */
+static int
+merge_kinds(json_t *o, json_t **in, char **paths, int n, FILE *err)
+{
+	json_t *out = json_array();
+
+	for (int i = 0; i < n; i++) {
+		json_t *ks = json_object_get(in[i], "kinds"), *k, *e;
+		size_t x, y;
+
+		if (ks == NULL)
+			continue;
+		if (!json_is_array(ks)) {
+			json_decref(out);
+			return bad(err, paths[i], "kinds is not an array", NULL);
+		}
+		json_array_foreach(ks, x, k) {
+			const char *name = json_string_value(json_object_get(k, "name"));
+			json_t *into = NULL;
+
+			if (name == NULL) {
+				json_decref(out);
+				return bad(err, paths[i], "a kind without a name", NULL);
+			}
+			json_array_foreach(out, y, e)
+				if (strcmp(json_string_value(json_object_get(e, "name")), name) == 0)
+					into = e;
+			if (into == NULL) {
+				into = json_pack("{s:s}", "name", name);
+				json_array_append_new(out, into);
+			}
+			for (int c = 0; c < DP_KC__COUNT; c++) {
+				const char *cn = dp_kind_counter_names[c];
+				json_t *v = json_object_get(k, cn);
+
+				if (!json_is_integer(v)) {
+					json_decref(out);
+					return bad(err, paths[i], "a kind without", cn);
+				}
+				json_object_set_new(into, cn, json_integer(json_integer_value(json_object_get(into, cn)) +
+									  json_integer_value(v)));
+			}
+		}
+	}
+	if (json_array_size(out) == 0)
+		json_decref(out);
+	else
+		json_object_set_new(o, "kinds", out);
+	return 0;
+}
+
 /* Everything but the loading: in[] are the parsed summaries. */
 static int
 merge(FILE *out, FILE *err, int n, char **paths, json_t **in, struct fleet *fl)
@@ -185,6 +238,8 @@ merge(FILE *out, FILE *err, int n, char **paths, json_t **in, struct fleet *fl)
 		rc = sum_int(o, in, paths, n, dp_port_counter_names[c], err);
 	for (int c = 0; c < DP_C__COUNT && !rc; c++)
 		rc = sum_real(rates, in, paths, n, "rates", dp_counter_names[c], err);
+	if (!rc)
+		rc = merge_kinds(o, in, paths, n, err);
 	if (rc)
 		goto out;
 	json_object_set_new(o, "rates", rates);

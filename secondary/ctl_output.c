@@ -53,6 +53,7 @@ print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 			dp_load(&ws->sk_cur), dp_load(&ws->c[DP_C_PKT_TX]), dp_load(&ws->c[DP_C_BITS_TX]),
 			dp_load(&ws->c[DP_C_UDP_TX]));
 	}
+	dp_kinds_text(f, s);
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
 		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", dp_elapsed_s(s, ch->tsc),
@@ -82,7 +83,9 @@ print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 			w ? "," : "", ws->lcore, ws->port, (uint64_t)ws->applied_gen, (uint64_t)ws->cps_now,
 			dp_load(&ws->sk_cur));
 	}
-	fprintf(f, "],\"changes\":[");
+	fputc(']', f);
+	dp_kinds_json(f, s);
+	fprintf(f, ",\"changes\":[");
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
 		fprintf(f, "%s{\"t_s\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
@@ -117,6 +120,7 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 		(uint64_t)s->ctl.target_cps, h.rps, b->sk_cur, h.bps_rx / 1e9, h.pps_rx / 1e6,
 		h.bps_tx / 1e9, h.pps_tx / 1e6, h.good_bps_rx / 1e9, h.good_bps_tx / 1e9);
 	dp_counters_text(f, s, NULL, b->c);
+	dp_kinds_text(f, s);
 	if (b->lat[DP_LAT_CONNECT].count || b->lat[DP_LAT_RESPONSE].count) {
 		struct dp_lat c, r, fb;
 		dp_lat_between(a, b, DP_LAT_CONNECT, s->hdr.tsc_hz, &c);

@@ -86,6 +86,33 @@ histograms(FILE *f, const struct dp_shm *s, int kind, const struct who *who)
 		histogram(f, name, &s->lat[w].h[kind], s->hdr.tsc_hz, who, w, s->workers[w].port);
 }
 
+/* A client's traffic kinds (issue 37, two or more): each kind counter as
+ * dperf_kind_NAME_total{kind="..."} summed over the workers, goodRx in
+ * bytes; sum by (instance) of a kind counter is the run's (requests:
+ * httpGet or httpPost). Kind names are [A-Za-z0-9_.-] (the parse's rule):
+ * no escaping in a label. */
+static void
+kinds(FILE *f, const struct dp_shm *s, const struct who *who)
+{
+	uint32_t nk = dp_shm_n_kinds(s);
+	char n[64];
+
+	if (nk == 0)
+		return;
+	for (int c = 0; c < DP_KC__COUNT; c++) {
+		int bits = c == DP_KC_GOOD_RX;
+
+		snake(dp_kind_counter_names[c], n, sizeof(n));
+		fprintf(f, "# HELP dperf_kind_%s%s_total dperf counter %s of each traffic kind%s, all "
+			"workers\n# TYPE dperf_kind_%s%s_total counter\n", n, bits ? "_bytes" : "",
+			dp_kind_counter_names[c], bits ? " / 8" : "", n, bits ? "_bytes" : "");
+		for (uint32_t k = 0; k < nk; k++)
+			fprintf(f, "dperf_kind_%s%s_total{instance=\"%s\",role=\"%s\",kind=\"%.*s\"} %" PRIu64 "\n",
+				n, bits ? "_bytes" : "", who->inst, who->role, (int)sizeof(s->kinds.name[k]),
+				s->kinds.name[k], dp_shm_kind_sum(s, k, (enum dp_kind_counter)c) / (bits ? 8 : 1));
+	}
+}
+
 void
 ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 {
@@ -140,4 +167,5 @@ ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 		inst, role, dp_end_s(s));
 	for (int k = 0; k < DP_LAT__COUNT; k++)
 		histograms(f, s, k, &who);
+	kinds(f, s, &who);
 }

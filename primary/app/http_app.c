@@ -3,6 +3,8 @@
  * client reads responses with http/'s scanner, the server counts the
  * requests that end in what arrived, as runs of one method.
  */
+#include <rte_branch_prediction.h>
+
 #include "app/app.h"
 #include "http/http.h"
 #include "http/rsp_scan.h"
@@ -113,20 +115,25 @@ http_server_requests(struct netw *nw, struct sock *sk, const uint8_t *data, uint
 	int done;
 
 	while (off < dlen) {
-		off += dp_http_scan_request(&sk->rq, data + off, dlen - off, &done);
+		off += dp_http_scan_request_paths(&sk->rq, nw->msg.paths, data + off, dlen - off,
+						  &done);
 		if (!done)
 			break;
-		runs_add(r, sk->rq.kind);
+		runs_add(r, sk->rq.kind); /* its key: method and object (stream_scan.h) */
 		if (r->kind[r->n - 1] == DP_REQ_BAD)
 			break;
 	}
 	for (uint32_t i = 0; i < r->n; i++) {
-		if (r->kind[i] == DP_REQ_POST)
+		uint8_t m = DP_REQ_METHOD(r->kind[i]);
+
+		if (m == DP_REQ_POST)
 			CNT_ADD(&nw->cnt, HTTP_POST, r->count[i]);
-		else if (r->kind[i] == DP_REQ_BAD)
+		else if (m == DP_REQ_BAD)
 			CNT_ADD(&nw->cnt, HTTP_ERR, r->count[i]);
 		else
 			CNT_ADD(&nw->cnt, HTTP_GET, r->count[i]);
+		if (unlikely(DP_REQ_OBJ(r->kind[i]) == DP_OBJ_MISS))
+			CNT_ADD(&nw->cnt, HTTP_404, r->count[i]);
 	}
 	if (nw->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
 		sk->flags |= SKF_CLOSE;

@@ -38,6 +38,11 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 	s->hdr.features = DP_PROTO_IS_TLS(cfg->protocol) ? DP_FEAT_TLS : 0;
 	snprintf(s->hdr.name, sizeof(s->hdr.name), "%s", name);
 	dp_config_dump(cfg, s->config_text, sizeof(s->config_text));
+	if (cfg->mode == DP_MODE_CLIENT && cfg->n_kinds > 1) { /* per-kind counters */
+		s->kinds.n = cfg->n_kinds;
+		for (uint32_t k = 0; k < cfg->n_kinds; k++)
+			snprintf(s->kinds.name[k], sizeof(s->kinds.name[k]), "%s", cfg->kinds[k].name);
+	}
 	s->ctl.target_cps = cfg->cps;
 	s->ctl.target_cc = cfg->cc;
 	s->ctl.duration_us = cfg->duration_us;

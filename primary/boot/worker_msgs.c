@@ -36,6 +36,79 @@ make_msg(struct msg *m, uint32_t len, const uint8_t *buf, uint32_t mss, uint32_t
 	}
 }
 
+/* The kinds' requests (a client's kind lines), each one segment; without
+ * kind lines kreq[0] is the request itself, copied. */
+static int
+worker_kind_msgs(struct netw *net, const struct dp_config *cfg, const struct dp_ip *srv,
+		 uint8_t *buf, const struct msg_layout *l, char *err, size_t errlen)
+{
+	struct msg *km = (struct msg *)(void *)(buf + l->kmsg);
+	char why[DP_ERR_LEN];
+
+	net->msg.kreq = km;
+	if (cfg->n_kinds == 0) {
+		km[0] = net->msg.req;
+		return 0;
+	}
+	for (uint32_t k = 0; k < cfg->n_kinds; k++) {
+		uint32_t len = msg_compose_kind(cfg, srv, k, buf, why, sizeof(why));
+
+		if (len == 0) {
+			snprintf(err, errlen, "kind: %s", why);
+			return -1;
+		}
+		make_msg(&km[k], len, buf + l->kinds + (size_t)k * DP_MSG_MAX, cfg->mss, NULL,
+			 DP_MSG_MAX);
+	}
+	return 0;
+}
+
+/* A server's objects: each one's answers (with their sums), the 404s,
+ * and the paths the request scanner reads; nothing without object lines
+ * (msgs.paths NULL: every path gets the one answer). */
+static int
+worker_obj_msgs(struct netw *net, const struct dp_config *cfg, uint8_t *buf,
+		const struct msg_layout *l, char *err, size_t errlen)
+{
+	struct msg *om = (struct msg *)(void *)(buf + l->omsg);
+	struct dp_obj_paths *op = (struct dp_obj_paths *)(void *)(buf + l->paths);
+	uint32_t n = cfg->n_objects, mss = cfg->mss;
+	char why[DP_ERR_LEN];
+
+	net->msg.n_obj = 0;
+	net->msg.obj = NULL;
+	net->msg.paths = NULL;
+	net->msg.obj_big = 0;
+	if (n == 0 || cfg->mode != DP_MODE_SERVER)
+		return 0;
+	op->n = n;
+	for (uint32_t j = 0; j < n; j++) {
+		uint8_t *ka = buf + l->obj_off[j];
+		uint32_t *sums = (uint32_t *)(void *)(buf + l->obj_sums[j]);
+		uint32_t half = (uint32_t)(l->obj_cap[j] / 536 + 2), lens[4];
+
+		if (msg_compose_object(cfg, j, buf, lens, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "object: %s", why);
+			return -1;
+		}
+		make_msg(&om[4 * j], lens[0], ka, mss, sums, l->obj_cap[j]);
+		make_msg(&om[4 * j + 1], lens[1], ka + l->obj_cap[j], mss, sums + half, l->obj_cap[j]);
+		make_msg(&om[4 * j + 2], lens[2], ka, mss, NULL, l->obj_cap[j]);
+		make_msg(&om[4 * j + 3], lens[3], ka + l->obj_cap[j], mss, NULL, l->obj_cap[j]);
+		net->msg.obj_big |= om[4 * j].seg_sum != NULL || om[4 * j + 1].seg_sum != NULL;
+		op->len[j] = (uint8_t)strlen(cfg->objects[j].path);
+		op->path[j] = cfg->objects[j].path;
+	}
+	make_msg(&om[4 * n], MSG_NOT_FOUND_KA_LEN, (const uint8_t *)msg_not_found_ka, mss, NULL,
+		 MSG_NOT_FOUND_KA_LEN);
+	make_msg(&om[4 * n + 1], MSG_NOT_FOUND_CLOSE_LEN, (const uint8_t *)msg_not_found_close, mss,
+		 NULL, MSG_NOT_FOUND_CLOSE_LEN);
+	net->msg.n_obj = n;
+	net->msg.obj = om;
+	net->msg.paths = op;
+	return 0;
+}
+
 int
 worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *srv, uint8_t *buf,
 	    char *err, size_t errlen)
@@ -69,5 +142,7 @@ worker_msgs(struct worker *wk, const struct dp_config *cfg, const struct dp_ip *
 	make_msg(&net->msg.rsp_bad, MSG_BAD_REQUEST_LEN, (const uint8_t *)msg_bad_request, mss, NULL, MSG_BAD_REQUEST_LEN);
 	if (!ml.is_http)
 		net->msg.req_size = net->msg.rsp_size = cfg->payload_size;
-	return 0;
+	if (worker_kind_msgs(net, cfg, srv, buf, &l, err, errlen) != 0)
+		return -1;
+	return worker_obj_msgs(net, cfg, buf, &l, err, errlen);
 }

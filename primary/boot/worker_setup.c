@@ -18,6 +18,7 @@
 #include "net/pkt.h"
 #include "net/rx.h"
 #include "net/vxlan.h"
+#include "state/mix.h"
 #include "state/sock_table.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_dack.h"
@@ -49,7 +50,8 @@ build_messages(struct worker *wk, uint32_t port_idx, char *err, size_t errlen)
 	 * packet: fewer TLB misses); responses of up to DP_RSP_MAX in
 	 * ordinary pages. */
 	msg_layout(wk->net.cfg, &l);
-	if (l.len <= 4 * DP_MSG_MAX) {
+	/* (the kinds' requests, one segment each, go where the rest goes) */
+	if (l.len - l.kinds_len <= 4 * DP_MSG_MAX) {
 		buf = rte_zmalloc("dp_msg", l.len, 64);
 	} else {
 		buf = mmap(NULL, l.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -162,7 +164,8 @@ size_t
 worker_snd_bytes(const struct worker *wk)
 {
 	int big = wk->net.is_client ? wk->net.msg.req.seg_sum != NULL
-			       : wk->net.msg.rsp_ka.seg_sum != NULL || wk->net.msg.rsp_close.seg_sum != NULL;
+			       : wk->net.msg.rsp_ka.seg_sum != NULL || wk->net.msg.rsp_close.seg_sum != NULL
+				 || wk->net.msg.obj_big;
 
 	if (wk->net.is_udp || (!big && !DP_PROTO_IS_TLS(wk->net.cfg->protocol)))
 		return 0; /* TLS: every flight and answer is a connection's own records */
@@ -257,6 +260,35 @@ alloc_sockets(struct worker *wk, char *err, size_t errlen)
 	return alloc_dack(wk, err, errlen);
 }
 
+_Static_assert(DP_MAX_KINDS <= MIX_MAX_KINDS, "the pick takes every kind");
+_Static_assert(DP_MAX_KINDS <= 256, "a socket's kind is a byte");
+
+/* A client's kinds (config.h's kind lines): each one's requests per
+ * connection, and with two kinds or more the pick, seeded by kind_seed
+ * and the worker's number (state/mix.h). Without kind lines, kind 0 is
+ * keepalive_request_num and there is no pick. */
+static void
+worker_kinds(struct worker *wk, const struct dp_config *cfg, uint32_t id)
+{
+	uint32_t w[DP_MAX_KINDS];
+	struct mix_table t = { 0 };
+
+	for (uint32_t k = 0; k < DP_MAX_KINDS; k++) {
+		const struct dp_kind *kd = &cfg->kinds[k];
+
+		wk->tcp.ka_num[k] = k < cfg->n_kinds && kd->has_keepalive ? kd->keepalive_num
+									 : cfg->keepalive_request_num;
+		w[k] = kd->weight;
+	}
+	memset(&wk->mix, 0, sizeof(wk->mix));
+	/* the parse refused all weights 0, so the table builds */
+	if (wk->net.is_client && cfg->n_kinds > 1 && mix_table_build(&t, w, cfg->n_kinds) == 0)
+		mix_init(&wk->mix, cfg->kind_seed, id, &t);
+	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
+	memset(&wk->kcnt, 0, sizeof(wk->kcnt));
+	wk->tcp.kc = wk->tcp.mix ? &wk->kcnt : NULL;
+}
+
 void
 worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint16_t queue, uint32_t port_idx,
 	      uint64_t hz)
@@ -299,7 +331,7 @@ worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint1
 	wk->tcp.send_wnd = cfg->send_window ? cfg->send_window * cfg->mss : UINT32_MAX;
 	wk->net.io.tos = cfg->tos;
 	wk->launch.num = cfg->launch_num;
-	wk->tcp.ka_num = cfg->keepalive_request_num;
+	worker_kinds(wk, cfg, id);
 	wk->launch.slow_start_ms = cfg->slow_start * 1000;
 	wk->hz = hz;
 	wk->net.txq.hold = wk->hz / 1000000 * cfg->tx_hold_us;
@@ -324,6 +356,7 @@ worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_
 {
 	wk->ctl = &wp->shm->ctl;
 	wk->st = &wp->shm->workers[wp->id];
+	wk->kst = &wp->shm->wkinds[wp->id];
 	wk->net.lat = &wp->shm->lat[wp->id];
 	wk->net.io.np = wp->np;
 	wk->net.io.mp = wp->mp;

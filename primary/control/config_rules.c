@@ -60,11 +60,21 @@ rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
 	buf = malloc(l.len);
 	if (buf == NULL)
 		return rules_err(cfg, 0, "payload_size", err, errlen, "out of memory");
+	for (uint32_t j = 0; j < cfg->n_objects && rc == 0; j++) {
+		uint32_t lens[4];
+
+		if (msg_compose_object(cfg, j, buf, lens, why, sizeof(why)) != 0)
+			rc = rules_err(cfg, cfg->objects[j].line, "object", err, errlen, "%s", why);
+	}
 	for (uint32_t p = 0; p < cfg->n_servers && rc == 0; p++)
 		for (uint32_t q = 0; q < per_port && rc == 0; q++) {
 			struct dp_ip srv = dp_range_addr(&cfg->servers[p], q);
 			if (msg_compose(cfg, &srv, buf, &ml, &kw, why, sizeof(why)) != 0)
 				rc = rules_err(cfg, dp_config_line(cfg, kw), kw, err, errlen, "%s", why);
+			for (uint32_t k = 0; k < cfg->n_kinds && rc == 0; k++)
+				if (msg_compose_kind(cfg, &srv, k, buf, why, sizeof(why)) == 0)
+					rc = rules_err(cfg, cfg->kinds[k].line, "kind", err, errlen, "%s",
+						       why);
 		}
 	free(buf);
 	return rc;

@@ -257,7 +257,7 @@ worker_loop(struct worker *wk)
 		 * its batch goes to the device: a peer holding our answer
 		 * reads counters that count it. */
 		if (work)
-			cnt_publish(&net->cnt, wk->st, now - wk->start_tsc);
+			worker_publish(wk, now - wk->start_tsc);
 		/* A device that takes nothing (link down) is not work. */
 		if (net->txq.n && now >= net->txq.due && tx_flush(&net->txq))
 			work = 1;
@@ -288,6 +288,6 @@ worker_main(void *arg)
 	pkt_flood_release(&wk->net);
 	pkt_release(&wk->net);
 	/* The last figures, before the main lcore reads the totals. */
-	cnt_publish(&wk->net.cnt, wk->st, rte_rdtsc() - wk->start_tsc);
+	worker_publish(wk, rte_rdtsc() - wk->start_tsc);
 	return 0;
 }

@@ -15,9 +15,12 @@
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
+
 #include "dev/dev_fault.h"
 #include "net/netw.h"
 #include "shm.h"
+#include "state/mix.h"
 #include "tcp/tcp.h"
 #include "tls/tls_tcp.h"
 
@@ -47,6 +50,9 @@ struct worker {
 	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */
 	uint8_t paused;
 	struct dev_fault fault;
+	struct mix mix;      /* a client's pick of kinds (tcp.mix points here with 2 kinds or more) */
+	struct kcnt kcnt;    /* and its counts per kind (tcp.kc) */
+	struct dp_worker_kinds *kst; /* their memzone block (NULL: not published) */
 };
 
 /* Point the parts at each other (after setup, or a copy of wk). */
@@ -56,6 +62,17 @@ worker_link(struct worker *wk)
 	wk->net.tcp = &wk->tcp;
 	wk->net.txq.cnt = &wk->net.cnt;
 	wk->net.skt.client = wk->net.is_client;
+	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
+	wk->tcp.kc = wk->tcp.mix ? &wk->kcnt : NULL;
+}
+
+/* The counters to the memzone (state/cnt.h), the kinds' with them. */
+static inline void
+worker_publish(struct worker *wk, uint64_t loop_tsc)
+{
+	cnt_publish(&wk->net.cnt, wk->st, loop_tsc);
+	if (unlikely(wk->tcp.kc != NULL) && wk->kst != NULL)
+		kcnt_publish(wk->tcp.kc, wk->kst, wk->mix.t.n);
 }
 
 /* The loop: runs until the control block says stop and the drain is over. */

@@ -78,8 +78,15 @@ uint32_t
 dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size, uint8_t *buf,
 		      size_t cap)
 {
+	return dp_http_request_path(cfg, host, cfg->http_path[0] ? cfg->http_path : "/", size, buf,
+				    cap);
+}
+
+uint32_t
+dp_http_request_path(const struct dp_config *cfg, const char *host, const char *path,
+		     uint32_t size, uint8_t *buf, size_t cap)
+{
 	char head[512];
-	const char *path = cfg->http_path[0] ? cfg->http_path : "/";
 	uint32_t n;
 
 	if (host == NULL)

@@ -24,6 +24,9 @@ uint32_t dp_http_request(const struct dp_config *cfg, const char *host, uint8_t 
 /* The same for a given size instead of payload_size (0: the plain head). */
 uint32_t dp_http_request_sized(const struct dp_config *cfg, const char *host, uint32_t size,
 			       uint8_t *buf, size_t cap);
+/* The same for the path given (a kind's, config.h's struct dp_kind). */
+uint32_t dp_http_request_path(const struct dp_config *cfg, const char *host, const char *path,
+			      uint32_t size, uint8_t *buf, size_t cap);
 
 /* Build the server's response. keepalive selects the Connection header.
  * Returns its length, or 0 when it does not fit in cap. */
@@ -76,6 +79,23 @@ uint32_t dp_http_count_requests(const uint8_t *p, uint32_t len, uint8_t *state);
  * segment is consumed, the connection is to end). A request may be split
  * anywhere across calls. */
 uint32_t dp_http_scan_request(struct dp_req_scan *r, const uint8_t *p, uint32_t len, int *done);
+
+/* A server's object paths (config.h's object lines), as the scanner
+ * matches them: n of them, each of len[i] bytes. */
+struct dp_obj_paths {
+	uint32_t n; /* 1..DP_MAX_OBJECTS */
+	uint8_t len[DP_MAX_OBJECTS];
+	const char *path[DP_MAX_OBJECTS];
+};
+
+/* dp_http_scan_request, reading each request's path too (paths NULL: not,
+ * as dp_http_scan_request): a request that ends has its key in r->kind
+ * (stream_scan.h: its method, and the index of the object whose path is
+ * exactly the request line's, up to its space, or DP_OBJ_MISS). The path
+ * may be split anywhere, as the rest: the objects still matching are a
+ * mask, narrowed a byte at a time. */
+uint32_t dp_http_scan_request_paths(struct dp_req_scan *r, const struct dp_obj_paths *paths,
+				    const uint8_t *p, uint32_t len, int *done);
 
 /* 1 when a request asks the server to close: HTTP/1.0 without
  * "Connection: keep-alive", or any "Connection: close". */

@@ -60,6 +60,55 @@ static const char *const method_name[] = {
 	[DP_REQ_GET] = "GET ", [DP_REQ_HEAD] = "HEAD ", [DP_REQ_POST] = "POST ",
 };
 
+/* head_end on the scanner's matcher, the 2 low bits of crlf (the path's
+ * object code is above them). */
+static inline int
+head_end_rq(struct dp_req_scan *r, const uint8_t *p, uint32_t len, uint32_t *used)
+{
+	uint8_t s = r->crlf & 3;
+	int rc = head_end(p, len, &s, used);
+
+	r->crlf = (uint8_t)((r->crlf & ~3u) | s);
+	return rc;
+}
+
+/* The path, a byte at a time, up to the space after it (not the end of
+ * the line: "GET /x\r\n" has a path too, and its CR is the head's): the
+ * objects whose path still matches are bits of r->left, r->pos the path's
+ * bytes so far. At its end the object whose path has exactly that length
+ * (paths are distinct: at most one), or DP_OBJ_MISS, goes into crlf's
+ * high bits; left is 0 again (a POST's Content-Length). */
+static uint32_t
+scan_path(struct dp_req_scan *r, const struct dp_obj_paths *op, const uint8_t *p, uint32_t len)
+{
+	uint32_t i, m = r->left;
+
+	for (i = 0; i < len; i++) {
+		uint8_t c = p[i], code = DP_OBJ_MISS;
+
+		if (c == ' ' || c == '\r' || c == '\n') {
+			for (uint32_t j = 0; m != 0 && j < op->n; j++)
+				if ((m >> j & 1) && op->len[j] == r->pos)
+					code = (uint8_t)j;
+			r->crlf = (uint8_t)(code << 2);
+			r->left = 0;
+			r->pos = 0;
+			r->phase = DP_RQ_HEAD;
+			return i + (c == ' ');
+		}
+		for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+			uint32_t j = (uint32_t)__builtin_ctz(mm);
+
+			if (r->pos >= op->len[j] || (uint8_t)op->path[j][r->pos] != c)
+				m &= ~(1u << j);
+		}
+		if (r->pos < UINT8_MAX)
+			r->pos++;
+	}
+	r->left = m;
+	return len;
+}
+
 /* The method, a byte at a time (a request may be split anywhere): the
  * first byte picks the candidate, the others must follow it, up to its
  * space. */
@@ -112,7 +161,7 @@ scan_post_head(struct dp_req_scan *r, const uint8_t *p, uint32_t len)
 			r->pos = (uint8_t)((c | (want >= 'a' ? 0x20 : 0)) == want ? r->pos + 1
 										  : c == '\n');
 		}
-		if (head_end(p + i, 1, &r->crlf, &n)) {
+		if (head_end_rq(r, p + i, 1, &n)) {
 			r->phase = DP_RQ_BODY;
 			return i + 1;
 		}
@@ -122,8 +171,9 @@ scan_post_head(struct dp_req_scan *r, const uint8_t *p, uint32_t len)
 	return len;
 }
 
-uint32_t
-dp_http_scan_request(struct dp_req_scan *r, const uint8_t *p, uint32_t len, int *done)
+static inline uint32_t
+scan_request(struct dp_req_scan *r, const struct dp_obj_paths *op, const uint8_t *p, uint32_t len,
+	     int *done)
 {
 	uint32_t off = 0, n;
 
@@ -133,14 +183,21 @@ dp_http_scan_request(struct dp_req_scan *r, const uint8_t *p, uint32_t len, int 
 		if (r->kind == DP_REQ_BAD) {
 			*done = 1;
 			r->pos = 0; /* (a further call starts a new request) */
+			r->crlf = 0;
 			return len; /* the connection ends: the rest does not matter */
 		}
+		if (op != NULL && r->phase == DP_RQ_HEAD) { /* the method read: its path next */
+			r->phase = DP_RQ_PATH;
+			r->left = op->n == 32 ? UINT32_MAX : (1u << op->n) - 1;
+		}
 	}
+	if (r->phase == DP_RQ_PATH && off < len)
+		off += scan_path(r, op, p + off, len - off);
 	if (r->phase == DP_RQ_HEAD && off < len) {
 		if (r->kind == DP_REQ_POST) {
 			off += scan_post_head(r, p + off, len - off);
 		} else {
-			if (head_end(p + off, len - off, &r->crlf, &n))
+			if (head_end_rq(r, p + off, len - off, &n))
 				r->phase = DP_RQ_BODY; /* GET, HEAD: Content-Length ignored, left 0 */
 			off += n;
 		}
@@ -151,12 +208,26 @@ dp_http_scan_request(struct dp_req_scan *r, const uint8_t *p, uint32_t len, int 
 		off += n;
 		if (r->left == 0) {
 			*done = 1;
+			r->kind = DP_REQ_KEY(r->kind, r->crlf >> 2); /* the method alone without paths */
 			r->phase = DP_RQ_START;
 			r->pos = 0;
 			r->crlf = 0;
 		}
 	}
 	return off;
+}
+
+uint32_t
+dp_http_scan_request(struct dp_req_scan *r, const uint8_t *p, uint32_t len, int *done)
+{
+	return scan_request(r, NULL, p, len, done);
+}
+
+uint32_t
+dp_http_scan_request_paths(struct dp_req_scan *r, const struct dp_obj_paths *paths,
+			   const uint8_t *p, uint32_t len, int *done)
+{
+	return scan_request(r, paths, p, len, done);
 }
 
 /*

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +13,12 @@
 const char msg_bad_request[] =
 	"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
 _Static_assert(sizeof(msg_bad_request) - 1 == MSG_BAD_REQUEST_LEN, "MSG_BAD_REQUEST_LEN");
+const char msg_not_found_ka[] =
+	"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n";
+const char msg_not_found_close[] =
+	"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+_Static_assert(sizeof(msg_not_found_ka) - 1 == MSG_NOT_FOUND_KA_LEN, "MSG_NOT_FOUND_KA_LEN");
+_Static_assert(sizeof(msg_not_found_close) - 1 == MSG_NOT_FOUND_CLOSE_LEN, "MSG_NOT_FOUND_CLOSE_LEN");
 
 /* The length of a response's head, its blank line included. */
 static uint32_t
@@ -144,6 +151,103 @@ msg_layout(const struct dp_config *cfg, struct msg_layout *l)
 	/* a sum per segment of each response, and one for a cut last
 	 * segment beyond the stored prefix; 536, the least mss */
 	l->len = l->sums + (2 * (cap / 536 + 2) + l->req_cap / 536 + 2) * sizeof(uint32_t);
+	l->kinds = l->len;
+	l->kmsg = (l->kinds + (size_t)cfg->n_kinds * DP_MSG_MAX + 7) & ~(size_t)7;
+	l->len = l->kmsg + (cfg->n_kinds ? cfg->n_kinds : 1) * sizeof(struct msg);
+	l->kinds_len = l->len - l->kinds;
+	for (uint32_t j = 0; j < cfg->n_objects; j++) {
+		size_t c = (size_t)cfg->objects[j].size + DP_HTTP_MIN_SIZE;
+
+		l->obj_cap[j] = c < DP_RSP_STORED ? c : DP_RSP_STORED;
+		l->obj_off[j] = l->len;
+		l->obj_sums[j] = (l->len + 2 * l->obj_cap[j] + 3) & ~(size_t)3;
+		l->len = l->obj_sums[j] + 2 * (l->obj_cap[j] / 536 + 2) * sizeof(uint32_t);
+	}
+	l->omsg = (l->len + 7) & ~(size_t)7;
+	l->paths = l->omsg + (cfg->n_objects ? MSG_OBJ_COUNT(cfg->n_objects) * sizeof(struct msg) : 0);
+	l->paths = (l->paths + 7) & ~(size_t)7;
+	l->len = l->paths + (cfg->n_objects ? sizeof(struct dp_obj_paths) : 0);
+}
+
+int
+msg_compose_object(const struct dp_config *cfg, uint32_t j, uint8_t *buf, uint32_t lens[4],
+		   char *err, size_t errlen)
+{
+	const struct dp_object *o = &cfg->objects[j];
+	struct dp_config *c = malloc(sizeof(*c));
+	struct msg_layout l;
+	uint8_t *ka, *cl;
+	int rc = 0;
+
+	if (c == NULL) {
+		snprintf(err, errlen, "%s: out of memory", o->path);
+		return -1;
+	}
+	msg_layout(cfg, &l);
+	ka = buf + l.obj_off[j];
+	cl = ka + l.obj_cap[j];
+	*c = *cfg; /* the object's size as a payload_size, its file as a payload_file */
+	c->payload_size = o->size + DP_HTTP_MIN_SIZE;
+	lens[0] = dp_http_response_prefix(c, 1, ka, l.obj_cap[j]);
+	lens[1] = dp_http_response_prefix(c, 0, cl, l.obj_cap[j]);
+	lens[2] = lens[0] ? head_len(ka, lens[0] < l.obj_cap[j] ? lens[0] : (uint32_t)l.obj_cap[j]) : 0;
+	lens[3] = lens[1] ? head_len(cl, lens[1] < l.obj_cap[j] ? lens[1] : (uint32_t)l.obj_cap[j]) : 0;
+	if (lens[0] == 0 || lens[1] == 0) {
+		snprintf(err, errlen, "%s: internal: no room for an answer of %u bytes", o->path,
+			 c->payload_size);
+		rc = -1;
+	} else if (lens[0] > cfg->mss && cfg->pipeline > 1) {
+		snprintf(err, errlen, "%s: an answer of %u bytes with pipeline %u (expected answers "
+			 "within mss %u: pipelined responses are one segment each)", o->path,
+			 lens[0], cfg->pipeline, cfg->mss);
+		rc = -1;
+	} else if (o->file[0] != '\0') {
+		snprintf(c->payload_file, sizeof(c->payload_file), "%s", o->file);
+		if (lens[2] + o->size > l.obj_cap[j] || lens[3] + o->size > l.obj_cap[j]) {
+			snprintf(err, errlen, "%s: internal: a body of %u bytes does not fit", o->path,
+				 o->size);
+			rc = -1;
+		} else if (read_payload_file(c, ka + lens[2], o->size, err, errlen) != 0) {
+			rc = -1;
+		} else {
+			memcpy(cl + lens[3], ka + lens[2], o->size);
+		}
+	}
+	free(c);
+	return rc;
+}
+
+uint32_t
+msg_compose_kind(const struct dp_config *cfg, const struct dp_ip *srv, uint32_t k, uint8_t *buf,
+		 char *err, size_t errlen)
+{
+	uint32_t pipe = cfg->pipeline ? cfg->pipeline : 1, size = cfg->payload_size, one;
+	const struct dp_kind *kd = &cfg->kinds[k];
+	struct msg_layout l;
+	uint8_t *req;
+	char host[64];
+
+	msg_layout(cfg, &l);
+	req = buf + l.kinds + (size_t)k * DP_MSG_MAX;
+	if (big_post(cfg)) {
+		snprintf(err, errlen, "%s: a POST body over several segments (payload_size %u above "
+			 "mss %u) with kind lines (expected requests of one segment each)", kd->name,
+			 size, cfg->mss);
+		return 0;
+	}
+	dp_ip_str(srv, host, sizeof(host));
+	one = dp_http_request_path(cfg, cfg->http_host[0] ? NULL : host, kd->path,
+				   size > cfg->mss && cfg->http_method == DP_HTTP_GET ? 0 : size, req,
+				   DP_MSG_MAX);
+	if (one == 0 || (uint64_t)one * pipe > cfg->mss) {
+		snprintf(err, errlen, "%s: %u request%s of %u bytes for %s exceed mss %u (expected "
+			 "a request of one segment: a shorter path or payload_size)", kd->name, pipe,
+			 pipe > 1 ? "s" : "", one, kd->path, cfg->mss);
+		return 0;
+	}
+	for (uint32_t i = 1; i < pipe; i++)
+		memcpy(req + i * one, req, one);
+	return one * pipe;
 }
 
 int

@@ -21,6 +21,12 @@ struct wcnt {
 	uint64_t busy_tsc;       /* cycles spent doing work */
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* A client's counts per kind (shm.h's struct dp_worker_kinds), with two
+ * kinds or more; the worker's own, published as the rest. */
+struct kcnt {
+	uint64_t c[DP_MAX_KINDS][DP_KC__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 #define CNT(k, id) ((k)->c[DP_C_##id]++)
 #define CNT_ADD(k, id, n) ((k)->c[DP_C_##id] += (n))
 
@@ -34,6 +40,15 @@ cnt_publish(const struct wcnt *k, struct dp_worker_stats *st, uint64_t loop_tsc)
 	__atomic_store_n(&st->sk_cur, k->sk_cur, __ATOMIC_RELEASE);
 	__atomic_store_n(&st->busy_tsc, k->busy_tsc, __ATOMIC_RELEASE);
 	__atomic_store_n(&st->loop_tsc, loop_tsc, __ATOMIC_RELEASE);
+}
+
+/* Copy the first n kinds' counts to the memzone block st. */
+static inline void
+kcnt_publish(const struct kcnt *k, struct dp_worker_kinds *st, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (int j = 0; j < DP_KC__COUNT; j++)
+			__atomic_store_n(&st->c[i][j], k->c[i][j], __ATOMIC_RELEASE);
 }
 
 #endif

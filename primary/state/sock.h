@@ -55,7 +55,17 @@ struct sock {
 		uint8_t pend_n;   /* server: requests waiting behind an answer over several
 				   * segments (tcp_server.c; a bad one last: SKF_PEND_BAD) */
 	};
-	uint8_t last_kind;  /* server: method of the last request answered */
+	/* A server's and a client's byte (a socket is one or the other, and
+	 * the 64 bytes are all taken): the server's method of the last
+	 * request answered; the client's traffic kind (issue 37: config.h's
+	 * kind lines, picked at launch, state/mix.h), which indexes its
+	 * request (msgs.kreq) and keepalive count (tcp_part.ka_num). sk_opened
+	 * zeroes it (DP_REQ_NONE is 0): kind 0, the only one without kind
+	 * lines, costs no store. */
+	union {
+		uint8_t last_kind; /* server */
+		uint8_t kind;      /* client: 0..DP_MAX_KINDS - 1 */
+	};
 	union {
 		uint16_t raw_got;  /* raw TCP: bytes of the current message received */
 		uint16_t head_run; /* HTTP client: bytes of heads and chunk framing in a row */

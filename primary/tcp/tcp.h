@@ -49,7 +49,14 @@ struct tcp_part {
 	struct sk_snd *snd;    /* tcp_send.h, parallel to sk; NULL: no message over several segments */
 	struct ooo_pool *ooo;  /* tcp_ooo.h: held out-of-order segments; NULL: none kept (UDP) */
 	uint32_t send_wnd;     /* a message over several segments: bytes in flight at most (send_window x mss; UINT32_MAX: unset) */
-	uint32_t ka_num;       /* requests per connection, 0 = unlimited */
+	/* Requests per connection of kind k (sock.h's kind), 0 = unlimited:
+	 * keepalive_request_num, or the kind's own keepalive N. */
+	uint32_t ka_num[DP_MAX_KINDS];
+	/* A client's pick of each new connection's kind (state/mix.h), with
+	 * two kinds or more; NULL: every connection is kind 0. */
+	struct mix *mix;
+	/* With that pick, the counts per kind (state/cnt.h); NULL without. */
+	struct kcnt *kc;
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A socket's timer expired (engine/timers.c): the role's step, bound

@@ -8,6 +8,7 @@
 #include <rte_branch_prediction.h>
 
 #include "net/lat.h"
+#include "state/mix.h"
 #include "tcp/tcp.h"
 #include "tcp/tcp_common.h"
 #include "tcp/tcp_dack.h"
@@ -18,16 +19,18 @@
 static void
 send_request(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t)
 {
+	const struct msg *req = tcp_client_req(nw, sk);
+
 	if (unlikely(nw->tcp->snd != NULL)) { /* a POST body over several segments */
 		struct snd_src src;
 
-		snd_src_msg(&src, &nw->msg.req);
+		snd_src_msg(&src, req);
 		snd_begin(nw, sk, t, &src, 0);
 	} else {
-		sk_send_msg(nw, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, &nw->msg.req);
+		sk_send_msg(nw, t, sk, sk->snd_nxt, TH_ACK | TH_PSH, req);
 		sk_ack_sent(sk); /* the request carries the ACK of the last response */
-		sk->snd_nxt += nw->msg.req.len;
-		CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)nw->msg.req.len * 8);
+		sk->snd_nxt += req->len;
+		CNT_ADD(&nw->cnt, GOOD_TX, (uint64_t)req->len * 8);
 	}
 	tcp_client_asked(nw, sk);
 	snd_arm_rt(nw, sk, idx);
@@ -43,6 +46,7 @@ tcp_client_asked(struct netw *nw, struct sock *sk)
 	sk->t_start = nw->now;
 	sk->flags |= SKF_FIRST_BYTE;
 	nw->cnt.c[nw->tcp->app.asked] += n; /* httpGet, httpPost or tcpReq */
+	tcp_client_kind_count(nw, sk, DP_KC_REQ, n);
 }
 
 /* Close from our side: FIN (or RST with fast_close). */
@@ -67,6 +71,8 @@ void
 tcp_client_unfinished(struct netw *nw, const struct sock *sk)
 {
 	nw->tcp->app.unfinished(nw, sk);
+	if (sk->inflight > 0) /* as HTTP's httpErr */
+		tcp_client_kind_count(nw, sk, DP_KC_HTTP_ERR, 1);
 }
 
 void
@@ -91,8 +97,10 @@ fin_ends_response(struct netw *nw, struct sock *sk)
 int
 tcp_client_closing(const struct netw *nw, const struct sock *sk)
 {
+	uint32_t ka_num = nw->tcp->ka_num[sk->kind];
+
 	return (sk->flags & SKF_FIN_RCVD) || !nw->keepalive || nw->stopping ||
-	       (nw->tcp->ka_num && sk->req_done >= nw->tcp->ka_num);
+	       (ka_num && sk->req_done >= ka_num);
 }
 
 /* After response data (dlen bytes; 0 for a FIN alone): next request,
@@ -144,6 +152,7 @@ tcp_client_response(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
 		lat_add(nw, DP_LAT_FIRST_BYTE, nw->now - sk->t_start);
 	}
+	tcp_client_kind_count(nw, sk, DP_KC_GOOD_RX, (uint64_t)len * 8);
 	return nw->tcp->app.rcv(nw, sk, p, len);
 }
 
@@ -206,7 +215,7 @@ client_sending(const struct netw *nw, const struct sock *sk, struct snd_src *src
 {
 	if (likely(!snd_active(nw, sk)))
 		return 0;
-	snd_src_msg(src, &nw->msg.req);
+	snd_src_msg(src, tcp_client_req(nw, sk));
 	*fin = 0;
 	return 1;
 }
@@ -260,7 +269,9 @@ tcp_client_launch(struct netw *nw)
 		tcp_flood_syn(nw, &t, tcp_iss(nw, idx));
 		return 0;
 	}
-	sk_opened(nw, sk);
+	sk_opened(nw, sk); /* kind 0 */
+	if (unlikely(nw->tcp->mix != NULL)) /* kind lines: this connection's (state/mix.h) */
+		sk->kind = (uint8_t)mix_pick(nw->tcp->mix);
 	sk->snd_una = tcp_iss(nw, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->rcv_nxt = 0;

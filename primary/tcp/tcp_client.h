@@ -12,7 +12,9 @@
 #include "net/l4.h"
 #include "net/lat.h"
 #include "net/netw.h"
+#include "state/cnt.h"
 #include "state/sock.h"
+#include "tcp/tcp.h"
 
 /* SYN_SENT: a SYN+ACK acknowledging our SYN opens the connection
  * (ESTABLISHED, the peer's MSS, SACK, the sender, connect latency):
@@ -40,14 +42,29 @@ void tcp_client_unfinished(struct netw *nw, const struct sock *sk);
  * and reset. */
 void tcp_client_fail(struct netw *nw, struct sock *sk, const struct tuple *t);
 
+/* The connection's request: its kind's (sock.h; kind 0 without kind
+ * lines, the one request). */
+static inline const struct msg *
+tcp_client_req(const struct netw *nw, const struct sock *sk)
+{
+	return &nw->msg.kreq[sk->kind];
+}
+
 /* The role's resent step (tcp_input.h): only a FIN alone is resent
  * outside a message of the sender, and the request template says which
  * (plain and TLS clients alike). */
 static inline const struct msg *
 tcp_client_resent(const struct netw *nw, const struct sock *sk)
 {
-	(void)sk;
-	return &nw->msg.req;
+	return tcp_client_req(nw, sk);
+}
+
+/* A count of the connection's kind (state/cnt.h), with two kinds or more. */
+static inline void
+tcp_client_kind_count(struct netw *nw, const struct sock *sk, enum dp_kind_counter c, uint64_t n)
+{
+	if (unlikely(nw->tcp->kc != NULL))
+		nw->tcp->kc->c[sk->kind][c] += n;
 }
 
 /* A response has ended (its last byte arrived in order), counted in c.
@@ -60,6 +77,7 @@ tcp_client_response_end(struct netw *nw, struct sock *sk, enum dp_counter c)
 	if (sk->inflight == 0)
 		lat_add(nw, DP_LAT_RESPONSE, nw->now - sk->t_start);
 	nw->cnt.c[c]++;
+	tcp_client_kind_count(nw, sk, c == DP_C_HTTP_2XX ? DP_KC_HTTP_2XX : DP_KC_HTTP_ERR, 1);
 }
 
 #endif

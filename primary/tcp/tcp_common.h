@@ -35,7 +35,7 @@ sk_opened(struct netw *nw, struct sock *sk)
 	sk->flags = 0;
 	sk->retries = 0;
 	memset(&sk->rq, 0, sizeof(sk->rq)); /* and sk->rs: the same 8 bytes */
-	sk->last_kind = DP_REQ_NONE;
+	sk->last_kind = DP_REQ_NONE; /* and a client's kind 0 (sock.h) */
 	sk->inflight = 0;
 	sk->pend_head = 0;
 	sk->raw_got = 0;

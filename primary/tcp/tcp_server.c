@@ -14,17 +14,34 @@
 #include "tcp/tcp_send.h"
 #include "tcp/tcp_server.h"
 
-/* The answer to a request of this kind (DP_REQ_NONE: raw TCP). A HEAD
+/* The answer to a request of this kind (DP_REQ_NONE: raw TCP), its key
+ * with object lines (stream_scan.h). A HEAD
  * gets the head of a GET's answer without its body (RFC 9110 9.3.2: a
  * keep-alive client would read the body as the next response); a request
  * that is not GET, HEAD or POST HTTP gets 400 and the connection closes
  * (it was answered 200 and counted in httpGet: a load-test server must
  * not hide a client that sends something else). */
+/* With object lines: the answer of the key's object (stream_scan.h), or
+ * the 404 of a path no object has. */
+static const struct msg *
+obj_answer(const struct netw *nw, uint8_t key, int ka)
+{
+	uint8_t m = DP_REQ_METHOD(key), o = DP_REQ_OBJ(key);
+
+	if (m == DP_REQ_BAD)
+		return &nw->msg.rsp_bad;
+	if (o >= nw->msg.n_obj) /* DP_OBJ_MISS */
+		return &nw->msg.obj[4 * nw->msg.n_obj + !ka];
+	return &nw->msg.obj[4 * o + (m == DP_REQ_HEAD ? 2 : 0) + !ka];
+}
+
 const struct msg *
 tcp_server_answer(const struct netw *nw, const struct sock *sk, uint8_t kind)
 {
 	int ka = nw->keepalive && !(sk->flags & SKF_CLOSE);
 
+	if (unlikely(nw->msg.n_obj != 0))
+		return obj_answer(nw, kind, ka);
 	if (kind == DP_REQ_BAD)
 		return &nw->msg.rsp_bad;
 	if (kind == DP_REQ_HEAD)

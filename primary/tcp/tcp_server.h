@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 
 #include "net/l4.h"
@@ -48,7 +49,8 @@ tcp_server_count(struct netw *nw, struct sock *sk, const uint8_t *data, uint32_t
 	nw->tcp->app.requests(nw, sk, data, dlen, r);
 }
 
-/* The answer to a request of this kind (DP_REQ_NONE: raw TCP). */
+/* The answer to a request of this kind (DP_REQ_NONE: raw TCP; with object
+ * lines, its key: stream_scan.h). */
 const struct msg *tcp_server_answer(const struct netw *nw, const struct sock *sk, uint8_t kind);
 
 /* The answers to the requests of r, in order, for http and https alike:
@@ -69,7 +71,7 @@ tcp_server_answers(struct netw *nw, struct sock *sk, const struct req_runs *r,
 		for (uint32_t i = 0; i < r->count[k]; i++) {
 			if (emit(ctx, m, --left == 0) < 0)
 				return -1;
-			if (r->kind[k] != DP_REQ_BAD)
+			if (DP_REQ_ANSWERED(r->kind[k])) /* not a 400, not a 404 */
 				nw->cnt.c[nw->tcp->app.answered]++;
 		}
 		sk->last_kind = r->kind[k];
@@ -93,6 +95,17 @@ tcp_server_answers(struct netw *nw, struct sock *sk, const struct req_runs *r,
  * (tls/tls_server.c: each answer records), as tcp_server_answers is one
  * answer loop: `begin` says how an answer goes out. */
 #define TCP_PEND_MAX 16u /* the bits of sk->pend_head */
+/* With object lines each request waiting has its key (stream_scan.h: its
+ * method and object), a byte of sk->pend_head instead of a bit: two wait
+ * at most (a client that pipelines behind answers over several segments;
+ * ours does not: its pipeline is for answers of one segment). */
+#define TCP_PEND_MAX_OBJ 2u
+
+static inline uint32_t
+tcp_server_pend_max(const struct netw *nw)
+{
+	return unlikely(nw->msg.n_obj != 0) ? TCP_PEND_MAX_OBJ : TCP_PEND_MAX;
+}
 
 /* Whether requests wait: some counted in pend_n, or a bad one. One test
  * of both. */
@@ -115,16 +128,18 @@ tcp_server_closing(const struct netw *nw, const struct sock *sk)
 static inline uint8_t
 tcp_server_pend_first(const struct netw *nw, const struct sock *sk)
 {
+	if (sk->pend_n > 0 && unlikely(nw->msg.n_obj != 0))
+		return (uint8_t)sk->pend_head;
 	if (sk->pend_n > 0)
 		return (sk->pend_head & 1) ? DP_REQ_HEAD : nw->tcp->app.plain_kind;
 	return (sk->flags & SKF_PEND_BAD) ? DP_REQ_BAD : DP_REQ_NONE;
 }
 
 static inline void
-tcp_server_pend_pop(struct sock *sk)
+tcp_server_pend_pop(const struct netw *nw, struct sock *sk)
 {
 	if (sk->pend_n > 0) {
-		sk->pend_head >>= 1;
+		sk->pend_head >>= unlikely(nw->msg.n_obj != 0) ? 8 : 1;
 		sk->pend_n--;
 	} else {
 		sk->flags &= (uint8_t)~SKF_PEND_BAD;
@@ -154,11 +169,11 @@ tcp_server_answer_waiting(struct netw *nw, struct sock *sk, tcp_answer_begin_fn 
 
 		if (m->seg_sum != NULL && sk->snd_una != sk->snd_nxt)
 			break; /* after the answers before it are acknowledged */
-		tcp_server_pend_pop(sk);
+		tcp_server_pend_pop(nw, sk);
 		sk->last_kind = kind;
 		if (begin(ctx, m, bad || tcp_server_closing(nw, sk)) < 0)
 			return -1;
-		if (!bad)
+		if (DP_REQ_ANSWERED(kind)) /* not a 400, not a 404 */
 			nw->cnt.c[nw->tcp->app.answered]++;
 		sent = 1;
 	}
@@ -174,7 +189,7 @@ static __rte_always_inline int
 tcp_server_pend_add(struct netw *nw, struct sock *sk, const struct req_runs *r,
 		    tcp_answer_begin_fn *begin, void *ctx)
 {
-	uint32_t left = r->total;
+	uint32_t left = r->total, max = tcp_server_pend_max(nw);
 	int sent = 0;
 
 	for (uint32_t k = 0; k < r->n; k++) {
@@ -185,7 +200,7 @@ tcp_server_pend_add(struct netw *nw, struct sock *sk, const struct req_runs *r,
 		for (uint32_t i = 0; i < r->count[k]; i++, left--) {
 			uint32_t n = sk->pend_n;
 
-			if (n == TCP_PEND_MAX) {
+			if (n == max) {
 				int a = tcp_server_answer_waiting(nw, sk, begin, ctx);
 
 				if (a < 0)
@@ -193,11 +208,13 @@ tcp_server_pend_add(struct netw *nw, struct sock *sk, const struct req_runs *r,
 				sent |= a;
 				n = sk->pend_n;
 			}
-			if (n == TCP_PEND_MAX) {
+			if (n == max) {
 				CNT_ADD(&nw->cnt, PIPE_FULL, left);
 				return -1;
 			}
-			if (r->kind[k] == DP_REQ_HEAD)
+			if (unlikely(nw->msg.n_obj != 0))
+				sk->pend_head |= (uint16_t)(r->kind[k] << (8 * n));
+			else if (r->kind[k] == DP_REQ_HEAD)
 				sk->pend_head |= (uint16_t)(1u << n);
 			sk->pend_n++;
 		}

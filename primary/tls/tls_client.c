@@ -24,7 +24,7 @@ ask(struct netw *nw, struct sock *sk, struct tls_conn *c)
 	uint32_t n = nw->cfg->pipeline ? nw->cfg->pipeline : 1;
 
 	for (uint32_t i = 0; i < n; i++)
-		if (tls_write_msg(nw, c, &nw->msg.req) < 0) {
+		if (tls_write_msg(nw, c, tcp_client_req(nw, sk)) < 0) {
 			tls_failed(nw, c, TLS_UP);
 			return -1;
 		}

@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strchr(err, '\n') != NULL)
 			abort(); /* errors are one line */
 	} else {
-		char dump[8192];
+		char dump[32768]; /* the memzone's config_text */
 		struct dp_config again;
 		/* What parses must dump to text that parses again. */
 		dp_config_dump(&cfg, dump, sizeof(dump));

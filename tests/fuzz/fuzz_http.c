@@ -62,6 +62,55 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n1 != n2 || r1.kind != r2.kind)
 			abort();
 	}
+	/* With object paths (issue 37): whole and in two pieces, the same
+	 * requests end with the same keys, each method the one the scanner
+	 * without paths gives, each object a table's index or the miss. */
+	{
+		static const char *const paths[] = { "/", "/a", "/ab", "/b/c?d" };
+		struct dp_obj_paths op = { .n = 4 };
+		struct dp_req_scan r[3] = { {0}, {0}, {0} };
+		uint8_t keys[2][64], meth[64];
+		uint32_t n[3] = { 0, 0, 0 }, cut = size > 2 ? p[2] % (uint32_t)size : 0;
+
+		for (uint32_t j = 0; j < op.n; j++) {
+			op.path[j] = paths[j];
+			op.len[j] = (uint8_t)strlen(paths[j]);
+		}
+		for (int way = 0; way < 3; way++) {
+			uint32_t off = 0;
+			int done, bad = 0;
+
+			while (off < size && !bad) {
+				uint32_t to = way == 1 && off < cut ? cut : (uint32_t)size, used;
+
+				used = way == 2 ? dp_http_scan_request(&r[2], p + off, to - off, &done)
+						: dp_http_scan_request_paths(&r[way], &op, p + off, to - off, &done);
+				if (used == 0 || used > to - off)
+					abort();
+				off += used;
+				if (!done)
+					continue;
+				if (n[way] < 64) {
+					if (way == 2)
+						meth[n[way]] = r[2].kind;
+					else
+						keys[way][n[way]] = r[way].kind;
+				}
+				n[way]++;
+				bad = DP_REQ_METHOD(r[way].kind) == DP_REQ_BAD;
+			}
+		}
+		if (n[0] != n[1] || n[0] != n[2])
+			abort();
+		for (uint32_t i = 0; i < n[0] && i < 64; i++) {
+			uint8_t o = DP_REQ_OBJ(keys[0][i]);
+
+			if (keys[0][i] != keys[1][i] || DP_REQ_METHOD(keys[0][i]) != meth[i])
+				abort();
+			if (meth[i] == DP_REQ_BAD ? o != 0 : (o >= op.n && o != DP_OBJ_MISS))
+				abort();
+		}
+	}
 	/* The client's scanner: whole, then in two pieces cut at the second
 	 * byte's value, it ends the same responses at the same offsets; the
 	 * first agrees with the one-segment parse when both read it. */

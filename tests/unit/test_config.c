@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "shm.h"
 
 /* Both bases have 6 lines: appended lines start at line 7. */
 static const char *const base_client[] = {
@@ -502,6 +503,52 @@ static const struct tcase table[] = {
 	C("log_level 8\n", NULL),
 	C("log_level 9\n", "t.conf:7: log_level: bad level \"9\""),
 	C("log_level verbose\n", "t.conf:7: log_level: bad level \"verbose\""),
+	/* traffic mixes (issue 37): kind, kind_seed, object */
+	C("kind a 70 /1k\nkind b 20 /64k size 65536 keepalive 3\nkind c 10 /1m http\n"
+	  "kind_seed 42\nkeepalive 1ms\n", NULL),
+	C("kind a 0 /x\nkind b 1 /y\n", NULL),
+	C("kind a 0 /x\nkind b 0 /y\n", "t.conf:7: kind: all weights 0 (expected at least one "
+	  "kind with a weight above 0)"),
+	C("kind a 1 /x\nkind a 2 /y\n", "t.conf:8: kind: name \"a\" given twice, first on line 7"),
+	C("kind a 1 x\n", "t.conf:7: kind: bad path \"x\" (expected a path starting with '/')"),
+	C("kind a 1 /" "0123456789012345678901234567890123456789012345678901234567890123"
+	  "45678901234567890123456789012345678901234567890123456789012345\n", NULL),
+	C("kind a 1 /" "0123456789012345678901234567890123456789012345678901234567890123"
+	  "456789012345678901234567890123456789012345678901234567890123456\n",
+	  "t.conf:7: kind: path too long, 128 characters (expected at most 127)"),
+	C("kind a! 1 /\n", "t.conf:7: kind: bad name \"a!\""),
+	C("kind total 1 /\n", "t.conf:7: kind: bad name \"total\""),
+	C("kind a x /\n", "t.conf:7: kind: bad number \"x\""),
+	C("kind a 1000001 /\n", "t.conf:7: kind: weight 1000001 out of range (expected 0..1000000)"),
+	C("kind a 1 / size\n", "t.conf:7: kind: size without its number (expected \"size N\")"),
+	C("kind a 1 / size 1 size 2\n", "t.conf:7: kind: option size given twice"),
+	C("kind a 1 / http http\n", "t.conf:7: kind: option http given twice"),
+	C("kind a 1 / gzip\n", "t.conf:7: kind: bad option \"gzip\" (expected size N, "
+	  "keepalive N, http or https)"),
+	C("kind a 1 / keepalive 3\n", "t.conf:7: kind: a: keepalive 3 without keepalive "
+	  "(expected a \"keepalive\" line"),
+	C("kind a 1 / https\n", "t.conf:7: kind: a: https with protocol tcp (expected the "
+	  "file's protocol"),
+	C("kind a 1 /\nprotocol udp\n", "t.conf:7: kind: with protocol udp (expected HTTP requests"),
+	C("kind a 1 /\npayload_size 64\n", "t.conf:7: kind: with protocol tcp and raw payloads"),
+	C("kind a 1 /\nflood\n", "t.conf:7: kind: given with flood on line 8"),
+	C("kind a 1 /\nhttp_path /b\n", "t.conf:8: http_path: given with kind lines"),
+	C("kind_seed 3\n", "t.conf:7: kind_seed: without kind lines"),
+	C("kind a\n", "t.conf:7: kind: wrong number of arguments (expected \"kind NAME WEIGHT "
+	  "PATH [size N] [keepalive N] [http|https]\")"),
+	S("kind a 1 /\n", "t.conf:7: kind: only for mode client"),
+	S("object /1k 1000\nobject /64k 65536\nobject /f file:" DP_SOURCE_DIR "/VERSION\n", NULL),
+	S("object /a 1\nobject /a 2\n", "t.conf:8: object: path /a given twice, first on line 7"),
+	S("object a 1\n", "t.conf:7: object: bad path \"a\""),
+	S("object /a x\n", "t.conf:7: object: bad number \"x\""),
+	S("object /a 1073741740\n", "t.conf:7: object: size 1073741740 out of range "
+	  "(expected 0..1073741739)"),
+	S("object /a file:/nonexistent/x\n", "t.conf:7: object: /nonexistent/x: cannot read"),
+	S("object /a file:" DP_SOURCE_DIR "\n", "not a regular file"),
+	S("object /a file:\n", "t.conf:7: object: file: without a file name"),
+	S("object /a 1\npayload_size 100\n", "t.conf:8: payload_size: given with object lines"),
+	S("object /a 1\nprotocol udp\n", "t.conf:7: object: with protocol udp"),
+	C("object /a 1\n", "t.conf:7: object: only for mode server"),
 };
 
 static void
@@ -946,6 +993,10 @@ normalize(struct dp_config *cfg)
 	}
 	for (int i = 0; i < DP_MAX_CLIENT_RANGES; i++)
 		cfg->clients[i].line = 0;
+	for (int i = 0; i < DP_MAX_KINDS; i++)
+		cfg->kinds[i].line = 0;
+	for (int i = 0; i < DP_MAX_OBJECTS; i++)
+		cfg->objects[i].line = 0;
 }
 
 static void
@@ -1004,6 +1055,121 @@ test_vxlan(void **state)
 	}
 }
 
+/* Traffic mixes: what the kind and object lines store, the limits, and
+ * a file without them (one kind, dperf's). */
+static void
+test_mix(void **state)
+{
+	char text[8192], err[DP_ERR_LEN];
+	struct dp_config cfg;
+	size_t pos;
+
+	(void)state;
+	cfg = parse_client_plus("kind small 70 /1k\nkind big 20 /64k size 65536 keepalive 3 http\n"
+				"kind off 0 /none\nkind_seed 42\nkeepalive 1ms\n");
+	assert_int_equal(cfg.n_kinds, 3);
+	assert_int_equal(cfg.kind_seed, 42);
+	assert_string_equal(cfg.kinds[0].name, "small");
+	assert_string_equal(cfg.kinds[0].path, "/1k");
+	assert_int_equal(cfg.kinds[0].weight, 70);
+	assert_int_equal(cfg.kinds[0].has_size + cfg.kinds[0].has_keepalive + cfg.kinds[0].has_proto, 0);
+	assert_int_equal(cfg.kinds[0].line, 7);
+	assert_string_equal(cfg.kinds[1].name, "big");
+	assert_int_equal(cfg.kinds[1].weight, 20);
+	assert_int_equal(cfg.kinds[1].has_size, 1);
+	assert_int_equal(cfg.kinds[1].size, 65536);
+	assert_int_equal(cfg.kinds[1].has_keepalive, 1);
+	assert_int_equal(cfg.kinds[1].keepalive_num, 3);
+	assert_int_equal(cfg.kinds[1].has_proto, 1);
+	assert_int_equal(cfg.kinds[1].proto, DP_PROTO_HTTP);
+	assert_int_equal(cfg.kinds[2].weight, 0);
+
+	/* without kind lines: no kinds, no objects, seed 0 */
+	cfg = parse_client_plus("");
+	assert_int_equal(cfg.n_kinds, 0);
+	assert_int_equal(cfg.n_objects, 0);
+	assert_int_equal(cfg.kind_seed, 0);
+
+	/* 16 kinds parse, a 17th is refused on its line */
+	pos = (size_t)snprintf(text, sizeof(text), "mode client\ncpu 0\ncps 1k\n"
+			       "port 01:00.0 198.18.0.1 198.18.0.2\nclient 198.18.1.2 4\n"
+			       "server 198.18.2.1 1\n");
+	for (int i = 0; i < DP_MAX_KINDS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "kind k%d %d /p%d\n", i, i, i);
+	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_kinds, DP_MAX_KINDS);
+	snprintf(text + pos, sizeof(text) - pos, "kind k16 1 /p16\n");
+	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.conf:23: kind: too many kinds (expected at most 16 \"kind\" lines)");
+
+	/* objects: sizes and a file's; 31 parse, a 32nd is refused */
+	cfg = parse_ok("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		       "client 198.18.1.2 4\nserver 198.18.0.1 1\nobject /a 0\nobject /b 1m\n"
+		       "object /v file:" DP_SOURCE_DIR "/VERSION\n");
+	assert_int_equal(cfg.n_objects, 3);
+	assert_string_equal(cfg.objects[0].path, "/a");
+	assert_int_equal(cfg.objects[0].size, 0);
+	assert_int_equal(cfg.objects[1].size, 1000000);
+	assert_string_equal(cfg.objects[2].file, DP_SOURCE_DIR "/VERSION");
+	assert_true(cfg.objects[2].size > 0);
+	assert_int_equal(cfg.objects[2].line, 8);
+	pos = (size_t)snprintf(text, sizeof(text), "mode server\ncpu 0\n"
+			       "port 01:00.0 198.18.0.1 198.18.0.2\nclient 198.18.1.2 4\n"
+			       "server 198.18.0.1 1\n");
+	for (int i = 0; i < DP_MAX_OBJECTS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "object /o%d %d\n", i, i);
+	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), 0);
+	snprintf(text + pos, sizeof(text) - pos, "object /o31 1\n");
+	assert_int_equal(dp_config_parse("t.conf", text, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.conf:37: object: too many objects (expected at most 31 "
+			    "\"object\" lines)");
+}
+
+/* The largest traffic mix dumps whole into the memzone's config_text
+ * (the readers show it) and parses back: 16 kinds of the longest names,
+ * paths and options; 31 objects of the longest paths and file paths. */
+static void
+test_mix_dump_fits(void **state)
+{
+	static char text[65536], dump[sizeof(((struct dp_shm *)0)->config_text) + 1], err[DP_ERR_LEN];
+	char path[DP_KIND_PATH_LEN], file[DP_DEV_LEN];
+	struct dp_config cfg, again;
+	size_t pos, n, len;
+
+	(void)state;
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	pos = (size_t)snprintf(text, sizeof(text), "mode client\ncpu 0\ncps 1k\nkeepalive 1ms\n"
+			       "port 01:00.0 198.18.0.1 198.18.0.2\nclient 198.18.1.2 4\n"
+			       "server 198.18.2.1 1\nkind_seed 4294967295\n");
+	for (int i = 0; i < DP_MAX_KINDS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "kind k%028d%02d 1000000 %.*s%02d "
+					"size 1073741739 keepalive 1000000000 http\n", 0, i,
+					DP_KIND_PATH_LEN - 4, path, i);
+	cfg = parse_ok(text);
+	len = dp_config_dump(&cfg, dump, sizeof(dump));
+	assert_true(len < sizeof(dump) - 1);
+	if (dp_config_parse("dump", dump, &again, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	/* the server: file paths of DP_DEV_LEN - 1 characters, "/./" padding */
+	n = (size_t)snprintf(file, sizeof(file), "%s", DP_SOURCE_DIR);
+	while (n + strlen("/./VERSION") < sizeof(file) - 3)
+		n += (size_t)snprintf(file + n, sizeof(file) - n, "/.");
+	snprintf(file + n, sizeof(file) - n, "/VERSION");
+	pos = (size_t)snprintf(text, sizeof(text), "mode server\ncpu 0\nport 01:00.0 198.18.0.1 "
+			       "198.18.0.2\nclient 198.18.1.2 4\nserver 198.18.0.1 1\n");
+	for (int i = 0; i < DP_MAX_OBJECTS; i++)
+		pos += (size_t)snprintf(text + pos, sizeof(text) - pos, "object %.*s%02d file:%s\n",
+					DP_KIND_PATH_LEN - 4, path, i, file);
+	cfg = parse_ok(text);
+	len = dp_config_dump(&cfg, dump, sizeof(dump));
+	assert_true(len < sizeof(dump) - 1);
+	if (dp_config_parse("dump", dump, &again, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(again.n_objects, DP_MAX_OBJECTS);
+}
+
 static void
 test_dump_round_trip(void **state)
 {
@@ -1042,6 +1208,12 @@ test_dump_round_trip(void **state)
 		   "client 198.18.1.2 4\nserver 198.18.0.1 1\nserver 198.18.10.1 1\n");
 	round_trip("mode server\ncpu 0\nport 01:00.0 2001:db8::1 2001:db8::2\n"
 		   "client 2001:db8:1::2 4\nserver 2001:db8:2::1 1\nprotocol udp\nkeepalive\n");
+	round_trip("mode client\ncpu 0\ncps 1k\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		   "client 198.18.1.2 4\nserver 198.18.2.1 1\nkeepalive 1ms\nkind_seed 7\n"
+		   "kind a 70 /1k\nkind b 20 /64k size 65536 keepalive 3 http\nkind c 0 /x?y=1\n");
+	round_trip("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		   "client 198.18.1.2 4\nserver 198.18.0.1 1\nobject /a 0\nobject /b 1m\n"
+		   "object /v file:" DP_SOURCE_DIR "/VERSION\n");
 	round_trip("mode client\ncpu 0 1 2 3\ncps 1k\nport 01:00.0 198.18.0.1 198.18.0.2\n"
 		   "port 02:00.0 198.18.5.1 198.18.5.2\n"
 		   "vxlan 16777215 02:00:00:00:00:01 0a:00:00:00:00:02 198.18.0.1 2 198.18.0.9 2\n"
@@ -1244,6 +1416,8 @@ main(void)
 		cmocka_unit_test(test_ip),
 		cmocka_unit_test(test_tuple_space),
 		cmocka_unit_test(test_vxlan),
+		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_mix_dump_fits),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_keywords_listing),
 		cmocka_unit_test(test_value_ranges),

@@ -147,6 +147,25 @@ test_messages_fit_mss(void **state)
 	assert_err("f.conf:9: pipeline: messages of ");
 }
 
+/* Each kind's request is composed as the worker will (its path): one
+ * over mss is refused on its kind line, a POST body over several segments
+ * with kinds too. Lines: the conf's 8, then extra's from 9. */
+static void
+test_kind_requests(void **state)
+{
+	struct dp_config cfg;
+	char extra[512];
+
+	(void)state;
+	assert_int_equal(rules("1k", "kind a 1 /a\nkind b 1 /b\npipeline 4\nkeepalive 0\n", &cfg), 0);
+	snprintf(extra, sizeof(extra), "mss 536\npipeline 4\nkeepalive 0\nkind a 1 /a\nkind b 1 /%0126d\n", 0);
+	assert_int_equal(rules("1k", extra, &cfg), -1);
+	assert_err("f.conf:13: kind: b: 4 requests of 181 bytes for /000");
+	assert_err("exceed mss 536 (expected a request of one segment");
+	assert_int_equal(rules("1k", "kind a 1 /a\nhttp_method POST\npayload_size 3000\n", &cfg), -1);
+	assert_err("f.conf:9: kind: a: a POST body over several segments (payload_size 3000 above mss 1460) with kind lines");
+}
+
 static void
 test_v6_prefix(void **state)
 {
@@ -187,6 +206,32 @@ test_server_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
+/* A server's objects are composed as a worker will: one over mss with
+ * pipeline is refused on its object line; a file's read. */
+static void
+test_objects_composed(void **state)
+{
+	static const char srv[] =
+		"mode server\ncpu 0\n"
+		"port net_memif0 198.18.0.1 198.18.0.2\n"
+		"client 198.18.1.2 4\nserver 198.18.2.1 1\nlisten 80 1\nkeepalive\n"
+		"object /a 100\nobject /v file:" DP_SOURCE_DIR "/VERSION\nobject /big 64k\n%s";
+	struct dp_config cfg;
+	char perr[DP_ERR_LEN], text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), srv, "");
+	if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
+	snprintf(text, sizeof(text), srv, "pipeline 2\n");
+	if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+		fail_msg("parse: %s", perr);
+	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), -1);
+	assert_err("s.conf:10: object: /big: an answer of 64085 bytes with pipeline 2 (expected "
+		   "answers within mss 1460");
+}
+
 /* protocol https passes the rules on a client and on a server (the
  * engine carries both: primary/tls/). */
 static void
@@ -215,8 +260,10 @@ main(void)
 		cmocka_unit_test(test_cc_tuples),
 		cmocka_unit_test(test_flood_and_udp_no_tuple_bound),
 		cmocka_unit_test(test_messages_fit_mss),
+		cmocka_unit_test(test_kind_requests),
 		cmocka_unit_test(test_v6_prefix),
 		cmocka_unit_test(test_server_passes),
+		cmocka_unit_test(test_objects_composed),
 		cmocka_unit_test(test_tls_passes),
 	};
 

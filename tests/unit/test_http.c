@@ -702,6 +702,98 @@ test_scan_requests(void **state)
 	}
 }
 
+/* The scanner with object paths (issue 37): each request's key, its
+ * method letter then its object's index, or '-' for a path no object has
+ * (DP_OBJ_MISS), the text cut at every place as above. */
+static void
+scan_paths(const struct dp_obj_paths *op, const char *text, size_t cut, char *out)
+{
+	struct dp_req_scan r;
+	size_t len = strlen(text), at = 0;
+	int o = 0;
+
+	memset(&r, 0, sizeof(r));
+	while (at < len) {
+		size_t piece = cut && len - at > cut ? cut : len - at;
+		uint32_t off = 0;
+
+		while (off < piece) {
+			int done;
+			uint32_t used = dp_http_scan_request_paths(&r, op, (const uint8_t *)text + at + off,
+								   (uint32_t)(piece - off), &done);
+
+			assert_true(used > 0 && used <= piece - off);
+			off += used;
+			if (!done)
+				continue;
+			out[o++] = "?GHPB"[DP_REQ_METHOD(r.kind)];
+			if (DP_REQ_METHOD(r.kind) == DP_REQ_BAD)
+				goto end;
+			out[o++] = DP_REQ_OBJ(r.kind) == DP_OBJ_MISS ? '-' : (char)('0' + DP_REQ_OBJ(r.kind));
+		}
+		at += piece;
+	}
+end:
+	out[o] = '\0';
+}
+
+static void
+test_scan_paths(void **state)
+{
+	static const char *const paths[] = { "/a", "/bb", "/b/c?d=e", "/" };
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"GET /a HTTP/1.1\r\nHost: a\r\n\r\n", "G0"},
+		{"GET /bb HTTP/1.1\r\n\r\nHEAD /b/c?d=e HTTP/1.1\r\n\r\n", "G1H2"},
+		{"GET / HTTP/1.1\r\n\r\n", "G3"},
+		/* a prefix, a longer path, another case, a query not in the table */
+		{"GET /b HTTP/1.1\r\n\r\nGET /bbb HTTP/1.1\r\n\r\nGET /A HTTP/1.1\r\n\r\n"
+		 "GET /a?x HTTP/1.1\r\n\r\n", "G-G-G-G-"},
+		/* the body skipped by its Content-Length, read after the path */
+		{"POST /bb HTTP/1.1\r\nContent-Length: 19\r\n\r\nGET /a HTTP/1.1\r\n\r\n"
+		 "GET /a HTTP/1.1\r\n\r\n", "P1G0"},
+		/* a request line without a version: the path ends at its CR */
+		{"GET /a\r\n\r\nGET /zz\r\n\r\n", "G0G-"},
+		{"GET  HTTP/1.1\r\n\r\n", "G-"}, /* an empty path */
+		{"BREW /a HTCPCP/1.0\r\n\r\n", "B"},
+		{"GET /a HTTP/1.1\r\n\r\nGETS /a HTTP/1.1\r\n\r\n", "G0B"},
+	};
+	struct dp_obj_paths op = { .n = 4 };
+	char got[64];
+
+	(void)state;
+	for (uint32_t j = 0; j < op.n; j++) {
+		op.path[j] = paths[j];
+		op.len[j] = (uint8_t)strlen(paths[j]);
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (size_t cut = 0; cut < strlen(cases[i].text); cut++) {
+			scan_paths(&op, cases[i].text, cut, got);
+			if (strcmp(got, cases[i].want) != 0)
+				fail_msg("case %zu cut %zu: \"%s\", expected \"%s\"", i, cut, got,
+					 cases[i].want);
+		}
+	/* 31 objects (every code but DP_OBJ_MISS), the last one found */
+	{
+		static char names[DP_MAX_OBJECTS][8];
+		struct dp_obj_paths all = { .n = DP_MAX_OBJECTS };
+
+		for (uint32_t j = 0; j < all.n; j++) {
+			all.len[j] = (uint8_t)snprintf(names[j], sizeof(names[j]), "/o%u", j);
+			all.path[j] = names[j];
+		}
+		scan_paths(&all, "GET /o30 HTTP/1.1\r\n\r\nGET /o3 HTTP/1.1\r\n\r\nGET /o31 "
+			   "HTTP/1.1\r\n\r\n", 0, got);
+		assert_int_equal(got[0], 'G');
+		assert_int_equal(got[1], '0' + 30);
+		assert_string_equal(got + 2, "G3G-");
+	}
+	/* without paths the key is the method, as before */
+	scan_all("GET /a HTTP/1.1\r\n\r\n", 0, got);
+	assert_string_equal(got, "G");
+}
+
 int
 main(void)
 {
@@ -720,6 +812,7 @@ main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_count_requests),
 		cmocka_unit_test(test_scan_requests),
+		cmocka_unit_test(test_scan_paths),
 		cmocka_unit_test(test_wants_close),
 	};
 

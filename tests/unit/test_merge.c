@@ -26,6 +26,8 @@
 
 #define SECS 10
 
+static int kinds_in_summary; /* summary() gives its instance traffic kinds */
+
 struct inst {
 	struct dp_shm *s;
 	struct dp_snapshot first, last;
@@ -54,6 +56,15 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 	in->last.c[DP_C_HTTP_2XX] = n;
 	in->last.c[DP_C_SK_OPEN] = n + 3;
 	in->last.c[DP_C_PKT_TX] = 7 * n;
+	if (kinds_in_summary) { /* two kinds, "b" only in instance "b" */
+		in->s->kinds.n = 2;
+		snprintf(in->s->kinds.name[0], sizeof(in->s->kinds.name[0]), "a");
+		snprintf(in->s->kinds.name[1], sizeof(in->s->kinds.name[1]), "%s", name[0] == 'b' ? "b" : "c");
+		for (int c = 0; c < DP_KC__COUNT; c++) {
+			in->s->wkinds[0].c[0][c] = n + (uint64_t)c;
+			in->s->wkinds[0].c[1][c] = 10 * (uint64_t)c + 1;
+		}
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		double us = base_us + (double)(i * 7919 % (uint64_t)spread_us);
 
@@ -153,6 +164,47 @@ test_same_hz(void **state)
 
 /* Different TSC rates: moved to nanosecond buckets; each percentile
  * within two buckets (2 x 1.6%) of the samples' own. */
+/* Traffic kinds (issue 37): the -o summary carries them, and the merge
+ * sums them by name over the instances, in the order they first appear. */
+static void
+test_kinds(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	json_t *j, *ks;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	kinds_in_summary = 1;
+	summary(a, "a", 1000000000, 100, 100, 100, NULL);
+	summary(b, "b", 1000000000, 50, 100, 100, NULL);
+	kinds_in_summary = 0;
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	ks = json_object_get(j, "kinds");
+	assert_int_equal(json_array_size(ks), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ks, 0), "name")), "a");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ks, 1), "name")), "c");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ks, 2), "name")), "b");
+	/* a: in both, 100 + c and 50 + c; c and b: one each, 10c + 1 */
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 0), "requests")), 150);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 0), "goodRx")), 156);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 1), "http2XX")), 11);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 2), "httpErr")), 21);
+	json_decref(j);
+	/* without kinds: none in the fleet's either */
+	summary(a, "a", 1000000000, 100, 100, 100, NULL);
+	summary(b, "b", 1000000000, 50, 100, 100, NULL);
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_null(json_object_get(j, "kinds"));
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+}
+
 static void
 test_other_hz(void **state)
 {
@@ -248,6 +300,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_hz),
 		cmocka_unit_test(test_other_hz),
+		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_older_summary),
 	};

@@ -4,7 +4,7 @@
  * plain frame) runs on one pair of snapshots, and cps, rps and the open
  * connections are read back from each output.
  */
-// links: secondary/ctl_output.c tui/plain.c tui/figures.c tui/spark.c
+// links: secondary/ctl_output.c secondary/ctl_prometheus.c tui/plain.c tui/figures.c tui/spark.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ctl_output.h"
+#include "ctl_prometheus.h"
 #include "stats_out.h"
 #include "top.h"
 
@@ -190,6 +191,99 @@ test_client(void **state)
 	agree(f, 630.0); /* answers received: 610 2xx + 20 raw */
 }
 
+/* A client's kinds (issue 37): stats text and --json, status text and
+ * --json each show every kind's counters summed over the workers, the
+ * same figures; none without kinds. */
+static void
+test_kinds(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->s;
+	char *text, *json, *st_text, *st_json;
+	static const char *const want_text =
+		"kind small: requests 16 http2XX 15 httpErr 1 goodRx 1608\n"
+		"kind big.1: requests 4 http2XX 3 httpErr 0 goodRx 800008\n";
+	static const char *const want_json =
+		",\"kinds\":[{\"name\":\"small\",\"requests\":16,\"http2XX\":15,\"httpErr\":1,"
+		"\"goodRx\":1608},{\"name\":\"big.1\",\"requests\":4,\"http2XX\":3,\"httpErr\":0,"
+		"\"goodRx\":800008}]";
+
+	one_second(f, DP_MODE_CLIENT);
+	print(p_json, f, &json);
+	assert_null(strstr(json, "kinds")); /* none yet */
+	free(json);
+	{
+		char *prom;
+		size_t len = 0;
+		FILE *o = open_memstream(&prom, &len);
+
+		assert_non_null(o);
+		ctl_prometheus_exposition(o, s);
+		fclose(o);
+		assert_null(strstr(prom, "dperf_kind_"));
+		free(prom);
+	}
+	s->kinds.n = 2;
+	snprintf(s->kinds.name[0], sizeof(s->kinds.name[0]), "small");
+	snprintf(s->kinds.name[1], sizeof(s->kinds.name[1]), "big.1");
+	for (int w = 0; w < 2; w++) {
+		s->wkinds[w].c[0][DP_KC_REQ] = 8;
+		s->wkinds[w].c[0][DP_KC_HTTP_2XX] = w ? 8 : 7;
+		s->wkinds[w].c[0][DP_KC_HTTP_ERR] = w ? 0 : 1;
+		s->wkinds[w].c[0][DP_KC_GOOD_RX] = 804;
+		s->wkinds[w].c[1][DP_KC_REQ] = 2;
+		s->wkinds[w].c[1][DP_KC_HTTP_2XX] = w ? 2 : 1;
+		s->wkinds[w].c[1][DP_KC_GOOD_RX] = 400004;
+	}
+	s->wkinds[0].c[2][DP_KC_REQ] = 99; /* beyond n: not shown */
+	print(p_text, f, &text);
+	print(p_json, f, &json);
+	{
+		size_t len = 0;
+		FILE *o = open_memstream(&st_text, &len);
+
+		assert_non_null(o);
+		ctl_print_status(o, s, 2000, 0);
+		fclose(o);
+		o = open_memstream(&st_json, &len);
+		assert_non_null(o);
+		ctl_print_status(o, s, 2000, 1);
+		fclose(o);
+	}
+	assert_non_null(strstr(text, want_text));
+	assert_non_null(strstr(st_text, want_text));
+	/* Prometheus: a series per kind, the kind a label, goodRx in bytes */
+	{
+		char *prom;
+		size_t len = 0;
+		FILE *o = open_memstream(&prom, &len);
+
+		assert_non_null(o);
+		ctl_prometheus_exposition(o, s);
+		fclose(o);
+		assert_non_null(strstr(prom, "# TYPE dperf_kind_requests_total counter\n"
+					     "dperf_kind_requests_total{instance=\"agree\",role=\"client\",kind=\"small\"} 16\n"
+					     "dperf_kind_requests_total{instance=\"agree\",role=\"client\",kind=\"big.1\"} 4\n"));
+		assert_non_null(strstr(prom, "dperf_kind_http_2xx_total{instance=\"agree\",role=\"client\",kind=\"small\"} 15\n"));
+		assert_non_null(strstr(prom, "dperf_kind_http_err_total{instance=\"agree\",role=\"client\",kind=\"small\"} 1\n"));
+		assert_non_null(strstr(prom, "dperf_kind_good_rx_bytes_total{instance=\"agree\",role=\"client\",kind=\"big.1\"} 100001\n"));
+		free(prom);
+	}
+	assert_non_null(strstr(json, want_json));
+	assert_non_null(strstr(st_json, want_json));
+	{
+		int lines = 0;
+
+		for (const char *q = strstr(text, "\nkind "); q != NULL; q = strstr(q + 1, "\nkind "))
+			lines++;
+		assert_int_equal(lines, 2);
+	}
+	free(text);
+	free(json);
+	free(st_text);
+	free(st_json);
+}
+
 static void
 test_server(void **state)
 {
@@ -294,6 +388,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_client, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kinds, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
