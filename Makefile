@@ -148,8 +148,12 @@ unit-bins: $(UNIT_BIN) $(TLS_TEST_KEY)
 # The Python tests (bench.py's and dperf-report's pure parts) use no
 # build: unit-asan does not run them again.
 unit: unit-c unit-py
-unit-c: unit-bins
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+# Each test binary is a target of its own (BIN.run), so that make test's
+# make -j2 runs them two at a time beside the other checks: unit-asan's
+# run one after the other was the long pole of that step.
+unit-c: $(UNIT_BIN:%=%.run)
+$(BUILD)/tests/%.run: $(BUILD)/tests/% $(TLS_TEST_KEY) FORCE
+	@echo "== $<"; $<
 unit-py:
 	@set -e; for t in $(UNIT_PY); do echo "== $$t"; $(PYTHON) $$t; done
 

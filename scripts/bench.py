@@ -34,10 +34,11 @@ DPERF, CTL, TOP = (os.path.join(BUILD, x) for x in ("dperf", "dperf-ctl", "dperf
 TLS_REF = os.path.join(BUILD, "tests", "tls_ref")
 TMP = SOCK = None              # made by main(): importing this file (tests) starts nothing
 PROCS = []
-# Client duration per scenario. A smoke run's 3 s leave one steady second
-# (steady(): the first running second ramps, the last is partial): enough
-# to see every figure measured, which is all it judges.
-RUN_S = 3 if SMOKE else 9
+# Client duration per scenario. A smoke run's 4 s leave two steady
+# seconds (steady(): the first running second ramps, the last is
+# partial); with 3 s, one, and a clean-clone CI run here failed on one
+# slow second (its 50k CPS level not held: no CPS figure at all).
+RUN_S = 4 if SMOKE else 9
 # Both sides batch TX: a partial batch waits up to 5 us for more packets,
 # so the memif PMD is called less often with fuller bursts (tx_hold in
 # dperf.conf(5)).
@@ -265,7 +266,12 @@ def sides(client, server):
 
 # ---------------------------------------------------------------- scenarios
 
-HELD = 0.97  # a level is held when its median reaches this share of the target
+# A level is held when its median reaches this share of the target. A
+# smoke run judges no figure, only that each is measured: its levels
+# (two steady seconds, one try) count as held from 80 %, since a stall of
+# the box skips launches (seen twice here beside a niced compile: the 50k
+# level at 47,292/s, launchSkip 5,656, so no CPS figure at all).
+HELD = 0.8 if SMOKE else 0.97
 
 
 def verdict(target, rates, errs, skip=0):
@@ -907,7 +913,7 @@ def bench_attach_cost(target, target_from):
     before the first steady second; both runs of a pair use only the
     seconds after the viewers were seen reading (on the client's clock)."""
     pairs, attached = [], []
-    for i in range(2 if SMOKE else 3):
+    for i in range(1 if SMOKE else 3):  # a smoke run: one pair (it judges no figure)
         q, cut = {}, 0
         for viewers in (True, False):
             got = {}

@@ -50,7 +50,7 @@ for lv in r["cps"]["levels"] + [r["throughput_gbps"]]:
     if not lv["errors"]:
         assert j["server_requests"] == j["client_requests"] == j["client_answers"], "requests %s" % j
 a = r["attach_cost"]
-assert len(a["pairs"]) >= 2 and all(q["seconds_with"] and q["seconds_without"] for q in a["pairs"]), "attach pairs %s" % a["pairs"]
+assert len(a["pairs"]) >= 1 and all(q["seconds_with"] and q["seconds_without"] for q in a["pairs"]), "attach pairs %s" % a["pairs"]
 assert a["attached"].startswith("dperf-top -d 0.1, dperf-ctl stats --watch 0.1"), "attached: %s" % a["attached"]
 c = r["ctl_apply_us"]
 assert c["samples"] == 5 and c["unanswered"] == 0, "ctl samples %s" % c
