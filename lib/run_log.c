@@ -5,6 +5,7 @@
 
 #include "ctl_msg.h"
 #include "run_log.h"
+#include "stats_out.h"
 
 /* The counters a report plots as errors (per second): every drop
  * (counters.h lists them; not tcpOoo, a segment held out of order, nor
@@ -171,10 +172,11 @@ dp_run_log_json(FILE *f, const struct dp_shm *s, const struct dp_run_log *r)
 		prev = cur;
 	}
 	fprintf(f, "],\"changes_lost\":%" PRIu64 ",\"changes\":[", r->ch_lost);
-	for (size_t i = 0; i < r->n_ch; i++)
-		fprintf(f, "%s{\"elapsed\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
-			i ? "," : "", at_s(s, r->ch[i].tsc), dp_ctl_op_name(r->ch[i].what),
-			r->ch[i].old_value, r->ch[i].new_value);
+	for (size_t i = 0; i < r->n_ch; i++) {
+		fprintf(f, "%s{\"elapsed\":%.3f", i ? "," : "", at_s(s, r->ch[i].tsc));
+		dp_change_json(f, s, &r->ch[i]);
+		fputc('}', f);
+	}
 	fputc(']', f);
 }
 
