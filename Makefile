@@ -226,7 +226,7 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 FUZZ_CFG     := $(CONFIG_SRC) common/numbers.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c $(FUZZ_CFG)
-build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c $(FUZZ_CFG)
+build/fuzz/fuzz_ctl: tests/fuzz/fuzz_ctl.c primary/control/control.c common/ctl_msg.c primary/state/mix.c $(FUZZ_CFG)
 # The receive path's rooms whole, plus the engine and setup it runs under;
 # not the device nor state/txq.c (the harness stands in for tx_flush) nor the
 # control path.

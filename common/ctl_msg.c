@@ -13,6 +13,7 @@ static const char *const op_names[DP_OP__COUNT] = {
 	[DP_OP_RESUME] = "resume",
 	[DP_OP_STOP] = "stop",
 	[DP_OP_PING] = "ping",
+	[DP_OP_SET_WEIGHT] = "set weight",
 };
 
 const char *
@@ -29,17 +30,30 @@ dp_ctl_op_name(uint32_t op)
 int
 dp_ctl_decode(const void *buf, size_t len, struct dp_ctl_req *req, const char **why)
 {
-	if (buf == NULL || len < sizeof(*req)) {
+	uint32_t version;
+
+	/* The version first: a request of another build (shorter, or laid
+	 * out otherwise) is told that, not that it is short. */
+	if (buf == NULL || len < sizeof(version)) {
+		*why = "request too short";
+		return -1;
+	}
+	memcpy(&version, buf, sizeof(version));
+	if (version != DP_CTL_VERSION) {
+		*why = "request version mismatch (dperf-ctl and dperf are from different builds)";
+		return -1;
+	}
+	if (len < sizeof(*req)) {
 		*why = "request too short";
 		return -1;
 	}
 	memcpy(req, buf, sizeof(*req));
-	if (req->version != DP_CTL_VERSION) {
-		*why = "request version mismatch (dperf-ctl and dperf are from different builds)";
-		return -1;
-	}
 	if (req->op == DP_OP_NONE || req->op >= DP_OP__COUNT) {
 		*why = "unknown request";
+		return -1;
+	}
+	if (memchr(req->kind, '\0', sizeof(req->kind)) == NULL) {
+		*why = "request's kind name not terminated";
 		return -1;
 	}
 	return 0;

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #define DP_CTL_ACTION "dperf_ctl"
-#define DP_CTL_VERSION 1
+/* 2: set weight, and the kind's name in every request */
+#define DP_CTL_VERSION 2
 #define DP_CTL_MSG_MAX 256 /* RTE_MP_MAX_PARAM_LEN */
 /* The primary refuses a request sent longer ago than this (it was stopped,
  * or too busy to answer); dperf-ctl waits twice as long for an answer, so
@@ -27,6 +28,7 @@ enum dp_ctl_op {
 	DP_OP_RESUME,
 	DP_OP_STOP,
 	DP_OP_PING,
+	DP_OP_SET_WEIGHT,       /* kind: a kind's name; value: its new weight */
 	DP_OP__COUNT
 };
 
@@ -35,11 +37,16 @@ enum dp_ctl_op {
 #define DP_EV_LINK0 64
 #define DP_EV_LINK_PORTS 4
 
+/* A kind's name in a request, its NUL included (config.h's
+ * DP_KIND_NAME_LEN, asserted where both are seen: control.c). */
+#define DP_CTL_KIND_LEN 32
+
 struct dp_ctl_req {
-	uint32_t version;
+	uint32_t version;  /* first, in every version: a request of another build is told so */
 	uint32_t op;
 	int64_t value;
 	uint64_t send_tsc; /* when the client sent it (rte_rdtsc; shared on one box) */
+	char kind[DP_CTL_KIND_LEN]; /* set weight: the kind's name, NUL-terminated; else empty */
 };
 
 enum dp_ctl_status { DP_CTL_OK = 0, DP_CTL_REFUSED = 1, DP_CTL_BADMSG = 2 };

@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 22 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB */
+#define DP_SHM_ABI 23 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB; 23: the kinds' weights, a change's kind */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -71,7 +71,7 @@ struct dp_shm_header {
 struct dp_change {
 	uint64_t tsc;
 	uint32_t what; /* enum dp_ctl_op */
-	uint32_t pad;
+	uint32_t kind; /* set weight: the kind's number (kinds.name); else 0 */
 	int64_t old_value;
 	int64_t new_value;
 };
@@ -178,11 +178,14 @@ struct dp_history_entry {
 };
 
 /* A client's traffic kinds (config.h's kind lines), when it has two or
- * more (main lcore, at start): their names, in the order of the lines. */
+ * more: their names, in the order of the lines (main lcore, at start),
+ * and their weights now (the control, under its lock: the file's, then
+ * each accepted set weight). */
 struct dp_kinds {
 	uint32_t n; /* 2..DP_MAX_KINDS; 0: no per-kind counters (no kind lines, or one) */
 	uint32_t pad;
 	char name[DP_MAX_KINDS][DP_KIND_NAME_LEN];
+	volatile uint32_t weight[DP_MAX_KINDS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 /* Worker i's counters per kind (enum dp_kind_counter), rows 0..n-1,

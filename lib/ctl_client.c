@@ -12,6 +12,12 @@
 int
 dp_ctl_send(uint32_t op, int64_t value, struct dp_ctl_rep *rep, int timeout_ms)
 {
+	return dp_ctl_send_kind(op, value, NULL, rep, timeout_ms);
+}
+
+int
+dp_ctl_send_kind(uint32_t op, int64_t value, const char *kind, struct dp_ctl_rep *rep, int timeout_ms)
+{
 	struct rte_mp_msg msg;
 	struct rte_mp_reply reply = { 0 };
 	struct timespec ts = { .tv_sec = timeout_ms / 1000,
@@ -22,6 +28,8 @@ dp_ctl_send(uint32_t op, int64_t value, struct dp_ctl_rep *rep, int timeout_ms)
 	memset(rep, 0, sizeof(*rep));
 	memset(&msg, 0, sizeof(msg));
 	snprintf(msg.name, sizeof(msg.name), "%s", DP_CTL_ACTION);
+	if (kind != NULL)
+		snprintf(req.kind, sizeof(req.kind), "%s", kind);
 	req.send_tsc = rte_rdtsc();
 	memcpy(msg.param, &req, sizeof(req));
 	msg.len_param = sizeof(req);

@@ -15,5 +15,8 @@
 /* Returns 0 when a reply arrived (rep filled; rep->status says accepted or
  * refused), -1 when none did (rep->msg says why). timeout_ms bounds the wait. */
 int dp_ctl_send(uint32_t op, int64_t value, struct dp_ctl_rep *rep, int timeout_ms);
+/* The same with a kind's name (set weight; NULL: none), cut to
+ * DP_CTL_KIND_LEN - 1 bytes: the caller checks its length first. */
+int dp_ctl_send_kind(uint32_t op, int64_t value, const char *kind, struct dp_ctl_rep *rep, int timeout_ms);
 
 #endif

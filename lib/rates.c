@@ -28,6 +28,8 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 			dp_hist_merge(&out->lat[k], &s->lat[w].h[k]);
 	}
 	out->sk_cur = dp_open_sockets(s, out->w_sk_cur);
+	for (uint32_t k = 0; k < dp_shm_n_kinds(s); k++)
+		out->kreq[k] = dp_shm_kind_sum(s, k, DP_KC_REQ);
 	for (uint32_t p = 0; p < np; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
 			out->pc[p][c] = s->ports[p].c[c];

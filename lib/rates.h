@@ -22,6 +22,7 @@ struct dp_snapshot {
 	uint64_t w_loop[DP_MAX_WORKERS];
 	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
 	struct dp_hist lat[DP_LAT__COUNT]; /* merged over workers, cumulative */
+	uint64_t kreq[DP_MAX_KINDS];          /* each traffic kind's requests (dp_shm_n_kinds), summed */
 	uint32_t n_workers;
 	uint32_t n_ports;
 	/* Set by dp_snapshot_last_second: the latency over the interval that

@@ -5,6 +5,7 @@
 
 #include "ctl_msg.h"
 #include "run_log.h"
+#include "stats_out.h"
 
 /* The counters a report plots as errors (per second): every drop
  * (counters.h lists them; not tcpOoo, a segment held out of order, nor
@@ -34,6 +35,7 @@ second_from(struct dp_second *d, const struct dp_shm *s, const struct dp_snapsho
 			d->pc[k] += cur->pc[p][k];
 	d->sk_cur = cur->sk_cur;
 	d->target_cps = s->ctl.target_cps;
+	memcpy(d->kreq, cur->kreq, sizeof(d->kreq));
 	if (prev != NULL)
 		for (int k = 0; k < DP_LAT__COUNT; k++)
 			dp_lat_between(prev, cur, k, s->hdr.tsc_hz, &d->lat[k]);
@@ -107,6 +109,14 @@ dp_run_log_changes(struct dp_run_log *r, const struct dp_shm *s)
 	}
 }
 
+/* A kind's name as a JSON string: letters, digits, '_', '.', '-' (the
+ * parse's rule), bounded by its field. */
+static void
+json_name(FILE *f, const char *name, size_t max)
+{
+	fprintf(f, "\"%.*s\"", (int)strnlen(name, max), name);
+}
+
 static double
 at_s(const struct dp_shm *s, uint64_t tsc)
 {
@@ -143,7 +153,19 @@ second_json(FILE *f, const struct dp_shm *s, const struct dp_second *a, const st
 		fprintf(f, "%s\"%s\":%.1f", c ? "," : "", dp_counter_names[c], dp_interval_rate(&iv, c));
 	for (int c = 0; c < DP_PC__COUNT; c++)
 		fprintf(f, ",\"%s\":%.1f", dp_port_counter_names[c], dp_per_sec(a->pc[c], b->pc[c], secs));
-	fprintf(f, "}}");
+	fputc('}', f);
+	/* a traffic mix's shares over the second: each kind's requests
+	 * (set weight's effect; its change is in "changes") */
+	if (dp_shm_n_kinds(s) != 0) {
+		fputs(",\"kind_rates\":{", f);
+		for (uint32_t k = 0; k < dp_shm_n_kinds(s); k++) {
+			fputs(k ? "," : "", f);
+			json_name(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
+			fprintf(f, ":{\"requests\":%.1f}", dp_per_sec(a->kreq[k], b->kreq[k], secs));
+		}
+		fputc('}', f);
+	}
+	fputc('}', f);
 }
 
 void
@@ -171,10 +193,11 @@ dp_run_log_json(FILE *f, const struct dp_shm *s, const struct dp_run_log *r)
 		prev = cur;
 	}
 	fprintf(f, "],\"changes_lost\":%" PRIu64 ",\"changes\":[", r->ch_lost);
-	for (size_t i = 0; i < r->n_ch; i++)
-		fprintf(f, "%s{\"elapsed\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
-			i ? "," : "", at_s(s, r->ch[i].tsc), dp_ctl_op_name(r->ch[i].what),
-			r->ch[i].old_value, r->ch[i].new_value);
+	for (size_t i = 0; i < r->n_ch; i++) {
+		fprintf(f, "%s{\"elapsed\":%.3f", i ? "," : "", at_s(s, r->ch[i].tsc));
+		dp_change_json(f, s, &r->ch[i]);
+		fputc('}', f);
+	}
 	fputc(']', f);
 }
 

@@ -15,7 +15,7 @@
 
 /* The -o summary's format; dperf-report refuses any other. */
 #define DP_SUMMARY_FORMAT 1
-/* Seconds kept: a day (about 0.7 KB each, 60 MB at most). A longer run
+/* Seconds kept: a day (about 0.85 KB each, 73 MB at most). A longer run
  * keeps its last day and says how many seconds it dropped. */
 #define DP_RUN_LOG_MAX_SECONDS 86400
 
@@ -29,6 +29,7 @@ struct dp_second {
 	uint64_t sk_cur;
 	uint64_t target_cps;
 	struct dp_lat lat[DP_LAT__COUNT];
+	uint64_t kreq[DP_MAX_KINDS]; /* each traffic kind's requests (the pick's shares) */
 };
 
 struct dp_run_log {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctl_msg.h"
 #include "run_log.h"
 #include "stats_out.h"
 #include "version.h"
@@ -210,6 +211,7 @@ dp_kinds_json(FILE *f, const struct dp_shm *s)
 	for (uint32_t k = 0; k < n; k++) {
 		fprintf(f, "%s{\"name\":", k ? "," : "");
 		json_string(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
+		fprintf(f, ",\"weight\":%u", s->kinds.weight[k]);
 		for (int c = 0; c < DP_KC__COUNT; c++)
 			fprintf(f, ",\"%s\":%" PRIu64, dp_kind_counter_names[c],
 				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
@@ -224,12 +226,43 @@ dp_kinds_text(FILE *f, const struct dp_shm *s)
 	uint32_t n = dp_shm_n_kinds(s);
 
 	for (uint32_t k = 0; k < n; k++) {
-		fprintf(f, "kind %.*s:", (int)sizeof(s->kinds.name[k]), s->kinds.name[k]);
+		fprintf(f, "kind %.*s: weight %u", (int)sizeof(s->kinds.name[k]), s->kinds.name[k],
+			s->kinds.weight[k]);
 		for (int c = 0; c < DP_KC__COUNT; c++)
 			fprintf(f, " %s %" PRIu64, dp_kind_counter_names[c],
 				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
 		fputc('\n', f);
 	}
+}
+
+const char *
+dp_change_kind(const struct dp_shm *s, const struct dp_change *ch)
+{
+	if (ch->what != DP_OP_SET_WEIGHT || ch->kind >= dp_shm_n_kinds(s))
+		return NULL;
+	return s->kinds.name[ch->kind];
+}
+
+void
+dp_change_text(FILE *f, const struct dp_shm *s, const struct dp_change *ch)
+{
+	const char *k = dp_change_kind(s, ch);
+
+	fprintf(f, "%s%s%.*s %" PRId64 " -> %" PRId64, dp_ctl_op_name(ch->what), k ? " " : "",
+		k ? (int)sizeof(s->kinds.name[0]) : 0, k ? k : "", ch->old_value, ch->new_value);
+}
+
+void
+dp_change_json(FILE *f, const struct dp_shm *s, const struct dp_change *ch)
+{
+	const char *k = dp_change_kind(s, ch);
+
+	fprintf(f, ",\"what\":\"%s\"", dp_ctl_op_name(ch->what));
+	if (k != NULL) {
+		fputs(",\"kind\":", f);
+		json_string(f, k, sizeof(s->kinds.name[0]));
+	}
+	fprintf(f, ",\"old\":%" PRId64 ",\"new\":%" PRId64, ch->old_value, ch->new_value);
 }
 
 static void

@@ -35,6 +35,15 @@ void dp_counters_text(FILE *f, const struct dp_shm *s, const uint64_t *a, const 
  * kind, "kind NAME: requests N http2XX N httpErr N goodRx N". */
 void dp_kinds_json(FILE *f, const struct dp_shm *s);
 void dp_kinds_text(FILE *f, const struct dp_shm *s);
+/* The kind a change (struct dp_change) is about: set weight's kind's
+ * name, else NULL (every other change is about the whole test). */
+const char *dp_change_kind(const struct dp_shm *s, const struct dp_change *ch);
+/* A change's text, "set weight big 70 -> 10", "set cps 1000 -> 2000":
+ * the same words in every text output. */
+void dp_change_text(FILE *f, const struct dp_shm *s, const struct dp_change *ch);
+/* Its JSON members, ,"what":"set weight","kind":"big","old":70,"new":10
+ * (kind only when it has one). */
+void dp_change_json(FILE *f, const struct dp_shm *s, const struct dp_change *ch);
 /* One CSV row (with the header line first when header is non-zero). */
 void dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a,
 		  const struct dp_snapshot *b, int header);

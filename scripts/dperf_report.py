@@ -104,6 +104,16 @@ def lat_kinds(runs):
     return out
 
 
+def kind_names(run):
+    """The traffic kinds of a run's per-second history, in their order."""
+    out = []
+    for sec in run["history"]:
+        rates = sec.get("kind_rates")
+        if isinstance(rates, dict):
+            out += [k for k in rates if k not in out]
+    return out
+
+
 def series(run, kinds):
     """The plotted series of one run: name -> [[elapsed, value], ...]."""
     h = run["history"]
@@ -127,6 +137,10 @@ def series(run, kinds):
         for p, _ in PCTS:
             out["lat_%s_%s" % (kind, p)] = col(
                 lambda s, k=kind, q=p: s["latency_us"][k][q] if s["latency_us"].get(k, {}).get("count") else None)
+    # a traffic mix: each kind's requests per second (a set weight shows
+    # as the shares moving at its change's line)
+    for name in kind_names(run):
+        out["kind_" + name] = col(lambda s, n=name: s.get("kind_rates", {}).get(n, {}).get("requests"))
     for name in run.get("error_counters", []):
         vals = col(lambda s, n=name: s["rates"].get(n, 0.0))
         if any(v for _, v in vals):
@@ -169,6 +183,8 @@ def mark_changes(ax, data, colors, panel, annotate):
 
 
 def change_value(ch):
+    if "kind" in ch:  # set weight: the kind's name first
+        return "%s %s -> %s" % (ch["kind"], ch["old"], ch["new"])
     if ch["what"] in ("set duration", "add duration"):
         return "%g s" % (ch["new"] / 1e6)
     if ch["what"] in ("pause", "resume", "stop"):
@@ -225,6 +241,12 @@ def plots(data):
     panels("gbps", [("received (Gbit/s)", [("gbps_rx", "wire", "-"), ("good_gbps_rx", "goodput", "--")]),
                     ("sent (Gbit/s)", [("gbps_tx", "wire", "-"), ("good_gbps_tx", "goodput", "--")])], "Gbit/s")
     panels("open", [("open connections (skCon)", [("skCon", "open", "-")])], "connections")
+    knames = []
+    for r in runs:
+        knames += [k[5:] for k in r["series"] if k.startswith("kind_") and k[5:] not in knames]
+    if knames:
+        panels("kinds", [("requests per second by traffic kind", [("kind_" + n, n, "-") for n in knames])],
+               "per second")
     kinds = [(k, name) for k, name in data["lat_kinds"]
              if any(v is not None for r in runs for _, v in r["series"]["lat_%s_p50" % k])]
     if kinds:

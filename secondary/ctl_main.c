@@ -51,6 +51,8 @@ usage(FILE *f)
 	      "  set cps N | set cc N           change the target (dperf numbers: 200k, 1.5m)\n"
 	      "  set duration T | +T | -T       run T at full rate after wait + slow start (dperf's duration),\n"
 	      "                                 or move the end by T\n"
+	      "  set weight KIND N              a traffic kind's weight in the pick of new connections,\n"
+	      "                                 0 to 1000000 (kind lines: dperf.conf(5))\n"
 	      "  pause | resume | stop          stop launching / launch again / end the test gracefully\n"
 	      "  config                         the effective configuration\n"
 	      "  serve ADDR:PORT [--token-file FILE] [--metrics-token]\n"
@@ -182,12 +184,12 @@ report_apply(const struct dp_shm *s, uint64_t gen, uint64_t sent_tsc)
 }
 
 static int
-send_op(const struct dp_shm *s, uint32_t op, int64_t value)
+send_op(const struct dp_shm *s, uint32_t op, int64_t value, const char *kind)
 {
 	struct dp_ctl_rep rep;
 	uint64_t sent = rte_rdtsc();
 
-	if (dp_ctl_send(op, value, &rep, DP_CTL_TIMEOUT_MS) != 0) {
+	if (dp_ctl_send_kind(op, value, kind, &rep, DP_CTL_TIMEOUT_MS) != 0) {
 		/* A primary that ended meanwhile is no longer one to ask. */
 		if (dp_primary_end(s) != DP_END_RUNNING) {
 			fprintf(stderr, "dperf-ctl: the primary '%s' ended before answering: %s was not applied\n",
@@ -227,12 +229,17 @@ cmd_status(const struct dp_shm *s, int json)
 
 /* Parse "set ..." into an operation before attaching. */
 static int
-parse_set(int argc, char **argv, uint32_t *op, int64_t *value)
+parse_set(int argc, char **argv, uint32_t *op, int64_t *value, char *kind, size_t kl)
 {
 	char err[160];
 
+	if (argc == 4 && strcmp(argv[1], "weight") == 0) {
+		if (ctl_parse_weight(argv[2], argv[3], op, value, kind, kl, err, sizeof(err)) != 0)
+			return usage_error("set weight: %s", err);
+		return 0;
+	}
 	if (argc != 3)
-		return usage_error("set: expected 'set cps N', 'set cc N' or 'set duration T'%s", "");
+		return usage_error("set: expected 'set cps N', 'set cc N', 'set duration T' or 'set weight KIND N'%s", "");
 	if (ctl_parse_target(argv[1], argv[2], op, value, err, sizeof(err)) != 0)
 		return usage_error("set: %s", err);
 	return 0;
@@ -270,6 +277,7 @@ main(int argc, char **argv)
 	double interval = 1.0;
 	uint32_t op = DP_OP_NONE;
 	int64_t value = 0;
+	char kind[DP_CTL_KIND_LEN] = "";
 	const char *serve_addr = NULL, *token_file = NULL;
 	int metrics_token = 0, serve = 0;
 	struct ctl_serve sv;
@@ -299,7 +307,7 @@ main(int argc, char **argv)
 		return ctl_merge(stdout, stderr, argc - 1, argv + 1);
 	}
 	if (strcmp(cmd, "set") == 0) {
-		if ((rc = parse_set(argc, argv, &op, &value)) != 0)
+		if ((rc = parse_set(argc, argv, &op, &value, kind, sizeof(kind))) != 0)
 			return rc;
 	} else if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "resume") == 0 || strcmp(cmd, "stop") == 0) {
 		if (argc != 1)
@@ -349,7 +357,7 @@ main(int argc, char **argv)
 	if ((rc = dp_attach("dperf-ctl", name, &s)) != 0)
 		return rc;
 	if (op != DP_OP_NONE)
-		rc = send_op(s, op, value);
+		rc = send_op(s, op, value, kind[0] ? kind : NULL);
 	else if (strcmp(cmd, "status") == 0)
 		rc = cmd_status(s, json == FMT_JSON);
 	else if (strcmp(cmd, "config") == 0)

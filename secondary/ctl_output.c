@@ -56,8 +56,9 @@ print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 	dp_kinds_text(f, s);
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
-		fprintf(f, "change: %.3f s %s %" PRId64 " -> %" PRId64 "\n", dp_elapsed_s(s, ch->tsc),
-			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
+		fprintf(f, "change: %.3f s ", dp_elapsed_s(s, ch->tsc));
+		dp_change_text(f, s, ch);
+		fputc('\n', f);
 	}
 }
 
@@ -88,9 +89,9 @@ print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 	fprintf(f, ",\"changes\":[");
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
-		fprintf(f, "%s{\"t_s\":%.3f,\"what\":\"%s\",\"old\":%" PRId64 ",\"new\":%" PRId64 "}",
-			i > g->first_change ? "," : "", dp_elapsed_s(s, ch->tsc), dp_ctl_op_name(ch->what),
-			ch->old_value, ch->new_value);
+		fprintf(f, "%s{\"t_s\":%.3f", i > g->first_change ? "," : "", dp_elapsed_s(s, ch->tsc));
+		dp_change_json(f, s, ch);
+		fputc('}', f);
 	}
 	fprintf(f, "]}\n");
 }

@@ -111,6 +111,12 @@ kinds(FILE *f, const struct dp_shm *s, const struct who *who)
 				n, bits ? "_bytes" : "", who->inst, who->role, (int)sizeof(s->kinds.name[k]),
 				s->kinds.name[k], dp_shm_kind_sum(s, k, (enum dp_kind_counter)c) / (bits ? 8 : 1));
 	}
+	/* the weights now (the file's, then dperf-ctl set weight's) */
+	fprintf(f, "# HELP dperf_kind_weight Weight of each traffic kind in the pick of new connections\n"
+		"# TYPE dperf_kind_weight gauge\n");
+	for (uint32_t k = 0; k < nk; k++)
+		fprintf(f, "dperf_kind_weight{instance=\"%s\",role=\"%s\",kind=\"%.*s\"} %u\n", who->inst,
+			who->role, (int)sizeof(s->kinds.name[k]), s->kinds.name[k], s->kinds.weight[k]);
 }
 
 void

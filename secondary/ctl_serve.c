@@ -4,7 +4,7 @@
  * that drives many boxes (scripts/ansible/):
  *
  *   GET  /v1/status, /v1/stats   what status --json and stats --json print
- *   PUT  /v1/target              {"cps": N} | {"cc": N} | {"duration": T}
+ *   PUT  /v1/target              {"cps": N} | {"cc": N} | {"duration": T} | {"weight": {"KIND": N}}
  *   POST /v1/pause, /v1/resume, /v1/stop
  *   GET  /metrics                the Prometheus exposition
  *
@@ -155,58 +155,17 @@ authorized(const struct ctl_serve *sv, struct MHD_Connection *c)
 	return diff == 0;
 }
 
-/* The body of PUT /v1/target: one member, {"cps": N}, {"cc": "2k"} or
- * {"duration": "+30s"}; a value is a JSON number or a string without
- * escapes (a dperf number or time has none). Returns 0, or -1 with why. */
-#define WS " \t\r\n"
-static int
-parse_target_body(const char *p, char *key, size_t kl, char *val, size_t vl, char *why, size_t n)
-{
-	size_t l;
-
-	p += strspn(p, WS);
-	if (*p++ != '{')
-		return snprintf(why, n, "expected a JSON object such as {\"cps\": 2000}"), -1;
-	p += strspn(p, WS);
-	if (*p++ != '"' || (l = strcspn(p, "\"\\")) >= kl || p[l] != '"')
-		return snprintf(why, n, "bad JSON: expected a key such as \"cps\""), -1;
-	snprintf(key, kl, "%.*s", (int)l, p);
-	p += l + 1;
-	p += strspn(p, WS);
-	if (*p++ != ':')
-		return snprintf(why, n, "bad JSON: expected ':' after \"%s\"", key), -1;
-	p += strspn(p, WS);
-	if (*p == '"') {
-		p++;
-		if ((l = strcspn(p, "\"\\")) >= vl || p[l] != '"')
-			return snprintf(why, n, "bad JSON: an unterminated, escaped or long value"), -1;
-		snprintf(val, vl, "%.*s", (int)l, p);
-		p += l + 1;
-	} else {
-		if ((l = strspn(p, "0123456789.eE+-")) == 0 || l >= vl)
-			return snprintf(why, n, "bad JSON: the value of \"%s\" is not a number or a string", key), -1;
-		snprintf(val, vl, "%.*s", (int)l, p);
-		p += l;
-	}
-	p += strspn(p, WS);
-	if (*p == ',')
-		return snprintf(why, n, "one target per request (cps, cc or duration)"), -1;
-	if (*p++ != '}' || p[strspn(p, WS)] != '\0')
-		return snprintf(why, n, "bad JSON: expected '}' after the value"), -1;
-	return 0;
-}
-
 /* Send a control request; the answer's code is dperf-ctl's exit code as
  * HTTP. */
 static enum MHD_Result
-control(struct MHD_Connection *c, uint32_t op, int64_t value)
+control(struct MHD_Connection *c, uint32_t op, int64_t value, const char *kind)
 {
 	struct dp_ctl_rep rep;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (dp_ctl_send(op, value, &rep, DP_CTL_TIMEOUT_MS) != 0)
+	if (dp_ctl_send_kind(op, value, kind, &rep, DP_CTL_TIMEOUT_MS) != 0)
 		return error_json(c, MHD_HTTP_GATEWAY_TIMEOUT, "%s within %d s: %s was not applied and will not be",
 				  rep.msg, DP_CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op));
 	if (rep.status != DP_CTL_OK)
@@ -222,7 +181,7 @@ control(struct MHD_Connection *c, uint32_t op, int64_t value)
 static enum MHD_Result
 put_target(struct MHD_Connection *c, struct req *q)
 {
-	char key[32], val[64], why[200];
+	char kind[DP_CTL_KIND_LEN], why[200];
 	uint32_t op;
 	int64_t value;
 
@@ -231,10 +190,9 @@ put_target(struct MHD_Connection *c, struct req *q)
 	q->body[q->len] = '\0';
 	if (strlen(q->body) != q->len)
 		return error_json(c, MHD_HTTP_BAD_REQUEST, "bad JSON: a NUL byte in the body");
-	if (parse_target_body(q->body, key, sizeof(key), val, sizeof(val), why, sizeof(why)) != 0 ||
-	    ctl_parse_target(key, val, &op, &value, why, sizeof(why)) != 0)
+	if (ctl_parse_target_json(q->body, &op, &value, kind, sizeof(kind), why, sizeof(why)) != 0)
 		return error_json(c, MHD_HTTP_BAD_REQUEST, "%s", why);
-	return control(c, op, value);
+	return control(c, op, value, kind[0] ? kind : NULL);
 }
 
 /* GET: the status, the stats or the exposition, written now. */
@@ -311,7 +269,7 @@ answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	if (strcmp(url, "/v1/pause") == 0 || strcmp(url, "/v1/resume") == 0 || strcmp(url, "/v1/stop") == 0) {
 		if (!is_post)
 			return not_allowed(c, url, "POST");
-		return control(c, url[4] == 'p' ? DP_OP_PAUSE : url[4] == 'r' ? DP_OP_RESUME : DP_OP_STOP, 0);
+		return control(c, url[4] == 'p' ? DP_OP_PAUSE : url[4] == 'r' ? DP_OP_RESUME : DP_OP_STOP, 0, NULL);
 	}
 	return error_json(c, MHD_HTTP_NOT_FOUND, "no %s", url);
 }

@@ -120,7 +120,7 @@ start_workers(struct app *a, char *err, size_t errlen)
 
 	for (uint32_t i = 0; i < a->cfg.n_cpus; i++) {
 		struct worker_params wp = {
-			.cfg = &a->cfg, .shm = a->shm, .np = &a->ports.np[i / per_port],
+			.cfg = &a->cfg, .shm = a->shm, .mixp = &a->ctl.mix, .np = &a->ports.np[i / per_port],
 			.mp = a->ports.mp[i / per_port], .id = i, .port_idx = i / per_port,
 			.queue = (uint16_t)(i % per_port),
 		};

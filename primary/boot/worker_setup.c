@@ -355,6 +355,7 @@ int
 worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_t errlen)
 {
 	wk->ctl = &wp->shm->ctl;
+	wk->mixp = wp->mixp;
 	wk->st = &wp->shm->workers[wp->id];
 	wk->kst = &wp->shm->wkinds[wp->id];
 	wk->net.lat = &wp->shm->lat[wp->id];

@@ -9,6 +9,7 @@
 struct worker_params {
 	const struct dp_config *cfg;
 	struct dp_shm *shm;
+	const struct mix_pub *mixp; /* the control's tables of kinds (set weight) */
 	struct netport *np;
 	struct rte_mempool *mp;
 	uint32_t id;       /* worker index, 0-based */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,17 +54,24 @@ control_limit_check(const struct control_limits *lim, uint32_t op, uint64_t v, c
 /* Called after the new value is stored: the generation, bumped last with
  * release order, publishes it (control_read is the other half). */
 static void
-record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
+record_kind(struct dp_control *c, uint32_t op, uint32_t kind, int64_t old, int64_t val, uint64_t tsc)
 {
 	struct dp_change *ch = &c->changes[c->n_changes % DP_CHANGES_LEN];
 
 	ch->tsc = tsc;
 	ch->what = op;
+	ch->kind = kind;
 	ch->old_value = old;
 	ch->new_value = val;
 	c->request_tsc = tsc;
 	__atomic_store_n(&c->n_changes, c->n_changes + 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&c->generation, 1, __ATOMIC_RELEASE);
+}
+
+static void
+record(struct dp_control *c, uint32_t op, int64_t old, int64_t val, uint64_t tsc)
+{
+	record_kind(c, op, 0, old, val, tsc);
 }
 
 #define REFUSE(...)                                                    \
@@ -109,10 +117,93 @@ set_flag(struct dp_control *c, uint32_t op, volatile uint32_t *flag, uint32_t to
 	return to;
 }
 
-static void
-apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct control_limits *lim,
-	     const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
+_Static_assert(DP_CTL_KIND_LEN == DP_KIND_NAME_LEN, "a request carries any kind's name");
+
+/* set weight KIND N, once its general checks passed: the rules (a client
+ * with two kinds or more, the kind named, the weight in range, not every
+ * weight 0 after), then the new table built in the free slot and
+ * published, the memzone's weights, the change recorded. Returns 0, or
+ * -1 with the refusal in rep. */
+static int
+set_weight(struct control *ctl, const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
 {
+	struct dp_shm *shm = ctl->shm;
+	const struct dp_config *cfg = ctl->cfg;
+	uint32_t w[DP_MAX_KINDS], n = cfg->n_kinds, k;
+	uint64_t sum = 0;
+	int64_t v = req->value, old;
+	size_t l;
+
+	if (shm->hdr.mode != DP_MODE_CLIENT) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight: this primary is a server; only a client picks the kind of its connections");
+		goto refused;
+	}
+	if (n == 0) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight: the test was started without kind lines (expected a configuration with two kinds or more)");
+		goto refused;
+	}
+	if (n == 1) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight: the test has one kind, %s, of every connection (expected two kind lines or more)",
+			 cfg->kinds[0].name);
+		goto refused;
+	}
+	for (k = 0; k < n; k++)
+		if (strncmp(cfg->kinds[k].name, req->kind, sizeof(req->kind)) == 0)
+			break;
+	if (k == n) {
+		l = (size_t)snprintf(rep->msg, sizeof(rep->msg), "set weight %.*s: no such kind (expected one of",
+				     (int)sizeof(req->kind), req->kind);
+		for (uint32_t i = 0; i < n && l < sizeof(rep->msg); i++)
+			l += (size_t)snprintf(rep->msg + l, sizeof(rep->msg) - l, "%s %s", i ? "," : "",
+					      cfg->kinds[i].name);
+		if (l < sizeof(rep->msg))
+			snprintf(rep->msg + l, sizeof(rep->msg) - l, ")");
+		goto refused;
+	}
+	if (v < 0 || v > DP_KIND_WEIGHT_MAX) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight %s %" PRId64 ": out of range (expected 0 to %d)",
+			 cfg->kinds[k].name, v, DP_KIND_WEIGHT_MAX);
+		goto refused;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		w[i] = i == k ? (uint32_t)v : shm->kinds.weight[i];
+		sum += w[i];
+	}
+	if (sum == 0) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight %s 0: every kind's weight would be 0 (expected at least one kind with a weight above 0)",
+			 cfg->kinds[k].name);
+		goto refused;
+	}
+	/* A worker still on the generation before the last publication may
+	 * be copying the slot the next table would be built in. */
+	if (!control_workers_applied(shm, ctl->mix_gen)) {
+		snprintf(rep->msg, sizeof(rep->msg), "set weight %s: the previous weight change is not yet applied by every worker (expected a retry in a moment)",
+			 cfg->kinds[k].name);
+		goto refused;
+	}
+	if (mix_table_build(mix_pub_next(&ctl->mix), w, n) != 0) { /* not reached: sum > 0 */
+		snprintf(rep->msg, sizeof(rep->msg), "set weight %s: the table did not build", cfg->kinds[k].name);
+		goto refused;
+	}
+	mix_pub_publish(&ctl->mix);
+	old = shm->kinds.weight[k];
+	shm->kinds.weight[k] = (uint32_t)v;
+	record_kind(&shm->ctl, DP_OP_SET_WEIGHT, k, old, v, now);
+	ctl->mix_gen = shm->ctl.generation;
+	snprintf(rep->msg, sizeof(rep->msg), "weight %s %" PRId64 " (%.1f%% of new connections)", cfg->kinds[k].name, v,
+		 100.0 * (double)v / (double)sum);
+	return 0;
+refused:
+	rep->status = DP_CTL_REFUSED;
+	return -1;
+}
+
+static void
+apply_locked(struct control *ctl, const struct dp_ctl_req *req, struct dp_ctl_rep *rep, uint64_t now)
+{
+	struct dp_shm *shm = ctl->shm;
+	const struct dp_config *cfg = ctl->cfg;
+	const struct control_limits *lim = &ctl->lim;
 	struct dp_control *c = &shm->ctl;
 	int client = shm->hdr.mode == DP_MODE_CLIENT;
 	uint64_t hz = shm->hdr.tsc_hz, elapsed_us;
@@ -197,6 +288,10 @@ apply_locked(struct dp_shm *shm, const struct dp_config *cfg, const struct contr
 	case DP_OP_STOP:
 		v = set_flag(c, req->op, &c->stop, 1, rep, "stopping", now);
 		break;
+	case DP_OP_SET_WEIGHT:
+		if (set_weight(ctl, req, rep, now) != 0)
+			return;
+		break;
 	default:
 		REFUSE("unknown request %u", req->op);
 	}
@@ -210,6 +305,20 @@ control_init(struct control *c, struct dp_shm *shm, const struct dp_config *cfg)
 	c->cfg = cfg;
 	control_limits_init(&c->lim, cfg);
 	pthread_mutex_init(&c->lock, NULL);
+	memset(&c->mix, 0, sizeof(c->mix));
+	c->mix_gen = 0;
+	/* The file's weights (the parse refused all 0), in force and shown. */
+	if (cfg->mode == DP_MODE_CLIENT && cfg->n_kinds > 1) {
+		uint32_t w[DP_MAX_KINDS];
+		struct mix_table t = { 0 };
+
+		for (uint32_t k = 0; k < cfg->n_kinds; k++) {
+			w[k] = cfg->kinds[k].weight;
+			shm->kinds.weight[k] = w[k];
+		}
+		if (mix_table_build(&t, w, cfg->n_kinds) == 0)
+			mix_pub_init(&c->mix, &t);
+	}
 }
 
 void
@@ -220,7 +329,7 @@ control_apply(struct control *c, const struct dp_ctl_req *req, struct dp_ctl_rep
 	rep->version = DP_CTL_VERSION;
 	rep->status = DP_CTL_OK;
 	pthread_mutex_lock(&c->lock);
-	apply_locked(c->shm, c->cfg, &c->lim, req, rep, now_tsc);
+	apply_locked(c, req, rep, now_tsc);
 	rep->generation = c->shm->ctl.generation;
 	pthread_mutex_unlock(&c->lock);
 }
@@ -237,7 +346,6 @@ control_local(struct control *c, uint32_t op, int64_t value, uint64_t now_tsc)
 int
 control_stop_applied(struct control *c)
 {
-	uint32_t nw = dp_shm_n_workers(c->shm);
 	uint64_t gen;
 	int stop;
 
@@ -251,8 +359,16 @@ control_stop_applied(struct control *c)
 	/* A worker stores its applied generation (release) after it has
 	 * published the counters of every earlier iteration, in one of which
 	 * it may have opened a connection before it saw the stop. */
+	return control_workers_applied(c->shm, gen);
+}
+
+int
+control_workers_applied(const struct dp_shm *shm, uint64_t gen)
+{
+	uint32_t nw = dp_shm_n_workers(shm);
+
 	for (uint32_t w = 0; w < nw; w++)
-		if (__atomic_load_n(&c->shm->workers[w].applied_gen, __ATOMIC_ACQUIRE) < gen)
+		if (__atomic_load_n(&shm->workers[w].applied_gen, __ATOMIC_ACQUIRE) < gen)
 			return 0;
 	return 1;
 }
@@ -267,6 +383,7 @@ control_note(struct control *c, uint32_t what, int64_t old, int64_t val, uint64_
 	ch = &b->changes[b->n_changes % DP_CHANGES_LEN];
 	ch->tsc = now_tsc;
 	ch->what = what;
+	ch->kind = 0;
 	ch->old_value = old;
 	ch->new_value = val;
 	__atomic_store_n(&b->n_changes, b->n_changes + 1, __ATOMIC_RELEASE);

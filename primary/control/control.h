@@ -12,6 +12,7 @@
 
 #include "ctl_msg.h"
 #include "shm.h"
+#include "state/mix.h"
 
 struct control_limits {
 	uint64_t max_cps;   /* beyond this the tuple space or cores cannot follow */
@@ -38,6 +39,11 @@ struct control {
 	const struct dp_config *cfg; /* the primary's, not in the memzone */
 	struct control_limits lim;
 	pthread_mutex_t lock;
+	/* A client's pick of kinds, with two kinds or more (set weight):
+	 * the tables the workers take (mix_take), and the control
+	 * generation that published the one in force. */
+	struct mix_pub mix;
+	uint64_t mix_gen;
 };
 
 void control_init(struct control *c, struct dp_shm *shm, const struct dp_config *cfg);
@@ -56,6 +62,10 @@ void control_note(struct control *c, uint32_t what, int64_t old, int64_t val, ui
  * worker opens a connection, and the open ones the memzone shows are all
  * there will be (what a stop waits for: control_loop.c). */
 int control_stop_applied(struct control *c);
+/* Whether every worker has applied control generation gen (or a later
+ * one): the one reading of the workers' acknowledgements (a stop, the
+ * weights' tables). */
+int control_workers_applied(const struct dp_shm *shm, uint64_t gen);
 
 /* What a worker applies: one generation and the values published with it
  * (or newer ones: a change published meanwhile is applied on the next poll,

@@ -98,8 +98,9 @@ report_changes(FILE *f, const struct dp_shm *shm, uint32_t *printed)
 	for (; *printed < n; (*printed)++) {
 		const struct dp_change *ch = &shm->ctl.changes[*printed % DP_CHANGES_LEN];
 		double t = ch->tsc > shm->hdr.start_tsc ? (double)(ch->tsc - shm->hdr.start_tsc) / (double)hz : 0;
-		fprintf(f, "change   at %.3f s: %s %" PRId64 " -> %" PRId64 "\n", t,
-			dp_ctl_op_name(ch->what), ch->old_value, ch->new_value);
+		fprintf(f, "change   at %.3f s: ", t);
+		dp_change_text(f, shm, ch);
+		fputc('\n', f);
 	}
 	fflush(f);
 }

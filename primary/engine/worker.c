@@ -87,6 +87,10 @@ apply_control(struct worker *wk)
 	 * one datagram per keepalive interval, so the rate is cc / interval. */
 	if (wk->launch.pps_interval_us)
 		wk->launch.cps_w = RTE_MAX(1ULL, wk->launch.cc_w * 1000000 / wk->launch.pps_interval_us);
+	/* set weight: the table published with this generation or before
+	 * (state/mix.h), copied before the generation is acknowledged */
+	if (wk->tcp.mix != NULL && wk->mixp != NULL)
+		mix_take(wk->tcp.mix, wk->mixp);
 	wk->paused = (uint8_t)c.paused;
 	wk->net.stopping = (uint8_t)c.stop;
 	wk->gen_seen = gen;

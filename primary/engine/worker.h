@@ -51,6 +51,7 @@ struct worker {
 	uint8_t paused;
 	struct dev_fault fault;
 	struct mix mix;      /* a client's pick of kinds (tcp.mix points here with 2 kinds or more) */
+	const struct mix_pub *mixp; /* the tables set weight publishes (control.h; NULL: none) */
 	struct kcnt kcnt;    /* and its counts per kind (tcp.kc) */
 	struct dp_worker_kinds *kst; /* their memzone block (NULL: not published) */
 };

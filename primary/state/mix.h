@@ -14,12 +14,13 @@
  * seeded by splitmix64 from kind_seed and the worker's number: same seed,
  * same sequence of kinds for each worker, whatever the other workers do.
  *
- * Weights at run time (dperf-ctl set weight, later): the control side
- * builds a new struct mix_table off the hot path (mix_table_build, which
- * refuses all zeros) and publishes it; the worker copies it into its own
- * struct mix at a tick (mix_swap: one struct copy, ~100 bytes, no lock on
- * the pick). The generator's state carries on, so the sequence after a
- * swap is still a function of the seed and the tables' order.
+ * Weights at run time (dperf-ctl set weight): the control side builds a
+ * new struct mix_table off the hot path (mix_table_build, which refuses
+ * all zeros) into the free slot of a struct mix_pub and publishes it; the
+ * worker copies it into its own struct mix when it applies a control
+ * generation (mix_take: one struct copy, ~100 bytes, no lock on the
+ * pick). The generator's state carries on, so the sequence after a swap
+ * is still a function of the seed and the tables' order.
  */
 #ifndef DPERF_MIX_H
 #define DPERF_MIX_H
@@ -53,6 +54,60 @@ static inline void
 mix_swap(struct mix *m, const struct mix_table *t)
 {
 	m->t = *t;
+}
+
+/* The tables the control side publishes: slot[cur] is in force, the
+ * other one is where the next is built. The writer publishes with
+ * mix_pub_publish (cur with release order) before it bumps the control
+ * generation; a worker that read that generation (acquire) reads cur and
+ * copies the slot (mix_take). The writer must not build into a slot a
+ * worker may still be copying: it builds the next table only once every
+ * worker has applied the generation of the last publication (then each
+ * has copied slot[cur] and reads nothing else until the next one:
+ * control.c's set weight). */
+struct mix_pub {
+	struct mix_table slot[2];
+	volatile uint32_t cur;
+	uint32_t published; /* tables published, the first included (the writer's) */
+};
+
+/* The first table (t, built by the caller) in force. */
+static inline void
+mix_pub_init(struct mix_pub *p, const struct mix_table *t)
+{
+	p->slot[0] = *t;
+	p->slot[0].gen = 0;
+	p->slot[1] = p->slot[0];
+	p->cur = 0;
+	p->published = 1;
+}
+
+/* The writer: where to build the next table. */
+static inline struct mix_table *
+mix_pub_next(struct mix_pub *p)
+{
+	return &p->slot[p->cur ^ 1];
+}
+
+/* The writer: the table built in mix_pub_next's slot in force, its gen
+ * the publication's number. */
+static inline void
+mix_pub_publish(struct mix_pub *p)
+{
+	uint32_t next = p->cur ^ 1;
+
+	p->slot[next].gen = p->published++;
+	__atomic_store_n(&p->cur, next, __ATOMIC_RELEASE);
+}
+
+/* The worker: the table in force, if it is not the one m has. */
+static inline void
+mix_take(struct mix *m, const struct mix_pub *p)
+{
+	const struct mix_table *t = &p->slot[__atomic_load_n(&p->cur, __ATOMIC_ACQUIRE)];
+
+	if (t->gen != m->t.gen)
+		mix_swap(m, t);
 }
 
 static inline uint64_t

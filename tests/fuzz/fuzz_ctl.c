@@ -45,6 +45,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cli == NULL) {
 		cli = make_shm(DP_MODE_CLIENT, &ccfg);
 		srv = make_shm(DP_MODE_SERVER, &scfg);
+		/* a traffic mix on the client: set weight's rules too */
+		ccfg.n_kinds = 3;
+		for (uint32_t k = 0; k < 3; k++) {
+			ccfg.kinds[k].name[0] = (char)('a' + k);
+			ccfg.kinds[k].weight = k + 1;
+		}
+		cli->kinds.n = 3;
 		control_init(&lc, cli, &ccfg);
 		control_init(&ls, srv, &scfg);
 	}
@@ -56,6 +63,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	control_apply(&ls, &req, &rep, 5000000000ULL);
 	if (cli->ctl.target_cps == 0 || cli->ctl.target_cps > lc.lim.max_cps)
 		abort(); /* a refused value never lands */
+	{
+		uint64_t sum = 0;
+
+		for (uint32_t k = 0; k < 3; k++) {
+			if (cli->kinds.weight[k] > DP_KIND_WEIGHT_MAX)
+				abort();
+			sum += cli->kinds.weight[k];
+		}
+		if (sum == 0)
+			abort(); /* never every weight 0 */
+	}
 	if (cli->ctl.stop) { /* start over: a stopped test refuses everything */
 		memset(&cli->ctl, 0, sizeof(cli->ctl));
 		cli->ctl.target_cps = 1000;

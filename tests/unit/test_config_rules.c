@@ -3,7 +3,7 @@
  * starts (dperf -t as a real start), with FILE:LINE, and the one limit
  * function shared with dperf-ctl's set cps / set cc (primary/control/control.c).
  */
-// links: primary/control/config_rules.c primary/control/control.c primary/http/messages.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c
+// links: primary/control/config_rules.c primary/control/control.c primary/state/mix.c primary/http/messages.c primary/http/http.c primary/http/http_response.c primary/http/rsp_scan.c primary/http/http_request.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * Unit tests of primary/control/control.c (the rules for changing a running test)
  * and of dp_ctl_decode (common/ctl_msg.c).
  */
-// links: primary/control/control.c
+// links: primary/control/control.c primary/state/mix.c
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -549,6 +549,273 @@ test_unknown_op(void **state)
 	assert_unchanged(f->shm, 0, 0);
 }
 
+/* set weight (issue 37): the kinds a, b, c at 70/20/10, two workers. */
+static int
+setup_client_kinds(void **state)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	static const uint32_t w[] = { 70, 20, 10 };
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (f == NULL)
+		return -1;
+	f->shm = new_shm(DP_MODE_CLIENT);
+	CFG(f->shm).n_kinds = 3;
+	for (int k = 0; k < 3; k++) {
+		snprintf(CFG(f->shm).kinds[k].name, DP_KIND_NAME_LEN, "%s", names[k]);
+		CFG(f->shm).kinds[k].weight = w[k];
+	}
+	f->shm->kinds.n = 3;
+	for (int k = 0; k < 3; k++)
+		snprintf(f->shm->kinds.name[k], DP_KIND_NAME_LEN, "%s", names[k]);
+	control_init(&f->ctl, f->shm, &CFG(f->shm));
+	*state = f;
+	return 0;
+}
+
+static struct dp_ctl_rep
+weight(struct fixture *f, const char *kind, int64_t value)
+{
+	struct dp_ctl_req r = { .version = DP_CTL_VERSION, .op = DP_OP_SET_WEIGHT, .value = value };
+	struct dp_ctl_rep rep;
+
+	snprintf(r.kind, sizeof(r.kind), "%s", kind);
+	memset(&rep, 0xa5, sizeof(rep));
+	control_apply(&f->ctl, &r, &rep, START + SEC(3));
+	assert_int_equal(rep.version, DP_CTL_VERSION);
+	assert_non_null(memchr(rep.msg, '\0', sizeof(rep.msg)));
+	return rep;
+}
+
+static void
+assert_weights(const struct dp_shm *s, uint32_t a, uint32_t b, uint32_t c)
+{
+	assert_int_equal(s->kinds.weight[0], a);
+	assert_int_equal(s->kinds.weight[1], b);
+	assert_int_equal(s->kinds.weight[2], c);
+}
+
+/* The rules, each refusal one line that says which, and nothing changed:
+ * no generation, no change logged, the weights and the table in force as
+ * they were. */
+static void
+test_weight_rules(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	struct dp_ctl_rep rep;
+
+	assert_weights(s, 70, 20, 10); /* the file's, shown from the start */
+	assert_refused(weight(f, "d", 5), "set weight d: no such kind (expected one of a, b, c)");
+	assert_refused(weight(f, "", 5), "no such kind");
+	assert_refused(weight(f, "a", -1), "set weight a -1: out of range (expected 0 to 1000000)");
+	assert_refused(weight(f, "a", DP_KIND_WEIGHT_MAX + 1), "out of range");
+	assert_refused(weight(f, "a", INT64_MIN), "out of range");
+	assert_unchanged(s, 0, 0);
+	assert_weights(s, 70, 20, 10);
+	assert_int_equal(f->ctl.mix.cur, 0);
+
+	/* The bounds themselves are weights. */
+	rep = weight(f, "a", DP_KIND_WEIGHT_MAX);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_int_equal(rep.applied, DP_KIND_WEIGHT_MAX);
+	rep = weight(f, "a", 0);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_string_equal(rep.msg, "weight a 0 (0.0% of new connections)");
+	rep = weight(f, "b", 0);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_weights(s, 0, 0, 10);
+	assert_unchanged(s, 3, 3);
+	/* the last one above 0 stays */
+	assert_refused(weight(f, "c", 0), "set weight c 0: every kind's weight would be 0");
+	assert_unchanged(s, 3, 3);
+	assert_weights(s, 0, 0, 10);
+	rep = weight(f, "c", 30);
+	assert_int_equal(rep.status, DP_CTL_OK);
+	assert_string_equal(rep.msg, "weight c 30 (100.0% of new connections)");
+
+	/* Each accepted change is logged with its kind, old and new. */
+	assert_int_equal(s->ctl.changes[0].what, DP_OP_SET_WEIGHT);
+	assert_int_equal(s->ctl.changes[0].kind, 0);
+	assert_int_equal(s->ctl.changes[0].old_value, 70);
+	assert_int_equal(s->ctl.changes[0].new_value, DP_KIND_WEIGHT_MAX);
+	assert_int_equal(s->ctl.changes[2].kind, 1);
+	assert_int_equal(s->ctl.changes[2].old_value, 20);
+	assert_int_equal(s->ctl.changes[2].new_value, 0);
+	assert_int_equal(s->ctl.changes[3].kind, 2);
+	assert_int_equal(s->ctl.changes[3].new_value, 30);
+	assert_int_equal(s->ctl.changes[3].old_value, 10);
+
+	/* Stopping: refused like every change. */
+	assert_int_equal(req(f, DP_OP_STOP, 0, START + SEC(3)).status, DP_CTL_OK);
+	assert_refused(weight(f, "a", 5), "stopping");
+}
+
+/* A worker may be copying the table in force until it acknowledges the
+ * generation that published it: the next table (built in the other slot,
+ * the one it copied before) waits for every worker. */
+static void
+test_weight_waits_for_workers(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->shm;
+	uint64_t gen;
+
+	s->hdr.n_workers = 2;
+	assert_int_equal(weight(f, "a", 10).status, DP_CTL_OK);
+	gen = s->ctl.generation;
+	assert_refused(weight(f, "b", 10), "the previous weight change is not yet applied by every worker");
+	assert_unchanged(s, gen, 1);
+	s->workers[0].applied_gen = gen;
+	assert_refused(weight(f, "b", 10), "not yet applied");
+	s->workers[1].applied_gen = gen;
+	assert_int_equal(weight(f, "b", 10).status, DP_CTL_OK);
+	assert_weights(s, 10, 10, 10);
+	/* other changes do not wait on it */
+	assert_int_equal(req(f, DP_OP_SET_CPS, 2000, START + SEC(3)).status, DP_CTL_OK);
+}
+
+static void
+test_weight_refused_without_kinds(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(weight(f, "a", 5), "set weight: the test was started without kind lines");
+	CFG(f->shm).n_kinds = 1;
+	snprintf(CFG(f->shm).kinds[0].name, DP_KIND_NAME_LEN, "only");
+	assert_refused(weight(f, "only", 5), "set weight: the test has one kind, only");
+	assert_unchanged(f->shm, 0, 0);
+}
+
+static void
+test_weight_refused_on_server(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(weight(f, "a", 5), "set weight: this primary is a server");
+	assert_unchanged(f->shm, 0, 0);
+}
+
+/* After a swap the workers' pick follows the new weights (each share
+ * within 1% over 100,000 picks), a kind set to 0 is never picked, and a
+ * worker that already has the table in force keeps its own copy. */
+#define PICKS 100000
+static void
+test_weight_swap(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t count[3] = { 0 };
+	struct mix m;
+
+	mix_init(&m, 1, 0, &f->ctl.mix.slot[f->ctl.mix.cur]);
+	mix_take(&m, &f->ctl.mix); /* the same table: nothing to take */
+	for (int i = 0; i < PICKS; i++)
+		count[mix_pick(&m)]++;
+	assert_true(count[0] > PICKS * 69 / 100 && count[0] < PICKS * 71 / 100);
+	assert_int_equal(weight(f, "a", 0).status, DP_CTL_OK);
+	assert_int_equal(weight(f, "c", 60).status, DP_CTL_OK); /* a 0, b 20, c 60 */
+	mix_take(&m, &f->ctl.mix);
+	memset(count, 0, sizeof(count));
+	for (int i = 0; i < PICKS; i++)
+		count[mix_pick(&m)]++;
+	print_message("after the swap: a %u b %u c %u of %d\n", count[0], count[1], count[2], PICKS);
+	assert_int_equal(count[0], 0);
+	assert_true(count[1] > PICKS * 24 / 100 && count[1] < PICKS * 26 / 100);
+	assert_true(count[2] > PICKS * 74 / 100 && count[2] < PICKS * 76 / 100);
+}
+
+/*
+ * The tables' double buffer, raced for real: one thread sets kind a's
+ * weight to 1, 2, 3, ... (change k publishes table k, of weights k, 20,
+ * 10), retrying while refused; another plays the workers: at each new
+ * generation it takes the table in force (mix_take) and acknowledges the
+ * generation. Every table it took must be whole: the one built from its
+ * own number's weights, never half of one and half of the next.
+ */
+#define WEIGHT_RACE_CHANGES 20000
+
+struct wrace {
+	struct fixture f;
+	volatile int done;
+	uint64_t torn, takes;
+};
+
+static void *
+wrace_worker(void *arg)
+{
+	struct wrace *r = arg;
+	struct dp_shm *s = r->f.shm;
+	struct control_view v = { 0 };
+	struct mix m;
+	uint64_t seen = 0;
+	uint32_t last = 0;
+
+	mix_init(&m, 1, 0, &r->f.ctl.mix.slot[0]);
+	for (;;) {
+		int done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+
+		if (s->ctl.generation != seen) {
+			uint32_t w[3] = { 0, 20, 10 };
+			struct mix_table want = { 0 };
+
+			seen = control_read(&s->ctl, &v);
+			mix_take(&m, &r->f.ctl.mix);
+			if (m.t.gen != last) {
+				r->takes++;
+				last = m.t.gen;
+				w[0] = m.t.gen;
+				if (mix_table_build(&want, w, 3) != 0 ||
+				    memcmp(want.prob, m.t.prob, sizeof(want.prob)) != 0 ||
+				    memcmp(want.alias, m.t.alias, sizeof(want.alias)) != 0)
+					r->torn++;
+			}
+			__atomic_store_n(&s->workers[0].applied_gen, seen, __ATOMIC_RELEASE);
+		} else if (done) {
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void
+test_weight_race(void **state)
+{
+	static struct wrace r;
+	uint64_t refused = 0;
+	pthread_t t;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	{
+		void *p = &r.f;
+
+		assert_int_equal(setup_client_kinds(&p), 0);
+		r.f = *(struct fixture *)p;
+		free(p);
+	}
+	r.f.shm->hdr.n_workers = 1;
+	control_init(&r.f.ctl, r.f.shm, &CFG(r.f.shm));
+	assert_int_equal(pthread_create(&t, NULL, wrace_worker, &r), 0);
+	for (int64_t k = 1; k <= WEIGHT_RACE_CHANGES;) {
+		struct dp_ctl_req q = { .version = DP_CTL_VERSION, .op = DP_OP_SET_WEIGHT, .value = k,
+					.kind = "a" };
+		struct dp_ctl_rep rep;
+
+		control_apply(&r.f.ctl, &q, &rep, START);
+		if (rep.status == DP_CTL_OK)
+			k++;
+		else
+			refused++;
+	}
+	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	print_message("%d tables published, %lu taken, %lu torn, %lu requests refused while a worker was behind\n",
+		      WEIGHT_RACE_CHANGES, (unsigned long)r.takes, (unsigned long)r.torn, (unsigned long)refused);
+	assert_int_equal(r.torn, 0);
+	assert_int_equal(r.f.shm->kinds.weight[0], WEIGHT_RACE_CHANGES);
+	free(r.f.shm);
+}
+
 /* dp_ctl_decode */
 
 static void
@@ -598,13 +865,61 @@ test_decode(void **state)
 		assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), -1);
 		assert_non_null(strstr(why, "unknown"));
 	}
+	/* A request of another build, shorter than ours (version 1 had no
+	 * kind): its version is what it is told about. */
+	in.version = 1;
+	memcpy(raw, &in, sizeof(in));
+	why = NULL;
+	assert_int_equal(dp_ctl_decode(raw, 24, &out, &why), -1);
+	assert_non_null(strstr(why, "version"));
+	why = NULL;
+	assert_int_equal(dp_ctl_decode(raw, 3, &out, &why), -1);
+	assert_non_null(strstr(why, "short"));
+
 	/* Every known op decodes. */
+	in.version = DP_CTL_VERSION;
 	for (uint32_t op = DP_OP_NONE + 1; op < DP_OP__COUNT; op++) {
 		in.op = op;
 		memcpy(raw, &in, sizeof(in));
 		assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), 0);
 		assert_int_equal(out.op, op);
 	}
+}
+
+/* set weight's request, through the bytes rte_mp carries: the kind's
+ * name and the weight arrive as sent; a name without its NUL does not. */
+static void
+test_decode_weight(void **state)
+{
+	struct dp_ctl_req in = { .version = DP_CTL_VERSION, .op = DP_OP_SET_WEIGHT, .value = 250000,
+				 .send_tsc = 7, .kind = "big.1-x_y" };
+	struct dp_ctl_req out;
+	uint8_t raw[DP_CTL_MSG_MAX];
+	const char *why = NULL;
+
+	(void)state;
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, &in, sizeof(in));
+	assert_int_equal(dp_ctl_decode(raw, sizeof(raw), &out, &why), 0);
+	assert_int_equal(out.op, DP_OP_SET_WEIGHT);
+	assert_int_equal(out.value, 250000);
+	assert_int_equal(out.send_tsc, 7);
+	assert_string_equal(out.kind, "big.1-x_y");
+	assert_string_equal(dp_ctl_op_name(out.op), "set weight");
+	/* the longest name fits */
+	memset(in.kind, 'k', sizeof(in.kind) - 1);
+	in.kind[sizeof(in.kind) - 1] = '\0';
+	memcpy(raw, &in, sizeof(in));
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), 0);
+	assert_int_equal(strlen(out.kind), DP_KIND_NAME_LEN - 1);
+	/* one more byte: no NUL, refused */
+	memset(in.kind, 'k', sizeof(in.kind));
+	memcpy(raw, &in, sizeof(in));
+	why = NULL;
+	assert_int_equal(dp_ctl_decode(raw, sizeof(in), &out, &why), -1);
+	assert_non_null(strstr(why, "not terminated"));
+	/* the request still fits rte_mp's message */
+	assert_true(sizeof(struct dp_ctl_req) <= DP_CTL_MSG_MAX);
 }
 
 static void
@@ -719,7 +1034,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_state_stopping, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup_client, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_op, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_weight_rules, setup_client_kinds, teardown),
+		cmocka_unit_test_setup_teardown(test_weight_waits_for_workers, setup_client_kinds, teardown),
+		cmocka_unit_test_setup_teardown(test_weight_refused_without_kinds, setup_client, teardown),
+		cmocka_unit_test_setup_teardown(test_weight_refused_on_server, setup_server, teardown),
+		cmocka_unit_test_setup_teardown(test_weight_swap, setup_client_kinds, teardown),
+		cmocka_unit_test(test_weight_race),
 		cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_decode_weight),
 		cmocka_unit_test(test_op_names),
 		cmocka_unit_test(test_publication_race),
 	};

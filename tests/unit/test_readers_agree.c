@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_msg.h"
 #include "ctl_output.h"
 #include "ctl_prometheus.h"
 #include "stats_out.h"
@@ -201,11 +202,11 @@ test_kinds(void **state)
 	struct dp_shm *s = f->s;
 	char *text, *json, *st_text, *st_json;
 	static const char *const want_text =
-		"kind small: requests 16 http2XX 15 httpErr 1 goodRx 1608\n"
-		"kind big.1: requests 4 http2XX 3 httpErr 0 goodRx 800008\n";
+		"kind small: weight 70 requests 16 http2XX 15 httpErr 1 goodRx 1608\n"
+		"kind big.1: weight 30 requests 4 http2XX 3 httpErr 0 goodRx 800008\n";
 	static const char *const want_json =
-		",\"kinds\":[{\"name\":\"small\",\"requests\":16,\"http2XX\":15,\"httpErr\":1,"
-		"\"goodRx\":1608},{\"name\":\"big.1\",\"requests\":4,\"http2XX\":3,\"httpErr\":0,"
+		",\"kinds\":[{\"name\":\"small\",\"weight\":70,\"requests\":16,\"http2XX\":15,\"httpErr\":1,"
+		"\"goodRx\":1608},{\"name\":\"big.1\",\"weight\":30,\"requests\":4,\"http2XX\":3,\"httpErr\":0,"
 		"\"goodRx\":800008}]";
 
 	one_second(f, DP_MODE_CLIENT);
@@ -226,6 +227,12 @@ test_kinds(void **state)
 	s->kinds.n = 2;
 	snprintf(s->kinds.name[0], sizeof(s->kinds.name[0]), "small");
 	snprintf(s->kinds.name[1], sizeof(s->kinds.name[1]), "big.1");
+	s->kinds.weight[0] = 70;
+	s->kinds.weight[1] = 30;
+	/* a set weight logged: its kind named in the status's changes */
+	s->ctl.changes[0] = (struct dp_change){ .tsc = s->hdr.start_tsc, .what = DP_OP_SET_WEIGHT,
+						.kind = 1, .old_value = 10, .new_value = 30 };
+	s->ctl.n_changes = 1;
 	for (int w = 0; w < 2; w++) {
 		s->wkinds[w].c[0][DP_KC_REQ] = 8;
 		s->wkinds[w].c[0][DP_KC_HTTP_2XX] = w ? 8 : 7;
@@ -252,6 +259,8 @@ test_kinds(void **state)
 	}
 	assert_non_null(strstr(text, want_text));
 	assert_non_null(strstr(st_text, want_text));
+	assert_non_null(strstr(st_text, " s set weight big.1 10 -> 30\n"));
+	assert_non_null(strstr(st_json, "\"what\":\"set weight\",\"kind\":\"big.1\",\"old\":10,\"new\":30}"));
 	/* Prometheus: a series per kind, the kind a label, goodRx in bytes */
 	{
 		char *prom;
@@ -267,6 +276,9 @@ test_kinds(void **state)
 		assert_non_null(strstr(prom, "dperf_kind_http_2xx_total{instance=\"agree\",role=\"client\",kind=\"small\"} 15\n"));
 		assert_non_null(strstr(prom, "dperf_kind_http_err_total{instance=\"agree\",role=\"client\",kind=\"small\"} 1\n"));
 		assert_non_null(strstr(prom, "dperf_kind_good_rx_bytes_total{instance=\"agree\",role=\"client\",kind=\"big.1\"} 100001\n"));
+		assert_non_null(strstr(prom, "# TYPE dperf_kind_weight gauge\n"
+					     "dperf_kind_weight{instance=\"agree\",role=\"client\",kind=\"small\"} 70\n"
+					     "dperf_kind_weight{instance=\"agree\",role=\"client\",kind=\"big.1\"} 30\n"));
 		free(prom);
 	}
 	assert_non_null(strstr(json, want_json));

@@ -103,6 +103,32 @@ class Report(unittest.TestCase):
         del self.run["latency_kinds"]
         self.assertEqual(rep.lat_kinds([self.run]), list(rep.OLD_LAT_KINDS))
 
+    def test_weight_change(self):
+        """A traffic mix: each kind's requests per second plotted, and a
+        set weight marked as a rate change is, its kind named."""
+        for i, sec in enumerate(self.run["history"]):
+            sec["kind_rates"] = {"small": {"requests": 70.0 + i}, "big": {"requests": 0.0 if i > 1 else 30.0}}
+        self.run["changes"] = [{"elapsed": 1.5, "what": "set weight", "kind": "big", "old": 30, "new": 0}]
+        path = self.write("mix.json", json.dumps(self.run))
+        rc, err = self.report(path)
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.out) as f:
+            page = f.read()
+        data = json.loads(re.search(r'<script type="application/json" id="dperf-report-data">(.*?)</script>',
+                                    page, re.S).group(1).replace("<\\/", "</"))
+        ser = data["runs"][0]["series"]
+        self.assertEqual([p[1] for p in ser["kind_small"]], [70.0 + i for i in range(len(self.run["history"]))])
+        self.assertEqual([p[1] for p in ser["kind_big"]][:3], [30.0, 30.0, 0.0])
+        self.assertIn('<div class="plot" id="plot-kinds"><svg', page)
+        self.assertIn('<g id="kind_big-0">', page)
+        self.assertIn('<g id="change-0-0-kinds-0">', page)  # the change's line on the kinds' plot
+        self.assertIn("<td>set weight big 30 -&gt; 0</td>", page)
+        self.assertEqual(rep.change_value(self.run["changes"][0]), "big 30 -> 0")
+        # a run without kinds: no such plot
+        rc, err = self.report(RUN)
+        with open(self.out) as f:
+            self.assertNotIn('id="plot-kinds"', f.read())
+
     def test_other_version(self):
         self.run["format_version"] = 2
         self.refused(self.write("v2.json", json.dumps(self.run)), "format_version 2, this dperf-report reads 1")

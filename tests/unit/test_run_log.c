@@ -182,6 +182,49 @@ test_changes(void **state)
 	dp_run_log_free(&r);
 }
 
+/* A traffic mix (issue 37): each second's requests per kind, so the
+ * shares' change after a set weight shows in the history, and the change
+ * itself with its kind's name; a run without kinds has neither. */
+static void
+test_kind_rates(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->s;
+	struct dp_run_log r;
+	char *j;
+
+	dp_snapshot_take(s, 0, f->b);
+	dp_run_log_begin(&r, s, f->b, 0);
+	run_second(f, &r, 1);
+	j = summary(f, &r);
+	assert_null(strstr(j, "kind_rates"));
+	free(j);
+	dp_run_log_free(&r);
+
+	memset(f->b, 0, sizeof(*f->b));
+	s->kinds.n = 2;
+	snprintf(s->kinds.name[0], sizeof(s->kinds.name[0]), "small");
+	snprintf(s->kinds.name[1], sizeof(s->kinds.name[1]), "big");
+	s->wkinds[0].c[0][DP_KC_REQ] = 5; /* before the log: not a second's */
+	dp_snapshot_take(s, 0, f->b);
+	dp_run_log_begin(&r, s, f->b, 0);
+	s->wkinds[0].c[0][DP_KC_REQ] += 70;
+	s->wkinds[0].c[1][DP_KC_REQ] += 30;
+	run_second(f, &r, 1);
+	s->ctl.changes[0] = (struct dp_change){ .tsc = 1500, .what = DP_OP_SET_WEIGHT, .kind = 1,
+						.old_value = 30, .new_value = 0 };
+	s->ctl.n_changes = 1;
+	dp_run_log_changes(&r, s);
+	s->wkinds[0].c[0][DP_KC_REQ] += 100;
+	run_second(f, &r, 2);
+	j = summary(f, &r);
+	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":70.0},\"big\":{\"requests\":30.0}}}"));
+	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":100.0},\"big\":{\"requests\":0.0}}}"));
+	assert_non_null(strstr(j, "\"changes\":[{\"elapsed\":1.500,\"what\":\"set weight\",\"kind\":\"big\",\"old\":30,\"new\":0}]"));
+	free(j);
+	dp_run_log_free(&r);
+}
+
 /* sRTT and TLS handshake beside the other kinds: each second's, the
  * whole run's percentiles and its buckets (what merge adds up), under
  * the names every output uses; a kind with no sample (no TLS here) says
@@ -252,6 +295,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kind_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latency_kinds, setup, teardown),
 	};
