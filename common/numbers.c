@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "numbers.h"
@@ -115,3 +116,16 @@ dp_parse_duration_us(const char *s, uint64_t *out)
 	return -1;
 }
 
+
+unsigned int
+dp_env_seconds(const char *name, unsigned int dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (v == NULL || *v == '\0')
+		return dflt;
+	n = strtol(v, &end, 10);
+	return *end == '\0' && n >= 1 && n <= (long)dflt ? (unsigned int)n : dflt;
+}

@@ -14,4 +14,9 @@ int dp_parse_number(const char *s, uint64_t *out);
  * "10ms", "100us". Result in microseconds. Returns 0 or -1. */
 int dp_parse_duration_us(const char *s, uint64_t *out);
 
+/* A wait of whole seconds that the environment variable name may shorten
+ * (1 to dflt; anything else, or unset: dflt). For the tests that would
+ * otherwise sit out a whole watchdog (test_secondary_stuck). */
+unsigned int dp_env_seconds(const char *name, unsigned int dflt);
+
 #endif

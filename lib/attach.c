@@ -15,6 +15,7 @@
 #include <rte_memzone.h>
 
 #include "attach.h"
+#include "numbers.h"
 #include "runtime_dir.h"
 
 #define MAX_INSTANCES 16
@@ -119,18 +120,11 @@ static char stuck_msg[512];
 
 /* DPERF_ATTACH_TIMEOUT_S (whole seconds, 1 to 15) shortens it: for
  * test_secondary_stuck, which makes the stuck lock certain and would
- * otherwise wait the whole 15 s. Anything else keeps the default. */
+ * otherwise wait the whole 15 s. */
 static unsigned int
 attach_timeout_s(void)
 {
-	const char *v = getenv("DPERF_ATTACH_TIMEOUT_S");
-	char *end;
-	long n;
-
-	if (v == NULL || *v == '\0')
-		return ATTACH_TIMEOUT_S;
-	n = strtol(v, &end, 10);
-	return *end == '\0' && n >= 1 && n <= ATTACH_TIMEOUT_S ? (unsigned int)n : ATTACH_TIMEOUT_S;
+	return dp_env_seconds("DPERF_ATTACH_TIMEOUT_S", ATTACH_TIMEOUT_S);
 }
 
 static void

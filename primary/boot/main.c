@@ -32,6 +32,7 @@
 #include "dev/dev_fault.h"
 #include "boot/eal_args.h"
 #include "escape.h"
+#include "numbers.h"
 #include "boot/instance.h"
 #include "dev/port.h"
 #include "boot/hugedir.h"
@@ -52,18 +53,11 @@
 
 /* DPERF_TEARDOWN_S (whole seconds, 1 to 10) shortens it: for
  * test_secondary_stuck, whose client's teardown is made to hang and so
- * always waits the whole watchdog. Anything else keeps the default. */
+ * always waits the whole watchdog. */
 static unsigned int
 teardown_s(void)
 {
-	const char *v = getenv("DPERF_TEARDOWN_S");
-	char *end;
-	long n;
-
-	if (v == NULL || *v == '\0')
-		return DP_TEARDOWN_S;
-	n = strtol(v, &end, 10);
-	return *end == '\0' && n >= 1 && n <= DP_TEARDOWN_S ? (unsigned int)n : DP_TEARDOWN_S;
+	return dp_env_seconds("DPERF_TEARDOWN_S", DP_TEARDOWN_S);
 }
 
 /* Every message may quote the configuration or the command line: what is

@@ -1400,6 +1400,26 @@ test_shipped_configs(void **state)
 	assert_true(n >= 8);
 }
 
+/* dp_env_seconds: the variable shortens the wait, never lengthens it;
+ * anything that is not a whole number of 1..dflt keeps the default. */
+static void
+test_env_seconds(void **state)
+{
+	(void)state;
+	unsetenv("DP_TEST_WAIT_S");
+	assert_int_equal(dp_env_seconds("DP_TEST_WAIT_S", 10), 10);
+	setenv("DP_TEST_WAIT_S", "4", 1);
+	assert_int_equal(dp_env_seconds("DP_TEST_WAIT_S", 10), 4);
+	setenv("DP_TEST_WAIT_S", "10", 1);
+	assert_int_equal(dp_env_seconds("DP_TEST_WAIT_S", 10), 10);
+	const char *bad[] = { "", "0", "-3", "11", "4s", "x", "99999999999999999999" };
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("DP_TEST_WAIT_S", bad[i], 1);
+		assert_int_equal(dp_env_seconds("DP_TEST_WAIT_S", 10), 10);
+	}
+	unsetenv("DP_TEST_WAIT_S");
+}
+
 int
 main(void)
 {
@@ -1424,6 +1444,7 @@ main(void)
 		cmocka_unit_test(test_dump_truncates),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_env_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
