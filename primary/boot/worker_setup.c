@@ -347,6 +347,7 @@ worker_fields(struct worker *wk, const struct dp_config *cfg, uint32_t id, uint1
 	wk->tcp.dack_t = tl_ticks(cfg->delayed_ack_us);
 	wk->tcp.disable_ack = cfg->disable_ack;
 	wk->next_arp_ms = 0;
+	wk->arp_gap_ms = 0;
 	wk->gen_seen = UINT64_MAX; /* apply the initial targets on the first loop */
 	set_addresses(wk, port_idx); /* IPv6 prefixes: checked by config_rules.c */
 }

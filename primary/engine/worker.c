@@ -115,7 +115,15 @@ worker_tick(struct worker *wk)
 		(void)rte_eth_tx_burst(net->txq.port_id, net->txq.queue, NULL, 0);
 	if (!net->io.np->gw_ok && net->txq.queue == 0 && tl_due(wk->next_arp_ms, net->now_ms)) {
 		neigh_request_gw(net);
-		wk->next_arp_ms = net->now_ms + 1000;
+		/* At once, then 50, 100, 200, 400, 800 ms later and every
+		 * second from there: a gateway whose address comes up just
+		 * after the start (a tap's peer configured once the device
+		 * exists) is found within tens of ms, not a second later, and
+		 * one that never answers is asked once a second. */
+		wk->arp_gap_ms = wk->arp_gap_ms ? (uint16_t)RTE_MIN(wk->arp_gap_ms * 2, 1000) : 50;
+		wk->next_arp_ms = net->now_ms + wk->arp_gap_ms;
+	} else if (net->io.np->gw_ok) {
+		wk->arp_gap_ms = 0; /* a gateway lost later is asked quickly again */
 	}
 	/* The wait, the slow start, the gateway and the link change the rate
 	 * without a control change: a link lost mid-test stops the launches

@@ -47,6 +47,7 @@ struct worker {
 	uint64_t tsc_per_t;  /* TSC per timer tick (net.tsc_per_ms: per millisecond) */
 	uint64_t start_tsc;
 	uint32_t next_arp_ms;
+	uint16_t arp_gap_ms;  /* the wait before the next gateway request (worker_tick) */
 	uint8_t rx_backlog;  /* consecutive full RX bursts (saturates) */
 	uint8_t paused;
 	struct dev_fault fault;

@@ -134,7 +134,10 @@ ns_retrans() {
 # make_ns NAME: a fresh network namespace, deleted at exit.
 # tap_client_lines IFACE: a client's lines for a tap port IFACE at
 # 198.18.0.2 facing a kernel server at 198.18.0.1 in a namespace (one
-# address each, port 80, no slow start, a second's wait).
+# address each, port 80, no slow start, CLIENT_WAIT seconds' wait,
+# default 1: the peer's address goes on the tap device only once the
+# primary is up, and the run's duration counts from the start, so the wait
+# keeps that setup out of the seconds at full rate).
 tap_client_lines() {
 	cat <<CONF
 port net_tap0,iface=$1 198.18.0.2 198.18.0.1
@@ -142,7 +145,7 @@ client 198.18.0.2 1
 server 198.18.0.1 1
 listen 80 1
 slow_start 0
-wait 1
+wait ${CLIENT_WAIT:-1}
 lport_range 10000 60000
 CONF
 }
@@ -194,7 +197,9 @@ CONF
 nginx_listening() { kill -0 "$NGINX" && ip netns exec "$1" ss -ltnH "sport = :$2" | grep -q LISTEN; }
 
 # memif_pair DIR: write DIR/server.conf and DIR/client.conf for a memif
-# pair; extra lines come from $SERVER_EXTRA and $CLIENT_EXTRA.
+# pair; extra lines come from $SERVER_EXTRA and $CLIENT_EXTRA; the client
+# waits CLIENT_WAIT seconds, default 0: the engine launches nothing before
+# its link is up and its gateway answered, and the memif peer is up first.
 # memif_server_conf SOCK: the memif server's configuration on stdout
 # (SERVER_DURATION, default 60s; SERVER_EXTRA lines, if any, at the end).
 memif_server_conf() {
@@ -222,7 +227,7 @@ client 198.18.1.2 4
 server 198.18.2.1 1
 listen 80 1
 slow_start 0
-wait 1
+wait ${CLIENT_WAIT:-0}
 ${CLIENT_EXTRA:-}
 CONF
 }

@@ -29,7 +29,7 @@ done
 
 # run MODE POLICY: one client run against a server, both on bondMODE:POLICY.
 run() {
-	local mode=$1 policy=$2 tag=m$1p$2 wait=1
+	local mode=$1 policy=$2 tag=m$1p$2 wait=0
 	# 802.3ad: the link is up once LACP has converged (2-3 s here); the
 	# client's wait covers it, so that its 3 s all run at full rate.
 	[ "$mode" != 4 ] || wait=5

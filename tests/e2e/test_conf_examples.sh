@@ -34,7 +34,7 @@ answered() {
 pair memif-server.conf memif-client.conf
 answered memif-server.conf memif-client.conf httpGet http2XX
 
-# cc: reached after the ramp (cps 1k to cc 2k: 2 s, after wait 1) and held
+# cc: reached after the ramp (cps 1k to cc 2k: 2 s, no wait) and held
 # in every second after that until the stop. Read from the client's own
 # per-second lines rather than asked over dperf-ctl: a secondary's attach
 # takes long enough on a loaded box that sampled looks raced the client's end.

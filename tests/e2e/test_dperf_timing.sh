@@ -5,7 +5,7 @@
 # (elapsed + remaining = end = lead + duration) all along.
 . "$(dirname "$0")/lib.sh"
 
-CPS=10k CLIENT_DURATION=5s memif_pair "$T"
+CPS=10k CLIENT_DURATION=5s CLIENT_WAIT=1 memif_pair "$T"
 sed -i 's/^slow_start 0$/slow_start 10/' "$T/client.conf"
 grep -q "^slow_start 10$" "$T/client.conf" || fail "client.conf has no slow_start line to change"
 

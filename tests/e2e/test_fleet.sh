@@ -59,7 +59,7 @@ all:
     dperf_ctl_local: $SECONDARY_BUILD/dperf-ctl
     dperf_cps: 800
     dperf_duration: 300s
-    dperf_extra_lines: [slow_start 0, wait 1]
+    dperf_extra_lines: [slow_start 0, wait 0]
     dperf_collect_wait: 120
     dperf_start_throttle: 1
   children:

@@ -46,7 +46,7 @@ start_primary e2e-cli2 "$T/client2.conf"
 t0=$(date +%s)
 wait_exit "$PID_e2e_cli2" 20 && fail "a client whose link never came up exited 0"
 took=$(($(date +%s) - t0))
-grep -q "^dperf: port 0 (net_memif0.*): the link never came up in 6 s" "$T/e2e-cli2.log" ||
+grep -q "^dperf: port 0 (net_memif0.*): the link never came up in 5 s" "$T/e2e-cli2.log" ||
 	fail "no one-line reason from the second client: $(grep -v '^ \|^[a-z]* *[0-9]' "$T/e2e-cli2.log" | tail -3)"
 note "second client: $(grep '^dperf: port 0' "$T/e2e-cli2.log") (after $took s)"
 

@@ -4,7 +4,7 @@
 # cc / interval (2000 / 100ms = 20k), each datagram answered.
 . "$(dirname "$0")/lib.sh"
 
-CPS=1k CLIENT_DURATION=4s CLIENT_EXTRA="protocol udp
+CPS=1k CLIENT_DURATION=4s CLIENT_WAIT=1 CLIENT_EXTRA="protocol udp
 cc 2000
 keepalive 100ms" SERVER_EXTRA="protocol udp" memif_pair "$T"
 out=$("$BUILD/dperf" -t -c "$T/client.conf" 2>&1) || fail "refused: $out"

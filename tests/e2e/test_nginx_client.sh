@@ -29,7 +29,7 @@ client 198.18.0.2 1
 server 198.18.0.1 1
 listen 80 1
 slow_start 0
-wait 2
+wait 1
 lport_range 10000 60000
 CONF
 retrans0=$(ns_retrans $NS)

@@ -9,7 +9,7 @@ CPS=5k CLIENT_DURATION=30s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
-wait_until 15 answered || fail "no answer counted 15 s after the start" # past "wait 1"
+wait_until 15 answered || fail "no answer counted 15 s after the start"
 port=$((20000 + RANDOM % 20000))
 bg "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli export --prometheus 127.0.0.1:$port
 EXP=$LAST_PID

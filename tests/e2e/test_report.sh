@@ -8,7 +8,7 @@ CPS=2k CLIENT_DURATION=8s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 DPERF_ARGS="-o $T/run.json" start_primary e2e-cli "$T/client.conf"
 # The change lands mid-run: after the primary printed its 3rd second (of
-# wait 1 + 8 s; its own output: a dperf-ctl attach per poll takes seconds
+# its 8 s; its own output: a dperf-ctl attach per poll takes seconds
 # on a loaded box).
 wait_until 15 grep -q "^seconds  *3 " "$T/e2e-cli.log" || fail "the client did not reach 3 s"
 ctl -p e2e-cli set cps 4k >/dev/null || fail "set cps 4k refused"
