@@ -11,7 +11,7 @@ CERT=$ROOT/build/tls/test-cert.pem KEY=$ROOT/build/tls/test-key.pem
 
 SERVER_EXTRA=$(printf 'protocol https\ntls_cert %s\ntls_key %s\ntls_resume tickets' "$CERT" "$KEY") \
 	CLIENT_EXTRA=$(printf 'protocol https\ntls_resume tickets') \
-	CPS=100 CLIENT_DURATION=30s SERVER_DURATION=60s memif_pair "$T"
+	CPS=100 CLIENT_DURATION=40s SERVER_DURATION=60s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 DPERF_ARGS="-o $T/summary.json" start_primary e2e-cli "$T/client.conf"
 grep -qE '^TLS: [0-9]+ bytes per connection' "$T/e2e-cli.log" || fail "client: no bytes per TLS connection stated"
@@ -53,7 +53,7 @@ grep -Eq '^dperf_tls_hs_done_total\{[^}]*\} [1-9]' "$T/metrics" || fail "/metric
 grep -Eq '^dperf_tls_fail_eof_total\{[^}]*\} 0$' "$T/metrics" || fail "/metrics: no dperf_tls_fail_eof_total 0"
 grep -Eq '^dperf_tls_handshake_seconds_count\{[^}]*\} [1-9]' "$T/metrics" || fail "/metrics: no TLS handshake histogram"
 why=$(ctl -p e2e-cli set duration +2s 2>&1) || fail "set duration +2s refused: $why"
-ctl -p e2e-cli status | grep -q "^duration: 32.0 s$" || fail "duration not extended to 32 s: $(ctl -p e2e-cli status | grep duration)"
+ctl -p e2e-cli status | grep -q "^duration: 42.0 s$" || fail "duration not extended to 42 s: $(ctl -p e2e-cli status | grep duration)"
 sleep 1 # a second at the new rate and duration, then the end
 ctl -p e2e-cli stop >/dev/null || fail "client stop refused"
 wait_exit "$PID_e2e_cli" 30 || fail "client exited with an error"

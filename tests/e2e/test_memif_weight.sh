@@ -9,7 +9,7 @@
 # exit 1 with the primary's line and change nothing.
 . "$(dirname "$0")/lib.sh"
 
-CPS=4k CLIENT_DURATION=10s CLIENT_EXTRA="kind_seed 7
+CPS=4k CLIENT_DURATION=30s CLIENT_EXTRA="kind_seed 7
 kind a 50 /1k
 kind b 50 /2k" SERVER_EXTRA="object /1k 1024
 object /2k 2048" memif_pair "$T"
@@ -31,7 +31,7 @@ refuse() {
 	note "refused '$*': $why"
 }
 
-wait_until 20 elapsed_past 3 || fail "the client did not run 3 s: $(tail -3 "$T/e2e-cli.log")"
+wait_until 20 elapsed_past 2 || fail "the client did not run 2 s: $(tail -3 "$T/e2e-cli.log")"
 out=$(ctl -p e2e-cli set weight b 0) || fail "set weight b 0 refused: $out"
 note "$out"
 grep -q "^accepted: weight b 0 (0.0% of new connections) (generation " <<<"$out" &&
@@ -47,8 +47,13 @@ w = {k["name"]: k["weight"] for k in j["kinds"]}
 assert w == {"a": 50, "b": 0}, w
 ch = [c for c in j["changes"] if c["what"] == "set weight"]
 assert [(c["kind"], c["old"], c["new"]) for c in ch] == [("b", 50, 0)], ch' || fail "status after set weight b 0"
-wait_until 20 elapsed_past 6 || fail "the client did not run 6 s"
+wait_until 20 elapsed_past 5 || fail "the client did not run 5 s"
 ctl -p e2e-cli set weight b 150 >/dev/null || fail "set weight b 150 refused"
+# Two seconds more (one whole second after the change, however late the
+# change came on a loaded box), then the end.
+t2=$(jget "$(ctl -p e2e-cli status --json)" elapsed_s) || fail "status after set weight b 150"
+wait_until 20 elapsed_past "$(/usr/bin/python3 -c "print($t2 + 2.2)")" || fail "the client did not run 2 s after set weight b 150"
+ctl -p e2e-cli stop >/dev/null || fail "client stop refused"
 wait_exit "$PID_e2e_cli" 40 || fail "the client exited with an error"
 ctl -p e2e-srv stop >/dev/null
 wait_exit "$PID_e2e_srv" 20 || fail "the server exited with an error"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Secondary faults: during a running memif test, dperf-top (in a tmux pty)
 # and dperf-ctl (watchers and rate changes) are started and killed with
-# SIGKILL at random moments, 100 times in all: while EAL attaches, while
-# they read, while a request is in flight. The primaries keep running and
-# counting, still take control requests, and their totals balance at the
-# end; both exit 0. (A round whose control checks DPDK made impossible is
-# followed by a second one, below.)
+# SIGKILL at random moments, 100 times in all, two lanes at a time: while
+# EAL attaches, while they read, while a request is in flight. The
+# primaries keep running and counting, still take control requests, and
+# their totals balance at the end; both exit 0. (A round whose control
+# checks DPDK made impossible is followed by a second one, below.)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || fail "tmux is not installed"
 
@@ -26,8 +26,12 @@ start_primary e2e-cli "$T/client.conf"
 answered() { [ "$(stat_of e2e-cli http2XX)" -gt 0 ]; }
 wait_until 15 answered || fail "no answer counted 15 s after the start"
 
-top_n=0 watch_n=0 set_n=0 hit=0
-for i in $(seq "$KILLS"); do
+# Two lanes at once, each killing every other one of the KILLS (so two
+# tools attach side by side at times, and the 100 take half the time);
+# each lane writes its counts to $T/lane.N.
+lane() {
+local top_n=0 watch_n=0 set_n=0 hit=0 i p
+for i in $(seq "$1" 2 "$KILLS"); do
 	case $((i % 3)) in
 	0)	# dperf-top in a pty: the pane's process is dperf-top itself.
 		p=$(tm new-window -d -P -F '#{pane_pid}' -t idle "exec $SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.1")
@@ -41,10 +45,17 @@ for i in $(seq "$KILLS"); do
 	sleep "0.$((RANDOM % 6))$((RANDOM % 10))"
 	[ -n "$p" ] && kill -9 "$p" 2>/dev/null && hit=$((hit + 1))
 	wait "$p" 2>/dev/null || true
-	if [ $((i % 10)) = 0 ]; then
+	if [ $((i % 10)) -lt 2 ]; then
 		kill -0 "$PID_e2e_cli" && kill -0 "$PID_e2e_srv" || fail "a primary died after $i killed secondaries"
 	fi
 done
+echo "$top_n $watch_n $set_n $hit" >"$T/lane.$1"
+}
+lane 1 & l1=$!
+lane 2 & l2=$!
+wait "$l1" || fail "lane 1 failed (above)"
+wait "$l2" || fail "lane 2 failed (above)"
+read -r top_n watch_n set_n hit < <(awk '{ for (i = 1; i <= 4; i++) s[i] += $i } END { print s[1], s[2], s[3], s[4] }' "$T/lane.1" "$T/lane.2")
 note "round $1: started $top_n dperf-top, $watch_n watchers, $set_n rate changes; $hit were still running when killed"
 [ "$hit" -ge $((KILLS / 2)) ] || fail "only $hit of $KILLS secondaries were still running when killed"
 

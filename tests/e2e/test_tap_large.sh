@@ -72,7 +72,7 @@ for size in 100000 1000000 100000000; do
 done
 
 serve 64k
-in_ns wrk -t 2 -c 50 -d 3s --timeout 10s http://198.18.0.1/ >"$T/wrk.log" 2>&1 || fail "wrk: $(tail -3 "$T/wrk.log")"
+in_ns wrk -t 2 -c 50 -d 2s --timeout 10s http://198.18.0.1/ >"$T/wrk.log" 2>&1 || fail "wrk: $(tail -3 "$T/wrk.log")"
 done_=$(awk '/requests in/ {print $1}' "$T/wrk.log")
 grep -q "Socket errors\|Non-2xx" "$T/wrk.log" && fail "wrk errors: $(grep 'Socket errors\|Non-2xx' "$T/wrk.log")"
 [ "${done_:-0}" -gt 0 ] || fail "wrk completed nothing: $(tail -5 "$T/wrk.log")"
