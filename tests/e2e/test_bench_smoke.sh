@@ -8,7 +8,7 @@ BENCH_SMOKE=1 BUILD=$BUILD /usr/bin/python3 "$ROOT/scripts/bench.py" >"$T/bench.
 tail -1 "$T/bench.out" | /usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-for k in ("cps", "throughput_gbps", "throughput_gbps_1m", "cps_64k", "keepalive_rps", "cc", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
+for k in ("cps", "throughput_gbps", "throughput_gbps_1m", "cps_64k", "keepalive_rps", "cc", "mix", "tx_mpps", "testpmd_mpps", "cps_link_ratio", "attach_cost", "ctl_apply_us"):
     assert k in r, "missing " + k
 assert r["cps"]["median"] > 0, "no CPS measured"
 assert r["throughput_gbps"]["median"] > 0, "no throughput measured"
@@ -44,6 +44,10 @@ assert 2.9 <= ppc["tx"] <= 3.1 and 2.9 <= ppc["rx"] <= 3.1, "cps packets per con
 assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
 assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
 assert r["tx_mpps"]["median"] > 0, "no flood measured"
+# The mix scenario's smoke run: two kinds at saturation, both sides read.
+m = r["mix"]
+assert m["two_kinds"]["median"] > 0 and not m["errors"], "mix %s" % m
+assert m["judged"]["client_requests"] == m["judged"]["server_requests"] > 0, "mix requests %s" % m["judged"]
 for lv in r["cps"]["levels"] + [r["throughput_gbps"]]:
     j = lv["judged"]
     assert j["server_requests"] > 0 and j["client_requests"] > 0, "a side not judged: %s" % j
