@@ -249,6 +249,11 @@ struct dp_config {
 	uint32_t kind_seed;    /* the pick's seed; worker i's generator starts from it and i */
 	struct dp_object objects[DP_MAX_OBJECTS];
 	uint32_t n_objects;
+	/* A protocol https server that also serves plain HTTP on its listen
+	 * ports (dperf-live extension, for a client mixing http and https
+	 * kinds): a connection whose first byte is not a TLS handshake
+	 * record (0x16) is served as protocol http. */
+	uint8_t plain_http;
 };
 
 /* Fill with dperf's defaults. */

@@ -4,12 +4,16 @@
  *   kind NAME WEIGHT PATH [size N] [keepalive N] [http|https]   (client, 1..16 lines)
  *   kind_seed N                                                 (client, with kind lines)
  *   object PATH SIZE | object PATH file:FILE                    (server, 1..31 lines)
+ *   plain_http                                                  (server, protocol https)
  *
  * A kind is a request a client sends on a new connection, picked by
  * weight (primary/state/mix.h); an object is what a server answers for a
  * path, any other path getting a 404. A file without these lines is one
  * kind (dperf's http_path, every connection) and a server answering every
- * path alike, as dperf. The lines' rules that need the whole file (mode,
+ * path alike, as dperf. A protocol https client may mark kinds http:
+ * those connections go plain, to the same server ports; a protocol https
+ * server with plain_http serves them (the first byte of a connection
+ * says which: tls/tls_tcp.c). The lines' rules that need the whole file (mode,
  * protocol, keepalive) are mix_check's, run with the other cross-keyword
  * rules (config_check.c).
  */
@@ -275,10 +279,12 @@ check_kinds(struct pctx *p)
 			return err_at(p, k->line, "kind", "%s: keepalive %u without keepalive (expected "
 				      "a \"keepalive\" line: a kind's keepalive is its requests per "
 				      "connection)", k->name, k->keepalive_num);
-		if (k->has_proto && (k->proto == DP_PROTO_HTTPS) != https)
-			return err_at(p, k->line, "kind", "%s: %s with protocol %s (expected the "
-				      "file's protocol: this version runs one protocol per test)",
-				      k->name, k->proto == DP_PROTO_HTTPS ? "https" : "http",
+		/* protocol https: its kinds marked http go plain (a mix of
+		 * both); an https kind needs the file's TLS (its tls_* lines) */
+		if (k->has_proto && k->proto == DP_PROTO_HTTPS && !https)
+			return err_at(p, k->line, "kind", "%s: https with protocol %s (expected "
+				      "\"protocol https\" in a file with https kinds: its tls_* lines "
+				      "are theirs, and its kinds marked http go plain)", k->name,
 				      proto_name(cfg));
 	}
 	if (sum == 0)
@@ -320,5 +326,12 @@ mix_check(struct pctx *p)
 		return -1;
 	if (cfg->n_objects != 0 && check_objects(p) < 0)
 		return -1;
+	if (cfg->plain_http && cfg->mode != DP_MODE_SERVER)
+		return err_at(p, line_of(p, "plain_http"), "plain_http", "only for mode server "
+			      "(expected kinds marked http on a client: those go plain)");
+	if (cfg->plain_http && cfg->protocol != DP_PROTO_HTTPS)
+		return err_at(p, line_of(p, "plain_http"), "plain_http", "with protocol %s "
+			      "(expected \"protocol https\": plain_http is the plain HTTP an HTTPS "
+			      "server also serves)", proto_name(cfg));
 	return 0;
 }

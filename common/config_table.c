@@ -395,6 +395,9 @@ const struct keyword dp_keywords[] = {
 		 "server: the answer to PATH (at most 127 characters), a body of SIZE bytes "
 		 "(0..1g less 85) or FILE's bytes, 1..31 lines; any other path gets 404; not with "
 		 "payload_size or payload_file"),
+	FLAG("plain_http", plain_http, "dperf-live, server with protocol https: also serve plain "
+	     "HTTP on the same ports (a connection whose first byte is not a TLS handshake "
+	     "record), for a client mixing http and https kinds"),
 };
 
 const size_t dp_n_keywords = sizeof(dp_keywords) / sizeof(dp_keywords[0]);

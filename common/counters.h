@@ -128,4 +128,23 @@ enum dp_kind_counter {
 
 extern const char *const dp_kind_counter_names[DP_KC__COUNT];
 
+/* A server's counters per object (issue 37: config.h's object lines, one
+ * or more), beside the totals: the requests for its path (httpGet or
+ * httpPost), its answers (http2XX) and their bytes, head and body, once
+ * per answer begun (bits, as goodTx; under TLS the plaintext: what the
+ * client's goodRx of the kind asking for it counts). */
+#define DP_OBJECT_COUNTER_LIST(X)  \
+	X(REQ, "requests")         \
+	X(HTTP_2XX, "http2XX")     \
+	X(GOOD_TX, "goodTx")
+
+enum dp_object_counter {
+#define DP_X_OENUM(id, name) DP_OC_##id,
+	DP_OBJECT_COUNTER_LIST(DP_X_OENUM)
+#undef DP_X_OENUM
+	DP_OC__COUNT
+};
+
+extern const char *const dp_object_counter_names[DP_OC__COUNT];
+
 #endif

@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 23 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB; 23: the kinds' weights, a change's kind */
+#define DP_SHM_ABI 24 /* 24: a server's per-object counters (dp_objects, wobjects); 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB; 23: the kinds' weights, a change's kind */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -194,6 +194,21 @@ struct dp_worker_kinds {
 	uint64_t c[DP_MAX_KINDS][DP_KC__COUNT];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* A server's objects (config.h's object lines, issue 37), one or more:
+ * their paths, in the order of the lines (main lcore, at start). A
+ * path is printable ASCII without spaces (the parse's rule). */
+struct dp_objects {
+	uint32_t n; /* 1..DP_MAX_OBJECTS; 0: no per-object counters (no object lines, a client) */
+	uint32_t pad;
+	char path[DP_MAX_OBJECTS][DP_KIND_PATH_LEN];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
+/* Worker i's counters per object (enum dp_object_counter), rows 0..n-1,
+ * published with its other counters (dp_load). */
+struct dp_worker_objects {
+	uint64_t c[DP_MAX_OBJECTS][DP_OC__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 struct dp_shm {
 	struct dp_shm_header hdr;
 	struct dp_control ctl;
@@ -207,6 +222,8 @@ struct dp_shm {
 	struct dp_worker_lat lat[DP_MAX_WORKERS];
 	struct dp_kinds kinds;
 	struct dp_worker_kinds wkinds[DP_MAX_WORKERS];
+	struct dp_objects objects;
+	struct dp_worker_objects wobjects[DP_MAX_WORKERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 _Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");
@@ -216,6 +233,8 @@ _Static_assert(sizeof(struct dp_shm_header) == DP_CACHE_LINE * 2, "header layout
 _Static_assert(__builtin_offsetof(struct dp_shm, workers) % DP_CACHE_LINE == 0, "workers misaligned");
 _Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target required");
 _Static_assert(sizeof(struct dp_worker_kinds) % DP_CACHE_LINE == 0, "kind stats not cache aligned");
+_Static_assert(sizeof(struct dp_worker_objects) % DP_CACHE_LINE == 0, "object stats not cache aligned");
+_Static_assert(__builtin_offsetof(struct dp_shm, wobjects) % DP_CACHE_LINE == 0, "object stats misaligned");
 
 /* The workers every sum runs over: the primary's, bounded by the memzone. */
 static inline uint32_t
@@ -249,6 +268,23 @@ static inline uint32_t
 dp_shm_n_kinds(const struct dp_shm *s)
 {
 	return s->kinds.n <= DP_MAX_KINDS ? s->kinds.n : DP_MAX_KINDS;
+}
+
+/* Sum of one object's counter over all workers. */
+static inline uint64_t
+dp_shm_object_sum(const struct dp_shm *s, uint32_t obj, enum dp_object_counter c)
+{
+	uint64_t t = 0;
+	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
+		t += dp_load(&s->wobjects[i].c[obj][c]);
+	return t;
+}
+
+/* The objects counted: 0..DP_MAX_OBJECTS, bounded by the memzone. */
+static inline uint32_t
+dp_shm_n_objects(const struct dp_shm *s)
+{
+	return s->objects.n <= DP_MAX_OBJECTS ? s->objects.n : DP_MAX_OBJECTS;
 }
 
 #endif

@@ -12,6 +12,44 @@ dp_mode_name(uint32_t mode)
 	return mode == DP_MODE_CLIENT ? "client" : mode == DP_MODE_SERVER ? "server" : "none";
 }
 
+const struct dp_rows_desc dp_rows[DP_ROWS__COUNT] = {
+	[DP_ROWS_KINDS] = { "kinds", "kind", "name", "traffic kind", dp_kind_counter_names, DP_KC__COUNT,
+			    DP_KC_GOOD_RX, 1 },
+	[DP_ROWS_OBJECTS] = { "objects", "object", "path", "server object (its path)",
+			      dp_object_counter_names, DP_OC__COUNT, DP_OC_GOOD_TX, 0 },
+};
+
+uint32_t
+dp_rows_n(const struct dp_shm *s, int which)
+{
+	return which == DP_ROWS_KINDS ? dp_shm_n_kinds(s) : dp_shm_n_objects(s);
+}
+
+const char *
+dp_rows_name(const struct dp_shm *s, int which, uint32_t row, size_t *len)
+{
+	if (which == DP_ROWS_KINDS) {
+		*len = sizeof(s->kinds.name[row]);
+		return s->kinds.name[row];
+	}
+	*len = sizeof(s->objects.path[row]);
+	return s->objects.path[row];
+}
+
+uint32_t
+dp_rows_weight(const struct dp_shm *s, int which, uint32_t row)
+{
+	return which == DP_ROWS_KINDS ? s->kinds.weight[row] : 0;
+}
+
+uint64_t
+dp_rows_sum(const struct dp_shm *s, int which, uint32_t row, int c)
+{
+	if (which == DP_ROWS_KINDS)
+		return dp_shm_kind_sum(s, row, (enum dp_kind_counter)c);
+	return dp_shm_object_sum(s, row, (enum dp_object_counter)c);
+}
+
 const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT] = {
 	[DP_LAT_CONNECT] = { "connect", "connect", "SYN sent to SYN+ACK received" },
 	[DP_LAT_RESPONSE] = { "response", "response", "request sent to the end of its response" },

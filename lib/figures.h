@@ -43,6 +43,32 @@ struct dp_lat_desc {
 };
 extern const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT];
 
+/* Tables of named rows with counters of their own beside the totals
+ * (issue 37): a client's traffic kinds (shm.h's kinds, two or more) and
+ * a server's objects (shm.h's objects, one or more). One description
+ * every output reads (text, JSON, the -o summary, Prometheus) and
+ * dperf-ctl merge, which sums rows by their name. */
+enum dp_rows_which { DP_ROWS_KINDS, DP_ROWS_OBJECTS, DP_ROWS__COUNT };
+struct dp_rows_desc {
+	const char *key;   /* the JSON array: "kinds", "objects" */
+	const char *label; /* a row's word: its text line, Prometheus names and label */
+	const char *id;    /* the JSON member naming a row: "name", "path" */
+	const char *help;  /* what a row is, for Prometheus' HELP */
+	const char *const *counters; /* the counters' names (counters.h) */
+	int n_counters;
+	int bits;          /* the counter in bits (goodRx, goodTx): bytes in Prometheus */
+	int weighted;      /* rows have a weight now (kinds: the pick's) */
+};
+extern const struct dp_rows_desc dp_rows[DP_ROWS__COUNT];
+
+/* Rows counted in s (0: none), a row's name (NUL-terminated within
+ * *len bytes), its weight (weighted rows), a counter summed over the
+ * workers. */
+uint32_t dp_rows_n(const struct dp_shm *s, int which);
+const char *dp_rows_name(const struct dp_shm *s, int which, uint32_t row, size_t *len);
+uint32_t dp_rows_weight(const struct dp_shm *s, int which, uint32_t row);
+uint64_t dp_rows_sum(const struct dp_shm *s, int which, uint32_t row, int c);
+
 /* Connections open now: each worker's sk_cur read once and summed; when
  * per_worker is not NULL it receives the values summed (so a reader's
  * per-worker rows always add up to its total). */

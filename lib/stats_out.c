@@ -198,40 +198,53 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputs("}\n", f);
 }
 
-/* Kind names are letters, digits, '_', '.', '-' (the parse's rule), so
- * they need no escaping; the reader bounds them anyway. */
+/* The rows of a client's kinds and a server's objects (figures.h's
+ * dp_rows), totals now: names and paths are JSON strings (json_string
+ * escapes a path's '"' and '\\'), bounded by their fields. */
 void
 dp_kinds_json(FILE *f, const struct dp_shm *s)
 {
-	uint32_t n = dp_shm_n_kinds(s);
+	for (int w = 0; w < DP_ROWS__COUNT; w++) {
+		const struct dp_rows_desc *d = &dp_rows[w];
+		uint32_t n = dp_rows_n(s, w);
 
-	if (n == 0)
-		return;
-	fputs(",\"kinds\":[", f);
-	for (uint32_t k = 0; k < n; k++) {
-		fprintf(f, "%s{\"name\":", k ? "," : "");
-		json_string(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
-		fprintf(f, ",\"weight\":%u", s->kinds.weight[k]);
-		for (int c = 0; c < DP_KC__COUNT; c++)
-			fprintf(f, ",\"%s\":%" PRIu64, dp_kind_counter_names[c],
-				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
-		fputc('}', f);
+		if (n == 0)
+			continue;
+		fprintf(f, ",\"%s\":[", d->key);
+		for (uint32_t k = 0; k < n; k++) {
+			size_t len;
+			const char *name = dp_rows_name(s, w, k, &len);
+
+			fprintf(f, "%s{\"%s\":", k ? "," : "", d->id);
+			json_string(f, name, len);
+			if (d->weighted)
+				fprintf(f, ",\"weight\":%u", dp_rows_weight(s, w, k));
+			for (int c = 0; c < d->n_counters; c++)
+				fprintf(f, ",\"%s\":%" PRIu64, d->counters[c], dp_rows_sum(s, w, k, c));
+			fputc('}', f);
+		}
+		fputc(']', f);
 	}
-	fputc(']', f);
 }
 
 void
 dp_kinds_text(FILE *f, const struct dp_shm *s)
 {
-	uint32_t n = dp_shm_n_kinds(s);
+	for (int w = 0; w < DP_ROWS__COUNT; w++) {
+		const struct dp_rows_desc *d = &dp_rows[w];
+		uint32_t n = dp_rows_n(s, w);
 
-	for (uint32_t k = 0; k < n; k++) {
-		fprintf(f, "kind %.*s: weight %u", (int)sizeof(s->kinds.name[k]), s->kinds.name[k],
-			s->kinds.weight[k]);
-		for (int c = 0; c < DP_KC__COUNT; c++)
-			fprintf(f, " %s %" PRIu64, dp_kind_counter_names[c],
-				dp_shm_kind_sum(s, k, (enum dp_kind_counter)c));
-		fputc('\n', f);
+		for (uint32_t k = 0; k < n; k++) {
+			size_t len;
+			const char *name = dp_rows_name(s, w, k, &len);
+
+			fprintf(f, "%s %.*s:", d->label, (int)len, name);
+			if (d->weighted)
+				fprintf(f, " weight %u", dp_rows_weight(s, w, k));
+			for (int c = 0; c < d->n_counters; c++)
+				fprintf(f, " %s %" PRIu64, d->counters[c], dp_rows_sum(s, w, k, c));
+			fputc('\n', f);
+		}
 	}
 }
 

@@ -29,10 +29,14 @@ void dp_lat_text_both_sides(FILE *f, const struct dp_shm *s, const struct dp_sna
  * counter of a feature the run does not use (s->hdr.features) is left out
  * while its total (b) is 0. */
 void dp_counters_text(FILE *f, const struct dp_shm *s, const uint64_t *a, const uint64_t *b);
-/* A client's counters per traffic kind (shm.h's kinds, two or more),
- * totals now, summed over the workers: as JSON, ',"kinds":[{"name":...,
- * "requests":N,...},...]' (nothing without kinds), or a text line per
- * kind, "kind NAME: requests N http2XX N httpErr N goodRx N". */
+/* A client's counters per traffic kind (shm.h's kinds, two or more) and
+ * a server's per object (shm.h's objects, one or more), totals now,
+ * summed over the workers (figures.h's dp_rows): as JSON,
+ * ',"kinds":[{"name":...,"weight":W,"requests":N,...},...]' and
+ * ',"objects":[{"path":"/1k","requests":N,"http2XX":N,"goodTx":N},...]'
+ * (nothing without them), or a text line per row, "kind NAME: weight W
+ * requests N http2XX N httpErr N goodRx N", "object PATH: requests N
+ * http2XX N goodTx N". */
 void dp_kinds_json(FILE *f, const struct dp_shm *s);
 void dp_kinds_text(FILE *f, const struct dp_shm *s);
 /* The kind a change (struct dp_change) is about: set weight's kind's

@@ -130,46 +130,51 @@ hist_obj(const struct dp_hist *h)
 	return json_pack("{s:I,s:I,s:o}", "count", (json_int_t)h->count, "max", (json_int_t)h->max, "b", b);
 }
 
-/* A client's traffic kinds ("kinds", issue 37) summed by name over the
- * instances, in the order they first appear; an instance without kinds
- * adds none, and without any the fleet has none. */
+/* A client's traffic kinds ("kinds") and a server's objects ("objects",
+ * issue 37; figures.h's dp_rows) summed by name over the instances, in
+ * the order they first appear; an instance without them adds none, and
+ * without any the fleet has none. */
 static int
-merge_kinds(json_t *o, json_t **in, char **paths, int n, FILE *err)
+merge_rows(json_t *o, json_t **in, char **paths, int n, int which, FILE *err)
 {
+	const struct dp_rows_desc *d = &dp_rows[which];
 	json_t *out = json_array();
+	char what[64];
 
 	for (int i = 0; i < n; i++) {
-		json_t *ks = json_object_get(in[i], "kinds"), *k, *e;
+		json_t *ks = json_object_get(in[i], d->key), *k, *e;
 		size_t x, y;
 
 		if (ks == NULL)
 			continue;
 		if (!json_is_array(ks)) {
 			json_decref(out);
-			return bad(err, paths[i], "kinds is not an array", NULL);
+			return bad(err, paths[i], d->key, "is not an array");
 		}
 		json_array_foreach(ks, x, k) {
-			const char *name = json_string_value(json_object_get(k, "name"));
+			const char *name = json_string_value(json_object_get(k, d->id));
 			json_t *into = NULL;
 
 			if (name == NULL) {
 				json_decref(out);
-				return bad(err, paths[i], "a kind without a name", NULL);
+				snprintf(what, sizeof(what), "a %s without a %s", d->label, d->id);
+				return bad(err, paths[i], what, NULL);
 			}
 			json_array_foreach(out, y, e)
-				if (strcmp(json_string_value(json_object_get(e, "name")), name) == 0)
+				if (strcmp(json_string_value(json_object_get(e, d->id)), name) == 0)
 					into = e;
 			if (into == NULL) {
-				into = json_pack("{s:s}", "name", name);
+				into = json_pack("{s:s}", d->id, name);
 				json_array_append_new(out, into);
 			}
-			for (int c = 0; c < DP_KC__COUNT; c++) {
-				const char *cn = dp_kind_counter_names[c];
+			for (int c = 0; c < d->n_counters; c++) {
+				const char *cn = d->counters[c];
 				json_t *v = json_object_get(k, cn);
 
 				if (!json_is_integer(v)) {
 					json_decref(out);
-					return bad(err, paths[i], "a kind without", cn);
+					snprintf(what, sizeof(what), "a %s without", d->label);
+					return bad(err, paths[i], what, cn);
 				}
 				json_object_set_new(into, cn, json_integer(json_integer_value(json_object_get(into, cn)) +
 									  json_integer_value(v)));
@@ -179,7 +184,7 @@ merge_kinds(json_t *o, json_t **in, char **paths, int n, FILE *err)
 	if (json_array_size(out) == 0)
 		json_decref(out);
 	else
-		json_object_set_new(o, "kinds", out);
+		json_object_set_new(o, d->key, out);
 	return 0;
 }
 
@@ -238,8 +243,8 @@ merge(FILE *out, FILE *err, int n, char **paths, json_t **in, struct fleet *fl)
 		rc = sum_int(o, in, paths, n, dp_port_counter_names[c], err);
 	for (int c = 0; c < DP_C__COUNT && !rc; c++)
 		rc = sum_real(rates, in, paths, n, "rates", dp_counter_names[c], err);
-	if (!rc)
-		rc = merge_kinds(o, in, paths, n, err);
+	for (int w = 0; w < DP_ROWS__COUNT && !rc; w++)
+		rc = merge_rows(o, in, paths, n, w, err);
 	if (rc)
 		goto out;
 	json_object_set_new(o, "rates", rates);

@@ -86,37 +86,64 @@ histograms(FILE *f, const struct dp_shm *s, int kind, const struct who *who)
 		histogram(f, name, &s->lat[w].h[kind], s->hdr.tsc_hz, who, w, s->workers[w].port);
 }
 
-/* A client's traffic kinds (issue 37, two or more): each kind counter as
- * dperf_kind_NAME_total{kind="..."} summed over the workers, goodRx in
- * bytes; sum by (instance) of a kind counter is the run's (requests:
- * httpGet or httpPost). Kind names are [A-Za-z0-9_.-] (the parse's rule):
- * no escaping in a label. */
+/* A label value: '\\' and '"' escaped (Prometheus' text format; a kind's
+ * name has neither, an object's path may), at most len bytes. */
 static void
-kinds(FILE *f, const struct dp_shm *s, const struct who *who)
+label_value(FILE *f, const char *v, size_t len)
 {
-	uint32_t nk = dp_shm_n_kinds(s);
+	for (size_t i = 0; i < len && v[i] != '\0'; i++) {
+		if (v[i] == '\\' || v[i] == '"')
+			fputc('\\', f);
+		fputc(v[i], f);
+	}
+}
+
+/* The rows of a client's traffic kinds (two or more) and of a server's
+ * objects (issue 37, figures.h's dp_rows): each row counter as
+ * dperf_LABEL_NAME_total{LABEL="..."} summed over the workers (kind
+ * names, object paths), goodRx and goodTx in bytes; sum by (instance)
+ * of a row counter is the run's (kinds' requests: httpGet or httpPost).
+ * Kinds also have their weights now. */
+static void
+rows(FILE *f, const struct dp_shm *s, int which, const struct who *who)
+{
+	const struct dp_rows_desc *d = &dp_rows[which];
+	uint32_t nk = dp_rows_n(s, which);
 	char n[64];
 
 	if (nk == 0)
 		return;
-	for (int c = 0; c < DP_KC__COUNT; c++) {
-		int bits = c == DP_KC_GOOD_RX;
+	for (int c = 0; c < d->n_counters; c++) {
+		int bits = c == d->bits;
 
-		snake(dp_kind_counter_names[c], n, sizeof(n));
-		fprintf(f, "# HELP dperf_kind_%s%s_total dperf counter %s of each traffic kind%s, all "
-			"workers\n# TYPE dperf_kind_%s%s_total counter\n", n, bits ? "_bytes" : "",
-			dp_kind_counter_names[c], bits ? " / 8" : "", n, bits ? "_bytes" : "");
-		for (uint32_t k = 0; k < nk; k++)
-			fprintf(f, "dperf_kind_%s%s_total{instance=\"%s\",role=\"%s\",kind=\"%.*s\"} %" PRIu64 "\n",
-				n, bits ? "_bytes" : "", who->inst, who->role, (int)sizeof(s->kinds.name[k]),
-				s->kinds.name[k], dp_shm_kind_sum(s, k, (enum dp_kind_counter)c) / (bits ? 8 : 1));
+		snake(d->counters[c], n, sizeof(n));
+		fprintf(f, "# HELP dperf_%s_%s%s_total dperf counter %s of each %s%s, all "
+			"workers\n# TYPE dperf_%s_%s%s_total counter\n", d->label, n, bits ? "_bytes" : "",
+			d->counters[c], d->help, bits ? " / 8" : "", d->label, n, bits ? "_bytes" : "");
+		for (uint32_t k = 0; k < nk; k++) {
+			size_t len;
+			const char *name = dp_rows_name(s, which, k, &len);
+
+			fprintf(f, "dperf_%s_%s%s_total{instance=\"%s\",role=\"%s\",%s=\"", d->label, n,
+				bits ? "_bytes" : "", who->inst, who->role, d->label);
+			label_value(f, name, len);
+			fprintf(f, "\"} %" PRIu64 "\n", dp_rows_sum(s, which, k, c) / (bits ? 8 : 1));
+		}
 	}
+	if (!d->weighted)
+		return;
 	/* the weights now (the file's, then dperf-ctl set weight's) */
-	fprintf(f, "# HELP dperf_kind_weight Weight of each traffic kind in the pick of new connections\n"
-		"# TYPE dperf_kind_weight gauge\n");
-	for (uint32_t k = 0; k < nk; k++)
-		fprintf(f, "dperf_kind_weight{instance=\"%s\",role=\"%s\",kind=\"%.*s\"} %u\n", who->inst,
-			who->role, (int)sizeof(s->kinds.name[k]), s->kinds.name[k], s->kinds.weight[k]);
+	fprintf(f, "# HELP dperf_%s_weight Weight of each %s in the pick of new connections\n"
+		"# TYPE dperf_%s_weight gauge\n", d->label, d->help, d->label);
+	for (uint32_t k = 0; k < nk; k++) {
+		size_t len;
+		const char *name = dp_rows_name(s, which, k, &len);
+
+		fprintf(f, "dperf_%s_weight{instance=\"%s\",role=\"%s\",%s=\"", d->label, who->inst,
+			who->role, d->label);
+		label_value(f, name, len);
+		fprintf(f, "\"} %u\n", dp_rows_weight(s, which, k));
+	}
 }
 
 void
@@ -173,5 +200,6 @@ ctl_prometheus_exposition(FILE *f, const struct dp_shm *s)
 		inst, role, dp_end_s(s));
 	for (int k = 0; k < DP_LAT__COUNT; k++)
 		histograms(f, s, k, &who);
-	kinds(f, s, &who);
+	for (int w = 0; w < DP_ROWS__COUNT; w++)
+		rows(f, s, w, &who);
 }

@@ -134,6 +134,8 @@ http_server_requests(struct netw *nw, struct sock *sk, const uint8_t *data, uint
 			CNT_ADD(&nw->cnt, HTTP_GET, r->count[i]);
 		if (unlikely(DP_REQ_OBJ(r->kind[i]) == DP_OBJ_MISS))
 			CNT_ADD(&nw->cnt, HTTP_404, r->count[i]);
+		else if (unlikely(nw->tcp->oc != NULL) && m != DP_REQ_BAD) /* the object's requests */
+			nw->tcp->oc->c[DP_REQ_OBJ(r->kind[i])][DP_OC_REQ] += r->count[i];
 	}
 	if (nw->keepalive && r->total > 0 && dp_http_wants_close(data, dlen))
 		sk->flags |= SKF_CLOSE;

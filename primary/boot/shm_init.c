@@ -43,6 +43,11 @@ shm_create(const struct dp_config *cfg, const char *name, char *err, size_t errl
 		for (uint32_t k = 0; k < cfg->n_kinds; k++)
 			snprintf(s->kinds.name[k], sizeof(s->kinds.name[k]), "%s", cfg->kinds[k].name);
 	}
+	if (cfg->mode == DP_MODE_SERVER && cfg->n_objects > 0) { /* per-object counters */
+		s->objects.n = cfg->n_objects;
+		for (uint32_t o = 0; o < cfg->n_objects; o++)
+			snprintf(s->objects.path[o], sizeof(s->objects.path[o]), "%s", cfg->objects[o].path);
+	}
 	s->ctl.target_cps = cfg->cps;
 	s->ctl.target_cc = cfg->cc;
 	s->ctl.duration_us = cfg->duration_us;

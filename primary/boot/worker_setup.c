@@ -287,6 +287,7 @@ worker_kinds(struct worker *wk, const struct dp_config *cfg, uint32_t id)
 	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
 	memset(&wk->kcnt, 0, sizeof(wk->kcnt));
 	wk->tcp.kc = wk->tcp.mix ? &wk->kcnt : NULL;
+	memset(&wk->ocnt, 0, sizeof(wk->ocnt));
 }
 
 void
@@ -359,6 +360,7 @@ worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_
 	wk->mixp = wp->mixp;
 	wk->st = &wp->shm->workers[wp->id];
 	wk->kst = &wp->shm->wkinds[wp->id];
+	wk->ost = &wp->shm->wobjects[wp->id];
 	wk->net.lat = &wp->shm->lat[wp->id];
 	wk->net.io.np = wp->np;
 	wk->net.io.mp = wp->mp;

@@ -55,6 +55,8 @@ struct worker {
 	const struct mix_pub *mixp; /* the tables set weight publishes (control.h; NULL: none) */
 	struct kcnt kcnt;    /* and its counts per kind (tcp.kc) */
 	struct dp_worker_kinds *kst; /* their memzone block (NULL: not published) */
+	struct ocnt ocnt;    /* a server's counts per object (tcp.oc, with object lines) */
+	struct dp_worker_objects *ost; /* their memzone block (NULL: not published) */
 };
 
 /* Point the parts at each other (after setup, or a copy of wk). */
@@ -66,15 +68,18 @@ worker_link(struct worker *wk)
 	wk->net.skt.client = wk->net.is_client;
 	wk->tcp.mix = wk->mix.t.n > 1 ? &wk->mix : NULL;
 	wk->tcp.kc = wk->tcp.mix ? &wk->kcnt : NULL;
+	wk->tcp.oc = wk->net.cfg != NULL && !wk->net.is_client && wk->net.cfg->n_objects ? &wk->ocnt : NULL;
 }
 
-/* The counters to the memzone (state/cnt.h), the kinds' with them. */
+/* The counters to the memzone (state/cnt.h), the kinds' and objects' with them. */
 static inline void
 worker_publish(struct worker *wk, uint64_t loop_tsc)
 {
 	cnt_publish(&wk->net.cnt, wk->st, loop_tsc);
 	if (unlikely(wk->tcp.kc != NULL) && wk->kst != NULL)
 		kcnt_publish(wk->tcp.kc, wk->kst, wk->mix.t.n);
+	if (unlikely(wk->tcp.oc != NULL) && wk->ost != NULL)
+		ocnt_publish(wk->tcp.oc, wk->ost, wk->net.cfg->n_objects);
 }
 
 /* The loop: runs until the control block says stop and the drain is over. */

@@ -27,6 +27,12 @@ struct kcnt {
 	uint64_t c[DP_MAX_KINDS][DP_KC__COUNT];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* A server's counts per object (shm.h's struct dp_worker_objects), with
+ * object lines; the worker's own, published as the rest. */
+struct ocnt {
+	uint64_t c[DP_MAX_OBJECTS][DP_OC__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 #define CNT(k, id) ((k)->c[DP_C_##id]++)
 #define CNT_ADD(k, id, n) ((k)->c[DP_C_##id] += (n))
 
@@ -48,6 +54,15 @@ kcnt_publish(const struct kcnt *k, struct dp_worker_kinds *st, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		for (int j = 0; j < DP_KC__COUNT; j++)
+			__atomic_store_n(&st->c[i][j], k->c[i][j], __ATOMIC_RELEASE);
+}
+
+/* Copy the first n objects' counts to the memzone block st. */
+static inline void
+ocnt_publish(const struct ocnt *k, struct dp_worker_objects *st, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (int j = 0; j < DP_OC__COUNT; j++)
 			__atomic_store_n(&st->c[i][j], k->c[i][j], __ATOMIC_RELEASE);
 }
 

@@ -57,6 +57,9 @@ struct tcp_part {
 	struct mix *mix;
 	/* With that pick, the counts per kind (state/cnt.h); NULL without. */
 	struct kcnt *kc;
+	/* A server with object lines: its counts per object (state/cnt.h);
+	 * NULL without. */
+	struct ocnt *oc;
 	struct drop_knob snd_drop; /* test_tx_drop: sent segments of a long message */
 	struct tcp_app app;    /* the connections' application (tcp_app.h), bound at setup */
 	/* A socket's timer expired (engine/timers.c): the role's step, bound

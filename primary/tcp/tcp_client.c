@@ -21,7 +21,10 @@ send_request(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple 
 {
 	const struct msg *req = tcp_client_req(nw, sk);
 
-	if (unlikely(nw->tcp->snd != NULL)) { /* a POST body over several segments */
+	/* a POST body over several segments (a worker with a sender may
+	 * also send requests of one segment: the http kinds of a mix with
+	 * https ones, whose records take the sender) */
+	if (unlikely(nw->tcp->snd != NULL) && req->seg_sum != NULL) {
 		struct snd_src src;
 
 		snd_src_msg(&src, req);

@@ -53,6 +53,25 @@ tcp_server_count(struct netw *nw, struct sock *sk, const uint8_t *data, uint32_t
  * lines, its key: stream_scan.h). */
 const struct msg *tcp_server_answer(const struct netw *nw, const struct sock *sk, uint8_t kind);
 
+/* An answer to a request of this key (stream_scan.h) begun, m its
+ * message: counted by the application (http2XX or tcpRsp) unless a 400
+ * or a 404, and with object lines as its object's (http2XX, and m's
+ * bytes in goodTx, once per answer: state/cnt.h's struct ocnt). The one
+ * count of both answer loops below. */
+static __rte_always_inline void
+tcp_server_answered(struct netw *nw, uint8_t key, const struct msg *m)
+{
+	if (!DP_REQ_ANSWERED(key))
+		return;
+	nw->cnt.c[nw->tcp->app.answered]++;
+	if (unlikely(nw->tcp->oc != NULL)) {
+		uint64_t *c = nw->tcp->oc->c[DP_REQ_OBJ(key)];
+
+		c[DP_OC_HTTP_2XX]++;
+		c[DP_OC_GOOD_TX] += (uint64_t)m->len * 8;
+	}
+}
+
 /* The answers to the requests of r, in order, for http and https alike:
  * emit(ctx, m, last) sends each (plain TCP: a segment; TLS: records;
  * last: the last of r), then it is counted (the application's answered:
@@ -71,8 +90,7 @@ tcp_server_answers(struct netw *nw, struct sock *sk, const struct req_runs *r,
 		for (uint32_t i = 0; i < r->count[k]; i++) {
 			if (emit(ctx, m, --left == 0) < 0)
 				return -1;
-			if (DP_REQ_ANSWERED(r->kind[k])) /* not a 400, not a 404 */
-				nw->cnt.c[nw->tcp->app.answered]++;
+			tcp_server_answered(nw, r->kind[k], m); /* not a 400, not a 404 */
 		}
 		sk->last_kind = r->kind[k];
 	}
@@ -173,8 +191,7 @@ tcp_server_answer_waiting(struct netw *nw, struct sock *sk, tcp_answer_begin_fn 
 		sk->last_kind = kind;
 		if (begin(ctx, m, bad || tcp_server_closing(nw, sk)) < 0)
 			return -1;
-		if (DP_REQ_ANSWERED(kind)) /* not a 400, not a 404 */
-			nw->cnt.c[nw->tcp->app.answered]++;
+		tcp_server_answered(nw, kind, m); /* not a 400, not a 404 */
 		sent = 1;
 	}
 	return sent;

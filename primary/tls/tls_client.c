@@ -165,6 +165,10 @@ tls_client_timer(struct netw *nw, uint32_t idx, int which)
 	struct tls_conn *c;
 	struct tuple t;
 
+	if (unlikely(tls_plain_kind(nw, sk))) { /* a kind marked http: plain */
+		nw->tls->under_timer(nw, idx, which);
+		return;
+	}
 	if (which != TL_KA) {
 		tcp_timer_rt(nw, idx, &tls_client_role);
 		return;
@@ -184,5 +188,13 @@ tls_client_timer(struct netw *nw, uint32_t idx, int which)
 void
 tls_client_input(struct netw *nw, const struct seg *s)
 {
+	if (unlikely(nw->tls->plain_kinds != 0)) { /* a mix of http and https kinds */
+		uint64_t idx = sk_index_client(&nw->skt, s->dip, s->dport, s->sport);
+
+		if (idx != SK_NONE && tls_plain_kind(nw, &nw->skt.sk[idx])) {
+			nw->tls->under_input(nw, s); /* the plain client's (tcp_client_input) */
+			return;
+		}
+	}
 	tcp_input(nw, s, &tls_client_role);
 }

@@ -24,6 +24,7 @@ enum tls_state {
 	TLS_UP,       /* handshake completed: application data */
 	TLS_SHUT,     /* the peer's close_notify received */
 	TLS_FAILED,   /* fatal error (kind in fail): only freeing is left */
+	TLS_PLAIN,    /* server with plain_http: a connection served as plain HTTP (no SSL) */
 };
 
 /* Why a connection failed: counted by kind. */

@@ -286,6 +286,10 @@ tls_server_timer(struct netw *nw, uint32_t idx, int which)
 	struct tls_conn *c;
 	struct tuple t;
 
+	if (unlikely(nw->tls->conn[idx].state == TLS_PLAIN)) { /* plain_http */
+		nw->tls->under_timer(nw, idx, which);
+		return;
+	}
 	if (which != TL_IDLE) {
 		tcp_timer_rt(nw, idx, &tls_server_role);
 		return;
@@ -308,8 +312,37 @@ tls_server_timer(struct netw *nw, uint32_t idx, int which)
 	tls_send(nw, sk, idx, &t, c, srv_fin(sk));
 }
 
+/* plain_http: whether s belongs to a plain connection, served by the
+ * plain server's steps. A connection is plain from its first byte of
+ * data, in order, when that is not a TLS handshake record's (0x16, RFC
+ * 8446 5.1; an HTTP request's first byte is a method's letter); its conn
+ * stays TLS_PLAIN until the socket closes (part_closed). */
+static inline int
+srv_plain_conn(struct netw *nw, const struct seg *s)
+{
+	uint64_t idx = sk_index_server(&nw->skt, s->sip, s->sport, s->dport);
+	struct tls_conn *c;
+	const struct sock *sk;
+
+	if (idx == SK_NONE)
+		return 0;
+	c = &nw->tls->conn[idx];
+	if (c->state == TLS_PLAIN)
+		return 1;
+	sk = &nw->skt.sk[idx];
+	if (c->state != TLS_IDLE || s->dlen == 0 || s->seq != sk->rcv_nxt || s->data[0] == 0x16 ||
+	    (sk->state != SK_ESTABLISHED && sk->state != SK_SYN_RCVD) || (s->flags & TH_SYN))
+		return 0;
+	c->state = TLS_PLAIN;
+	return 1;
+}
+
 void
 tls_server_input(struct netw *nw, const struct seg *s)
 {
+	if (unlikely(nw->tls->sniff) && srv_plain_conn(nw, s)) {
+		nw->tls->under_input(nw, s); /* the plain server's (tcp_server_input) */
+		return;
+	}
 	tcp_input(nw, s, &tls_server_role);
 }

@@ -27,6 +27,12 @@ part_closed(struct netw *nw, struct sock *sk)
 {
 	struct tls_conn *c = tls_conn_of(nw, sk);
 
+	if (c->state == TLS_IDLE)
+		return; /* no SSL: never started (a plain connection of a mix, a SYN unanswered) */
+	if (c->state == TLS_PLAIN) {
+		c->state = TLS_IDLE;
+		return;
+	}
 	if (c->state == TLS_HS) { /* a path that did not say why: the peer's close */
 		tls_eof(c);
 		tls_failed(nw, c, TLS_HS);
@@ -66,6 +72,11 @@ tls_part_init(struct tls_part *p, struct netw *nw, char *err, size_t errlen)
 	nw->tcp->timer = nw->is_client ? tls_client_timer : tls_server_timer;
 	nw->tcp->over_closed = part_closed;
 	p->on_plain = nw->is_client ? NULL : tls_server_plain(nw);
+	/* a mix of http and https: which connections are plain */
+	for (uint32_t k = 0; k < nw->cfg->n_kinds; k++)
+		if (nw->cfg->kinds[k].has_proto && nw->cfg->kinds[k].proto == DP_PROTO_HTTP)
+			p->plain_kinds |= 1u << k;
+	p->sniff = !nw->is_client && nw->cfg->plain_http;
 	return 0;
 bad:
 	tls_side_free(&p->side);

@@ -27,6 +27,13 @@ struct tls_part {
 	uint64_t n_conn;
 	int64_t conn_bytes;    /* one connection's bytes, measured at setup (tls_measure.h) */
 	tls_plain_fn *on_plain; /* server: its plaintext's requests answered (tls_server_plain) */
+	/* A mix of http and https (config.h's kind lines, plain_http): the
+	 * connections that are not TLS go to the role's own steps below.
+	 * Client: bit k set, kind k is plain HTTP (a kind marked http).
+	 * Server: plain_http, a connection whose first byte is not a
+	 * handshake record (0x16) is plain (its conn's state TLS_PLAIN). */
+	uint32_t plain_kinds;
+	uint8_t sniff;
 	/* the worker's seg_in and timer step before the part took them (the
 	 * role's), given back by tls_part_fini */
 	void (*under_input)(struct netw *nw, const struct seg *s);
@@ -51,6 +58,13 @@ static inline struct tls_conn *
 tls_conn_of(const struct netw *nw, const struct sock *sk)
 {
 	return &nw->tls->conn[sk - nw->skt.sk];
+}
+
+/* A client's connection of a kind marked http (plain_kinds). */
+static inline int
+tls_plain_kind(const struct netw *nw, const struct sock *sk)
+{
+	return (nw->tls->plain_kinds >> sk->kind) & 1;
 }
 
 /* The one place a handshake completes (counted; its time, SYN sent or

@@ -527,8 +527,21 @@ static const struct tcase table[] = {
 	  "keepalive N, http or https)"),
 	C("kind a 1 / keepalive 3\n", "t.conf:7: kind: a: keepalive 3 without keepalive "
 	  "(expected a \"keepalive\" line"),
-	C("kind a 1 / https\n", "t.conf:7: kind: a: https with protocol tcp (expected the "
-	  "file's protocol"),
+	C("kind a 1 / https\n", "t.conf:7: kind: a: https with protocol tcp (expected "
+	  "\"protocol https\" in a file with https kinds: its tls_* lines are theirs, and its "
+	  "kinds marked http go plain)"),
+	C("protocol http\nkind a 1 /\nkind b 1 / https\n", "t.conf:9: kind: b: https with "
+	  "protocol http (expected \"protocol https\""),
+	/* a mix of http and https kinds: protocol https, kinds marked http go plain */
+	C("protocol https\nkind p 60 /1k http\nkind t 40 /16k https\nkind d 1 /x\n", NULL),
+	S("protocol https\ntls_cert " CERT "\ntls_key " KEY "\nplain_http\nobject /1k 1k\n", NULL),
+	S("plain_http\n", "t.conf:7: plain_http: with protocol tcp (expected \"protocol https\": "
+	  "plain_http is the plain HTTP an HTTPS server also serves)"),
+	S("protocol http\nplain_http\n", "t.conf:8: plain_http: with protocol http (expected"),
+	C("protocol https\nplain_http\n", "t.conf:8: plain_http: only for mode server (expected "
+	  "kinds marked http on a client: those go plain)"),
+	S("protocol https\ntls_cert " CERT "\ntls_key " KEY "\nplain_http 1\n",
+	  "t.conf:10: plain_http: wrong number of arguments"),
 	C("kind a 1 /\nprotocol udp\n", "t.conf:7: kind: with protocol udp (expected HTTP requests"),
 	C("kind a 1 /\npayload_size 64\n", "t.conf:7: kind: with protocol tcp and raw payloads"),
 	C("kind a 1 /\nflood\n", "t.conf:7: kind: given with flood on line 8"),
@@ -1083,6 +1096,27 @@ test_mix(void **state)
 	assert_int_equal(cfg.kinds[1].has_proto, 1);
 	assert_int_equal(cfg.kinds[1].proto, DP_PROTO_HTTP);
 	assert_int_equal(cfg.kinds[2].weight, 0);
+
+	/* http and https kinds in one file: protocol https, each its own */
+	cfg = parse_client_plus("protocol https\nkind p 60 /1k http\nkind t 40 /16k https\n"
+				"kind d 1 /x\n");
+	assert_int_equal(cfg.n_kinds, 3);
+	assert_int_equal(cfg.kinds[0].proto, DP_PROTO_HTTP);
+	assert_int_equal(cfg.kinds[1].proto, DP_PROTO_HTTPS);
+	assert_int_equal(cfg.kinds[2].has_proto, 0);
+	/* plain_http: stored, dumped, read back */
+	cfg = parse_ok("mode server\ncpu 0\nport 01:00.0 198.18.0.1 198.18.0.2\n"
+		       "client 198.18.1.2 4\nserver 198.18.0.1 1\nprotocol https\ntls_cert " CERT
+		       "\ntls_key " KEY "\nplain_http\n");
+	assert_int_equal(cfg.plain_http, 1);
+	dp_config_dump(&cfg, text, sizeof(text));
+	assert_non_null(strstr(text, "\nplain_http\n"));
+	{
+		struct dp_config back;
+
+		assert_int_equal(dp_config_parse("dump", text, &back, err, sizeof(err)), 0);
+		assert_int_equal(back.plain_http, 1);
+	}
 
 	/* without kind lines: no kinds, no objects, seed 0 */
 	cfg = parse_client_plus("");

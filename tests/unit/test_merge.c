@@ -27,6 +27,7 @@
 #define SECS 10
 
 static int kinds_in_summary; /* summary() gives its instance traffic kinds */
+static int objects_in_summary; /* summary() is a server's, with objects */
 
 struct inst {
 	struct dp_shm *s;
@@ -47,7 +48,7 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 	assert_non_null(in->s);
 	memset(in->s, 0, sizeof(*in->s));
 	in->s->hdr.tsc_hz = hz;
-	in->s->hdr.mode = DP_MODE_CLIENT;
+	in->s->hdr.mode = objects_in_summary ? DP_MODE_SERVER : DP_MODE_CLIENT;
 	in->s->hdr.state = DP_ST_DONE;
 	in->s->hdr.n_workers = 1;
 	snprintf(in->s->hdr.name, sizeof(in->s->hdr.name), "%s", name);
@@ -63,6 +64,15 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 		for (int c = 0; c < DP_KC__COUNT; c++) {
 			in->s->wkinds[0].c[0][c] = n + (uint64_t)c;
 			in->s->wkinds[0].c[1][c] = 10 * (uint64_t)c + 1;
+		}
+	}
+	if (objects_in_summary) { /* "/1k" in both, "/x" only in instance "a" */
+		in->s->objects.n = name[0] == 'a' ? 2 : 1;
+		snprintf(in->s->objects.path[0], sizeof(in->s->objects.path[0]), "/1k");
+		snprintf(in->s->objects.path[1], sizeof(in->s->objects.path[1]), "/x");
+		for (int c = 0; c < DP_OC__COUNT; c++) {
+			in->s->wobjects[0].c[0][c] = n + (uint64_t)c;
+			in->s->wobjects[0].c[1][c] = 10 * (uint64_t)c + 1;
 		}
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -205,6 +215,39 @@ test_kinds(void **state)
 	unlink(b);
 }
 
+/* A server's objects (issue 37): summed by path, as kinds by name. */
+static void
+test_objects(void **state)
+{
+	char a[] = "/tmp/test_merge_a.XXXXXX", b[] = "/tmp/test_merge_b.XXXXXX", err[256] = "";
+	char *paths[] = { a, b };
+	json_t *j, *os;
+	int rc;
+
+	(void)state;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	objects_in_summary = 1;
+	summary(a, "a", 1000000000, 100, 100, 100, NULL);
+	summary(b, "b", 1000000000, 50, 100, 100, NULL);
+	objects_in_summary = 0;
+	j = run_merge(2, paths, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_null(json_object_get(j, "kinds"));
+	os = json_object_get(j, "objects");
+	assert_int_equal(json_array_size(os), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(os, 0), "path")), "/1k");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(os, 1), "path")), "/x");
+	/* /1k: in both, 100 + c and 50 + c; /x: a's alone, 10c + 1 */
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(os, 0), "requests")), 150);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(os, 0), "http2XX")), 152);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(os, 0), "goodTx")), 154);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(os, 1), "goodTx")), 21);
+	json_decref(j);
+	unlink(a);
+	unlink(b);
+}
+
 static void
 test_other_hz(void **state)
 {
@@ -301,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_same_hz),
 		cmocka_unit_test(test_other_hz),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_older_summary),
 	};

@@ -296,6 +296,73 @@ test_kinds(void **state)
 	free(st_json);
 }
 
+/* A server's objects (issue 37): the same rows as a client's kinds
+ * (figures.h's dp_rows): stats and status, text and --json, and
+ * Prometheus with the path as the object label ('"' and '\\' escaped),
+ * each object's counters summed over the workers; none without objects. */
+static void
+test_objects(void **state)
+{
+	struct fixture *f = *state;
+	struct dp_shm *s = f->s;
+	char *text, *json, *st_text, *st_json, *prom;
+	size_t len = 0;
+	FILE *o;
+	static const char *const want_text =
+		"object /1k: requests 7 http2XX 6 goodTx 8872\n"
+		"object /a\"b\\c: requests 2 http2XX 2 goodTx 1440\n";
+	static const char *const want_json =
+		",\"objects\":[{\"path\":\"/1k\",\"requests\":7,\"http2XX\":6,\"goodTx\":8872},"
+		"{\"path\":\"/a\\\"b\\\\c\",\"requests\":2,\"http2XX\":2,\"goodTx\":1440}]";
+
+	one_second(f, DP_MODE_SERVER);
+	print(p_json, f, &json);
+	assert_null(strstr(json, "objects")); /* none without object lines */
+	free(json);
+	s->objects.n = 2;
+	snprintf(s->objects.path[0], sizeof(s->objects.path[0]), "/1k");
+	snprintf(s->objects.path[1], sizeof(s->objects.path[1]), "/a\"b\\c");
+	for (int w = 0; w < 2; w++) {
+		s->wobjects[w].c[0][DP_OC_REQ] = w ? 4 : 3;
+		s->wobjects[w].c[0][DP_OC_HTTP_2XX] = 3;
+		s->wobjects[w].c[0][DP_OC_GOOD_TX] = 4436;
+		s->wobjects[w].c[1][DP_OC_REQ] = 1;
+		s->wobjects[w].c[1][DP_OC_HTTP_2XX] = 1;
+		s->wobjects[w].c[1][DP_OC_GOOD_TX] = 720;
+	}
+	s->wobjects[0].c[2][DP_OC_REQ] = 99; /* beyond n: not shown */
+	print(p_text, f, &text);
+	print(p_json, f, &json);
+	o = open_memstream(&st_text, &len);
+	assert_non_null(o);
+	ctl_print_status(o, s, 2000, 0);
+	fclose(o);
+	o = open_memstream(&st_json, &len);
+	assert_non_null(o);
+	ctl_print_status(o, s, 2000, 1);
+	fclose(o);
+	o = open_memstream(&prom, &len);
+	assert_non_null(o);
+	ctl_prometheus_exposition(o, s);
+	fclose(o);
+	assert_non_null(strstr(text, want_text));
+	assert_non_null(strstr(st_text, want_text));
+	assert_non_null(strstr(json, want_json));
+	assert_non_null(strstr(st_json, want_json));
+	assert_non_null(strstr(prom, "# TYPE dperf_object_requests_total counter\n"
+				     "dperf_object_requests_total{instance=\"agree\",role=\"server\",object=\"/1k\"} 7\n"
+				     "dperf_object_requests_total{instance=\"agree\",role=\"server\",object=\"/a\\\"b\\\\c\"} 2\n"));
+	assert_non_null(strstr(prom, "dperf_object_http_2xx_total{instance=\"agree\",role=\"server\",object=\"/1k\"} 6\n"));
+	assert_non_null(strstr(prom, "dperf_object_good_tx_bytes_total{instance=\"agree\",role=\"server\",object=\"/1k\"} 1109\n"));
+	assert_null(strstr(prom, "dperf_object_weight"));
+	assert_null(strstr(prom, "dperf_kind_"));
+	free(text);
+	free(json);
+	free(st_text);
+	free(st_json);
+	free(prom);
+}
+
 static void
 test_server(void **state)
 {
@@ -401,6 +468,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_objects, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
