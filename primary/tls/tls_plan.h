@@ -11,9 +11,12 @@
  * ciphertext ends on a segment boundary within 16 KB of plaintext (with
  * mss 1460 and TLS 1.3's 22 bytes, 16,038 bytes filling 11 segments
  * exactly), so that no record leaves a part of a segment to the next one
- * and the records add no segment the 16 KB records would not. (A 1460-byte
- * answer is a 1482-byte record: two segments whatever its cut, since its
- * ciphertext is more than one.)
+ * and the records add no segment the 16 KB records would not. The first
+ * record of a message over 16 KB fills only its first segment: the peer
+ * reads the message's head from the first segment instead of after the
+ * 11 a 16 KB record spans (more than the initial congestion window's 10).
+ * (A 1460-byte answer is a 1482-byte record: two segments whatever its
+ * cut, since its ciphertext is more than one.)
  */
 #ifndef DPERF_TLS_PLAN_H
 #define DPERF_TLS_PLAN_H
@@ -38,16 +41,18 @@
 
 /* The plaintext of a message's next record: left bytes of it still to
  * write, the record's first byte at offset at (0 .. mss - 1) of its
- * segment, ovh the bytes a record adds with the connection's cipher. A
- * record aligned so would be under half of 16 KB (a jumbo mss): 16 KB,
- * unaligned. */
+ * segment, ovh the bytes a record adds with the connection's cipher,
+ * first when it is the message's first record. A record aligned so would
+ * be under half of 16 KB (a jumbo mss): 16 KB, unaligned. */
 static inline uint32_t
-tls_record_plain(uint32_t left, uint32_t at, uint32_t mss, uint32_t ovh)
+tls_record_plain(uint32_t left, uint32_t at, uint32_t mss, uint32_t ovh, int first)
 {
 	uint32_t end;
 
 	if (left <= TLS_RECORD_PLAIN_MAX)
 		return left;
+	if (first && mss - at >= ovh + 512)
+		return mss - at - ovh; /* the rest of its segment */
 	end = (at + TLS_RECORD_PLAIN_MAX + ovh) / mss * mss; /* the last boundary a full record reaches */
 	if (end < at + ovh + TLS_RECORD_PLAIN_MAX / 2)
 		return TLS_RECORD_PLAIN_MAX;
@@ -55,12 +60,12 @@ tls_record_plain(uint32_t left, uint32_t at, uint32_t mss, uint32_t ovh)
 }
 
 /* The bytes a connection holds for a message of len bytes, at most: its
- * records (every one but the last at least 8 KB of plaintext, each at most
- * TLS_RECORD_OVERHEAD more) and TLS_OUT_SLACK. */
+ * records (but the first and the last, each at least 8 KB of plaintext;
+ * each at most TLS_RECORD_OVERHEAD more) and TLS_OUT_SLACK. */
 static inline uint64_t
 tls_msg_hold_max(uint64_t len)
 {
-	return len + (1 + len / (TLS_RECORD_PLAIN_MAX / 2)) * TLS_RECORD_OVERHEAD + TLS_OUT_SLACK;
+	return len + (2 + len / (TLS_RECORD_PLAIN_MAX / 2)) * TLS_RECORD_OVERHEAD + TLS_OUT_SLACK;
 }
 
 /* The longest message a connection can hold whole until it is acknowledged
@@ -68,7 +73,7 @@ tls_msg_hold_max(uint64_t len)
 static inline uint32_t
 tls_msg_max(void)
 {
-	uint64_t len = (uint64_t)(TLS_OUT_MAX - TLS_OUT_SLACK - TLS_RECORD_OVERHEAD) * (TLS_RECORD_PLAIN_MAX / 2) /
+	uint64_t len = (uint64_t)(TLS_OUT_MAX - TLS_OUT_SLACK - 2 * TLS_RECORD_OVERHEAD) * (TLS_RECORD_PLAIN_MAX / 2) /
 		       (TLS_RECORD_PLAIN_MAX / 2 + TLS_RECORD_OVERHEAD);
 
 	while (tls_msg_hold_max(len + 1) <= TLS_OUT_MAX)
