@@ -35,6 +35,12 @@ out_reserve(struct tls_conn *c, uint32_t n)
 	return 0;
 }
 
+int
+tls_out_reserve(struct tls_conn *c, uint32_t n)
+{
+	return out_reserve(c, n);
+}
+
 static int
 bio_write(BIO *b, const char *data, int len)
 {

@@ -86,6 +86,12 @@ int tls_write(struct tls_conn *c, const void *data, uint32_t len);
  * (0 when c->out is full), or -enum tls_fail. */
 int64_t tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap);
 
+/* Room for n more bytes of records in c->out, made at once: a long
+ * message's records are then written without the buffer growing (each
+ * growth a realloc that may copy what is written). 0, or -1 (beyond
+ * TLS_OUT_MAX, or out of memory: the write that follows fails). */
+int tls_out_reserve(struct tls_conn *c, uint32_t n);
+
 /* The bytes a record adds to its plaintext with the connection's cipher
  * (TLS 1.3 AES-GCM: 22; TLS 1.2 AES-GCM: 29); TLS_RECORD_OVERHEAD when
  * unknown (before the handshake, a CBC suite). */

@@ -201,6 +201,8 @@ tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m)
 	/* Records sized to the segments (tls_plan.h): the sender cuts c->out
 	 * at multiples of mss from its first byte */
 	ovh = tls_record_overhead(c);
+	/* its records' room at once (at most two records under 8 KB: tls_plan.h) */
+	(void)tls_out_reserve(c, m->len + (2 + m->len / (TLS_RECORD_PLAIN_MAX / 2)) * ovh);
 	for (uint32_t off = 0; off < m->len;) {
 		uint32_t n = tls_record_plain(m->len - off, c->out_len % nw->mss, nw->mss, ovh, off == 0);
 		int r = tls_write(c, m->data + off, n);

@@ -13,12 +13,22 @@
  * connections per CPU-second are what one core could do with nothing but
  * OpenSSL and this BIO, the ceiling an engine can approach.
  *
- *   tls_ref [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY
+ *   tls_ref [-m hs|keepalive|bulk] [-s BYTES] [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY
  *
- * Prints one JSON object: per side the microseconds of CPU per
- * connection and the connections per CPU-second; the share resumed.
- * With -r tickets the first connection is full and every later one
- * offers the latest ticket, as the engine's client does.
+ * -m hs (the default): prints one JSON object: per side the microseconds
+ * of CPU per connection and the connections per CPU-second; the share
+ * resumed. With -r tickets the first connection is full and every later
+ * one offers the latest ticket, as the engine's client does.
+ *
+ * -m keepalive and -m bulk (issue 38): one connection (its handshake not
+ * counted) carries N requests, each answered with an HTTP answer of BYTES
+ * (keepalive: 1460 by default, one record, as the engine's server writes
+ * an answer of at most 16 KB; bulk: 1000000, in the engine's records for
+ * mss 1460, tls_plan.h: the first filling a segment, then 16,038 bytes
+ * each). Per side: the CPU microseconds per answer, answers per
+ * CPU-second and the answers' Gbit/s per core (their bytes, as the
+ * engine's bitsRx counts what it receives less the packets' headers),
+ * and the cipher negotiated.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -125,6 +135,117 @@ timed_close(struct end *e)
 	e->ns += cpu_ns() - t0;
 }
 
+/* An answer of the mode's: len bytes written as the engine's server
+ * writes them (tls_tcp.c's tls_write_msg for mss 1460). */
+#define REF_MSS 1460
+static int
+timed_answer(struct end *e, const uint8_t *msg, uint32_t len)
+{
+	uint64_t t0 = cpu_ns();
+	uint32_t ovh = tls_record_overhead(&e->conn);
+	int r = 0;
+
+	if (len > TLS_RECORD_PLAIN_MAX)
+		(void)tls_out_reserve(&e->conn, len + (2 + len / (TLS_RECORD_PLAIN_MAX / 2)) * ovh);
+	for (uint32_t off = 0; off < len && r == 0;) {
+		uint32_t n = tls_record_plain(len - off, e->conn.out_len % REF_MSS, REF_MSS, ovh, off == 0);
+
+		r = tls_write(&e->conn, msg + off, n);
+		off += n;
+	}
+	e->ns += cpu_ns() - t0;
+	return r;
+}
+
+/* Plaintext bytes the client read (the answers whole, checked at the end). */
+static uint64_t got_bytes;
+
+static void
+count(void *arg, const uint8_t *data, uint32_t len)
+{
+	(void)arg;
+	(void)data;
+	got_bytes += len;
+}
+
+/* A request and its answer on the connection open: 0, or -1. */
+static int
+exchange(struct end *cli, struct end *srv, const uint8_t *answer_msg, uint32_t len)
+{
+	uint64_t t0;
+	int r;
+
+	if (timed_write(cli, request, sizeof(request) - 1) != 0)
+		return -1;
+	t0 = cpu_ns();
+	r = tls_input(&srv->conn, cli->conn.out, cli->conn.out_len, discard, NULL);
+	tls_acked(&cli->conn, cli->conn.out_len);
+	srv->ns += cpu_ns() - t0;
+	if (r < 0 || timed_answer(srv, answer_msg, len) != 0)
+		return -1;
+	t0 = cpu_ns();
+	r = tls_input(&cli->conn, srv->conn.out, srv->conn.out_len, count, NULL);
+	cli->ns += cpu_ns() - t0;
+	t0 = cpu_ns();
+	tls_acked(&srv->conn, srv->conn.out_len);
+	srv->ns += cpu_ns() - t0;
+	return r < 0 ? -1 : 0;
+}
+
+/* -m keepalive and bulk: n answers of len bytes on one connection. */
+static int
+answers(struct end *cli, struct end *srv, long n, uint32_t len, const char *mode)
+{
+	uint8_t *msg = malloc(len);
+	int head;
+	const char *cipher;
+
+	if (msg == NULL)
+		return 1;
+	memset(msg, 'a', len);
+	head = snprintf((char *)msg, len, "HTTP/1.1 200 OK\r\nContent-Length: %10u\r\n\r\n", 0u);
+	if (head < 0 || (uint32_t)head >= len) {
+		fprintf(stderr, "tls_ref: -s %u: at least %d bytes (an HTTP head)\n", len, head + 1);
+		free(msg);
+		return 2;
+	}
+	snprintf((char *)msg, len, "HTTP/1.1 200 OK\r\nContent-Length: %10u\r\n", len - (uint32_t)head);
+	msg[head - 2] = '\r'; /* snprintf's NUL over the blank line's first byte */
+	if (timed_open(cli) != 0 || timed_open(srv) != 0 || pump(cli, srv) != 0 || cli->conn.state != TLS_UP ||
+	    srv->conn.state != TLS_UP) {
+		fprintf(stderr, "tls_ref: the handshake failed\n");
+		free(msg);
+		return 1;
+	}
+	cipher = SSL_get_cipher_name(srv->conn.ssl);
+	for (long i = 0; i < WARMUP + n; i++) {
+		if (i == WARMUP) {
+			cli->ns = srv->ns = 0;
+			got_bytes = 0;
+		}
+		if (exchange(cli, srv, msg, len) != 0) {
+			fprintf(stderr, "tls_ref: answer %ld failed (client state %d fail %d, server state %d fail %d)\n",
+				i, cli->conn.state, cli->conn.fail, srv->conn.state, srv->conn.fail);
+			free(msg);
+			return 1;
+		}
+	}
+	free(msg);
+	if (got_bytes != (uint64_t)n * len) {
+		fprintf(stderr, "tls_ref: the client read %llu bytes, expected %llu\n", (unsigned long long)got_bytes,
+			(unsigned long long)n * len);
+		return 1;
+	}
+	printf("{\"mode\":\"%s\",\"answers\":%ld,\"answer_bytes\":%u,\"cipher\":\"%s\","
+	       "\"server_us\":%.2f,\"client_us\":%.2f,\"server_per_cpu_s\":%.0f,\"client_per_cpu_s\":%.0f,"
+	       "\"server_gbps\":%.3f,\"client_gbps\":%.3f}\n",
+	       mode, n, len, cipher, srv->ns / 1e3 / n, cli->ns / 1e3 / n, n * 1e9 / srv->ns, n * 1e9 / cli->ns,
+	       (double)n * len * 8 / srv->ns, (double)n * len * 8 / cli->ns);
+	timed_close(cli);
+	timed_close(srv);
+	return 0;
+}
+
 /* One connection: 1 when resumed, 0 full, -1 failed. */
 static int
 connection(struct end *cli, struct end *srv)
@@ -147,7 +268,8 @@ connection(struct end *cli, struct end *srv)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tls_ref [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY\n");
+	fprintf(stderr, "usage: tls_ref [-m hs|keepalive|bulk] [-s BYTES] [-n N] [-r none|tickets] [-g GROUPS] "
+			"[-v 12|13] CERT KEY\n");
 	exit(2);
 }
 
@@ -157,13 +279,29 @@ main(int argc, char **argv)
 	struct end cli = {0}, srv = {0};
 	struct tls_opts so = {.server = 1, .version = 13, .groups = "X25519"}, co;
 	char err[512];
-	long n = 2000;
+	long n = 2000, size = 0;
 	int opt, resumed = 0;
+	const char *mode = "hs";
 
-	while ((opt = getopt(argc, argv, "n:r:g:v:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:n:r:g:v:")) != -1) {
 		char *end;
 
 		switch (opt) {
+		case 'm':
+			if (strcmp(optarg, "hs") != 0 && strcmp(optarg, "keepalive") != 0 && strcmp(optarg, "bulk") != 0) {
+				fprintf(stderr, "tls_ref: -m %s: hs, keepalive or bulk\n", optarg);
+				return 2;
+			}
+			mode = optarg;
+			break;
+		case 's':
+			errno = 0;
+			size = strtol(optarg, &end, 10);
+			if (errno || *end || size < 64 || size > 4000000) {
+				fprintf(stderr, "tls_ref: -s %s: 64 to 4000000 bytes\n", optarg);
+				return 2;
+			}
+			break;
 		case 'n':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -203,6 +341,14 @@ main(int argc, char **argv)
 	    tls_side_init(&cli.side, &co, err, sizeof(err)) < 0) {
 		fprintf(stderr, "tls_ref: %s\n", err);
 		return 1;
+	}
+	if (strcmp(mode, "hs") != 0) {
+		int rc = answers(&cli, &srv, n, (uint32_t)(size ? size : strcmp(mode, "bulk") == 0 ? 1000000 : 1460),
+				 mode);
+
+		tls_side_free(&cli.side);
+		tls_side_free(&srv.side);
+		return rc;
 	}
 	for (long i = 0; i < WARMUP + n; i++) {
 		int r;
