@@ -316,7 +316,7 @@ static void
 https_big_server(struct dp_config *c)
 {
 	https_server(c);
-	c->payload_size = 40000; /* an answer over many segments and three records */
+	c->payload_size = 40000; /* an answer over many segments and four records (tls_plan.h) */
 }
 
 /* An answer longer than a segment (the template's segments, msg_segment)
