@@ -7,6 +7,7 @@
 #include "control/config_rules.h"
 #include "control/control.h"
 #include "http/messages.h"
+#include "tls/tls_plan.h"
 
 static int __attribute__((format(printf, 6, 7)))
 rules_err(const struct dp_config *cfg, uint32_t line, const char *kw, char *err, size_t errlen,
@@ -43,6 +44,22 @@ rule_limits(const struct dp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Over TLS a message's records are held whole until the peer acknowledges
+ * them (tls/tls_plan.h): a message whose records may be more than
+ * TLS_OUT_MAX is refused here, not failed at its first write (issue 38).
+ * what: "an answer", "a request". */
+static int
+tls_fits(const struct dp_config *cfg, uint32_t len, const char *what, char *why, size_t whylen)
+{
+	if (!DP_PROTO_IS_TLS(cfg->protocol) || tls_msg_hold_max(len) <= TLS_OUT_MAX)
+		return 0;
+	snprintf(why, whylen, "%s of %u bytes over TLS takes up to %llu bytes of records, more than "
+		 "a TLS connection holds unacknowledged (TLS_OUT_MAX, %u bytes) (expected messages of at "
+		 "most %u bytes over TLS)", what, len, (unsigned long long)tls_msg_hold_max(len),
+		 TLS_OUT_MAX, tls_msg_max());
+	return -1;
+}
+
 /* Every worker's messages fit one segment (each worker names its own
  * server address in the HTTP Host header, so each is composed). */
 static int
@@ -65,12 +82,20 @@ rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
 
 		if (msg_compose_object(cfg, j, buf, lens, why, sizeof(why)) != 0)
 			rc = rules_err(cfg, cfg->objects[j].line, "object", err, errlen, "%s", why);
+		else if (tls_fits(cfg, lens[0] > lens[1] ? lens[0] : lens[1], "an answer", why, sizeof(why)) != 0)
+			rc = rules_err(cfg, cfg->objects[j].line, "object", err, errlen, "%s: %s",
+				       cfg->objects[j].path, why);
 	}
 	for (uint32_t p = 0; p < cfg->n_servers && rc == 0; p++)
 		for (uint32_t q = 0; q < per_port && rc == 0; q++) {
 			struct dp_ip srv = dp_range_addr(&cfg->servers[p], q);
 			if (msg_compose(cfg, &srv, buf, &ml, &kw, why, sizeof(why)) != 0)
 				rc = rules_err(cfg, dp_config_line(cfg, kw), kw, err, errlen, "%s", why);
+			else if (cfg->mode == DP_MODE_CLIENT ? tls_fits(cfg, ml.req, "a request", why, sizeof(why))
+							     : tls_fits(cfg, ml.rsp_ka > ml.rsp_close ? ml.rsp_ka : ml.rsp_close,
+									"an answer", why, sizeof(why)))
+				rc = rules_err(cfg, dp_config_line(cfg, "payload_size"), "payload_size", err, errlen,
+					       "%s", why);
 			for (uint32_t k = 0; k < cfg->n_kinds && rc == 0; k++)
 				if (msg_compose_kind(cfg, &srv, k, buf, why, sizeof(why)) == 0)
 					rc = rules_err(cfg, cfg->kinds[k].line, "kind", err, errlen, "%s",

@@ -72,6 +72,11 @@ struct msg {
 	/* A message longer than what is stored of it: the whole segments
 	 * stored, the rest by the content rule above; 0: all stored. */
 	uint32_t seg_stored;
+	/* A segment's bytes with no sum computed (sum unset): the packet
+	 * writer sums them as it copies them (net/cksum.h's dp_copy_cksum; a
+	 * TLS connection's records, issue 38). Either way is right: 1 only
+	 * saves a pass where no sum was made. */
+	uint8_t sum_on_copy;
 };
 
 /* A worker's messages (boot/worker_msgs.c builds them). */

@@ -242,6 +242,7 @@ msg_segment(const struct msg *m, uint32_t mss, uint32_t k, struct msg *seg)
 	seg->len = len;
 	seg->seg_sum = NULL;
 	seg->seg_stored = 0;
+	seg->sum_on_copy = 0;
 }
 
 /* Bytes of data (not counting a FIN) sent and not yet acknowledged. */
@@ -261,7 +262,7 @@ static inline void
 sk_send_msg(struct netw *nw, const struct tuple *t, const struct sock *sk, uint32_t seq,
 	    uint8_t flags, const struct msg *m)
 {
-	struct msg part = { .seg_sum = NULL, .seg_stored = 0 };
+	struct msg part = { .seg_sum = NULL, .seg_stored = 0, .sum_on_copy = 0 };
 	uint32_t off = 0;
 
 	if (__builtin_expect(m->len <= sk->snd_mss, 1)) {

@@ -30,6 +30,7 @@ tcp_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, uint32_t se
 					(synopt & TCP_SYN_WS ? TCP_OPT_WS_LEN : 0) +
 					(synopt & TCP_SYN_SACK ? TCP_OPT_SACK_OK_LEN : 0) : 0;
 	uint32_t dlen = msg ? msg->len : 0, thl = sizeof(struct rte_tcp_hdr) + synlen + optlen;
+	uint32_t dsum = msg ? msg->sum : 0;
 	struct rte_tcp_hdr *th;
 	uint32_t hsum;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -80,18 +81,22 @@ tcp_fill(struct netw *nw, struct rte_mbuf *m, const struct tuple *t, uint32_t se
 		memcpy((uint8_t *)(th + 1) + synlen, opt, optlen);
 		hsum += __rte_raw_cksum(opt, optlen, 0);
 	}
-	if (dlen)
-		rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
+	if (dlen) {
+		if (msg->sum_on_copy && !nw->io.np->tx_cksum) /* the copy is the sum's pass */
+			dsum = dp_copy_cksum((uint8_t *)th + thl, msg->data, dlen, 0);
+		else
+			rte_memcpy((uint8_t *)th + thl, msg->data, dlen);
+	}
 	m->data_len = m->pkt_len = l2 + l3 + thl + dlen;
 	if (nw->v6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(p + l2);
 		ip6_write(&nw->io, ip6, t, IPPROTO_TCP, (uint16_t)(thl + dlen));
-		th->cksum = l4_cksum6(&nw->io, m, ip6, th, thl, msg ? msg->sum : 0, l2, 0);
+		th->cksum = l4_cksum6(&nw->io, m, ip6, th, thl, dsum, l2, 0);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + l2);
 		uint16_t l4len = (uint16_t)(thl + dlen);
 		uint32_t isum = ip_write(&nw->io, ip, t, IPPROTO_TCP, l4len);
-		th->cksum = l4_cksum(&nw->io, m, ip, t, isum, hsum, msg ? msg->sum : 0, l4len, l2, 0);
+		th->cksum = l4_cksum(&nw->io, m, ip, t, isum, hsum, dsum, l4len, l2, 0);
 	}
 }
 

@@ -65,7 +65,8 @@ send_part(struct netw *nw, struct sock *sk, struct sk_snd *snd, const struct tup
 	if (off != 0 || len != seg.len) {
 		seg.data += off;
 		seg.len = len;
-		seg.sum = pkt_sum(seg.data, len);
+		if (!seg.sum_on_copy)
+			seg.sum = pkt_sum(seg.data, len);
 	}
 	if (end - snd->base == src->len) {
 		f |= TH_PSH;

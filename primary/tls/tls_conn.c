@@ -11,10 +11,7 @@
 /* The first allocation of c->out: a server's first flight with an ECDSA
  * P-256 certificate (about 1.1 KB in TLS 1.3) fits; it doubles from there. */
 #define TLS_OUT_FIRST 2048
-/* A record's bytes beyond its plaintext, at most: header 5, TLS 1.3's
- * content type 1 and tag 16, TLS 1.2 CBC's IV, MAC and padding; OpenSSL
- * allows 256 (SSL3_RT_MAX_ENCRYPTED_OVERHEAD), so do we. */
-#define TLS_RECORD_OVERHEAD 261
+_Static_assert(TLS_RECORD_PLAIN_MAX == TLS_PLAIN_MAX, "tls_plan.h's record is tls_ctx.h's");
 
 /* ---- the BIO: reads the segment being received, writes to c->out ---- */
 
@@ -36,6 +33,12 @@ out_reserve(struct tls_conn *c, uint32_t n)
 	c->out = p;
 	c->out_cap = cap;
 	return 0;
+}
+
+int
+tls_out_reserve(struct tls_conn *c, uint32_t n)
+{
+	return out_reserve(c, n);
 }
 
 static int
@@ -260,6 +263,23 @@ tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap)
 		taken += n;
 	}
 	return taken;
+}
+
+uint32_t
+tls_record_overhead(const struct tls_conn *c)
+{
+	const SSL_CIPHER *ci = c->ssl != NULL ? SSL_get_current_cipher(c->ssl) : NULL;
+	const char *name;
+	uint32_t tag;
+
+	if (ci == NULL || !SSL_CIPHER_is_aead(ci))
+		return TLS_RECORD_OVERHEAD;
+	name = SSL_CIPHER_get_name(ci);
+	tag = strstr(name, "CCM8") != NULL || strstr(name, "CCM_8") != NULL ? 8 : 16;
+	if (SSL_version(c->ssl) >= TLS1_3_VERSION)
+		return 5 + 1 + tag; /* header, inner content type, tag */
+	/* TLS 1.2: GCM and CCM carry an 8-byte explicit nonce, ChaCha20 none */
+	return 5 + tag + (SSL_CIPHER_get_cipher_nid(ci) == NID_chacha20_poly1305 ? 0 : 8);
 }
 
 void

@@ -17,6 +17,7 @@
 #include <openssl/ssl.h>
 
 #include "tls/tls_ctx.h"
+#include "tls/tls_plan.h"
 
 enum tls_state {
 	TLS_IDLE = 0, /* no SSL object */
@@ -77,15 +78,25 @@ int tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_f
  * For a message whose records fit below TLS_OUT_MAX (a request, a head). */
 int tls_write(struct tls_conn *c, const void *data, uint32_t len);
 
-/* The records not yet acknowledged a connection may hold: a peer that
- * reads nothing fails the connection beyond it. */
-#define TLS_OUT_MAX (1u << 22)
+/* (TLS_OUT_MAX, the records not yet acknowledged a connection may hold:
+ * tls_plan.h) */
 
 /* A long body: as much of data as fits, a full record at a time, while
  * c->out stays at most cap bytes (at most TLS_OUT_MAX); the rest waits for
  * the peer to acknowledge what is out. Returns the plaintext bytes taken
  * (0 when c->out is full), or -enum tls_fail. */
 int64_t tls_write_upto(struct tls_conn *c, const void *data, uint32_t len, uint32_t cap);
+
+/* Room for n more bytes of records in c->out, made at once: a long
+ * message's records are then written without the buffer growing (each
+ * growth a realloc that may copy what is written). 0, or -1 (beyond
+ * TLS_OUT_MAX, or out of memory: the write that follows fails). */
+int tls_out_reserve(struct tls_conn *c, uint32_t n);
+
+/* The bytes a record adds to its plaintext with the connection's cipher
+ * (TLS 1.3 AES-GCM: 22; TLS 1.2 AES-GCM: 29); TLS_RECORD_OVERHEAD when
+ * unknown (before the handshake, a CBC suite). */
+uint32_t tls_record_overhead(const struct tls_conn *c);
 
 /* Our close_notify appended to c->out. */
 void tls_shutdown(struct tls_conn *c);

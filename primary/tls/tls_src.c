@@ -12,7 +12,8 @@ src_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
 
 	out->data = c->out + off;
 	out->len = len;
-	out->sum = pkt_sum(out->data, len); /* the packet layer's sum, as send_part's */
+	out->sum = 0;
+	out->sum_on_copy = 1; /* summed as tcp_out copies it into the packet (issue 38) */
 	out->seg_sum = NULL;
 	out->seg_stored = 0;
 }

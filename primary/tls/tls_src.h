@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * A TLS connection's records as a source of the TCP sender (tcp_send.h):
- * segment k is c->out's bytes from k x mss, its sum computed as it is cut
- * (the bytes are this connection's own, so no sum is precomputed).
+ * segment k is c->out's bytes from k x mss, summed as the packet writer
+ * copies them (sum_on_copy: the bytes are this connection's own, so no
+ * sum is precomputed, and the copy and the sum are one pass).
  */
 #ifndef DPERF_TLS_SRC_H
 #define DPERF_TLS_SRC_H

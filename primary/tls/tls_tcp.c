@@ -188,17 +188,39 @@ tls_send(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t, 
 int
 tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m)
 {
+	uint32_t ovh;
 	struct msg seg;
 
-	if (m->seg_sum == NULL)
+	/* One record: a message of at most 16 KB (stored whole: the stored
+	 * prefix is 64 MiB), the common case */
+	if (m->len <= TLS_RECORD_PLAIN_MAX)
 		return tls_write(c, m->data, m->len);
-	for (uint32_t k = 0; (uint64_t)k * nw->mss < m->len; k++) {
-		int r;
+	if (__builtin_expect(m->seg_stored != 0, 0)) {
+		/* longer than what is stored of it: not over TLS (config_rules.c
+		 * refuses a message beyond tls_msg_max, far below the 64 MiB
+		 * stored), kept for completeness: a record per segment */
+		for (uint32_t k = 0; (uint64_t)k * nw->mss < m->len; k++) {
+			int r;
 
-		msg_segment(m, nw->mss, k, &seg);
-		r = tls_write(c, seg.data, seg.len);
+			msg_segment(m, nw->mss, k, &seg);
+			r = tls_write(c, seg.data, seg.len);
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	/* Records sized to the segments (tls_plan.h): the sender cuts c->out
+	 * at multiples of mss from its first byte */
+	ovh = tls_record_overhead(c);
+	/* its records' room at once (at most two records under 8 KB: tls_plan.h) */
+	(void)tls_out_reserve(c, m->len + (2 + m->len / (TLS_RECORD_PLAIN_MAX / 2)) * ovh);
+	for (uint32_t off = 0; off < m->len;) {
+		uint32_t n = tls_record_plain(m->len - off, c->out_len % nw->mss, nw->mss, ovh, off == 0);
+		int r = tls_write(c, m->data + off, n);
+
 		if (r < 0)
 			return r;
+		off += n;
 	}
 	return 0;
 }

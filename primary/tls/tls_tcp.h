@@ -99,9 +99,11 @@ tls_flush(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple *t,
 	tls_send(nw, sk, idx, t, c, (sk->flags & SKF_CLOSE) != 0);
 }
 
-/* A message of ours (a request, an answer) as records: one of a segment
- * at once, a longer one from its segments (a long template stores only a
- * prefix: http/messages.h). 0, or -enum tls_fail. */
+/* A message of ours (a request, an answer) as records: one of at most
+ * 16 KB in one record, a longer one in records whose ciphertext ends on
+ * segment boundaries (tls_plan.h: the first in one segment, then 16,038
+ * bytes in 11 segments of 1460 with TLS 1.3), the last one whole. 0, or
+ * -enum tls_fail. */
 int tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m);
 
 /* Our close after what is written: close_notify after the handshake

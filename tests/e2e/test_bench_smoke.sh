@@ -58,6 +58,15 @@ assert len(a["pairs"]) >= 1 and all(q["seconds_with"] and q["seconds_without"] f
 assert a["attached"].startswith("dperf-top -d 0.1, dperf-ctl stats --watch 0.1"), "attached: %s" % a["attached"]
 c = r["ctl_apply_us"]
 assert c["samples"] == 5 and c["unanswered"] == 0, "ctl samples %s" % c
+# issue 38: tls_ref answers on one connection, the cipher on 16 KB, and the
+# HTTPS keepalive figure set against both
+t = r["tls_ref"]
+for n in ("ka_1460", "bulk_1m"):
+    assert t[n]["server_per_cpu_s"] > 0 and t[n]["client_per_cpu_s"] > 0, "tls_ref %s: %s" % (n, t.get(n))
+assert (r["tls_crypto"].get("aead_16k_gbps") or 0) > 0, "no AEAD figure: %s" % r["tls_crypto"]
+tt = r["tls_throughput_gbps"]
+assert tt["answers_per_s"] > 0 and "lower" in tt.get("of_openssl", {}) and tt.get("of_aead_16k", 0) > 0, \
+    "tls_throughput against tls_ref and the cipher: %s" % tt
 ' || fail "bench JSON: $(tail -1 "$T/bench.out" | cut -c1-300)"
 grep -q "^figure" "$T/bench.out" || fail "no table printed"
 pass "$(grep -E '^cps|^throughput' "$T/bench.out" | tr -s ' ' | tr '\n' ';')"

@@ -318,6 +318,11 @@ class TlsRef(unittest.TestCase):
         self.assertEqual(r["ec_resumed"]["resume"], "tickets")
         self.assertEqual(r["rsa2048_full"]["cert"], "rsa2048-cert.pem")
         self.assertNotIn("failed", r)
+        # the answers' runs (issue 38): -m MODE -s BYTES, under their names
+        self.tool('echo "{\\"a2\\":\\"$2\\",\\"a4\\":\\"$4\\"}"\n')
+        r = bench.bench_tls_ref()
+        self.assertEqual(r["ka_1460"], {"a2": "keepalive", "a4": "1460"})
+        self.assertEqual(r["bulk_1m"], {"a2": "bulk", "a4": "1000000"})
 
     def test_failure_fails_the_figure(self):
         self.tool("echo 'tls_ref: a connection failed' >&2; exit 1\n")
@@ -423,6 +428,62 @@ class TlsCps(Patched):
 
     def test_no_ratio_without_the_crypto(self):
         self.assertEqual(bench.tls_ratios(500, {"failed": "openssl speed exited 1"}, ("resumed_hs",)), {})
+
+
+class TlsAnswers(Patched):
+    """Issue 38: HTTPS answers per second over tls_ref's for the same
+    answers (each side's answers per CPU-second, and the lower one against
+    the target), their plaintext Gbit/s over the cipher's on 16 KB."""
+
+    REF = {"ka_1460": {"server_per_cpu_s": 100000, "client_per_cpu_s": 80000},
+           "bulk_1m": {"server_per_cpu_s": 2000, "client_per_cpu_s": 2500}}
+
+    def test_keepalive_over_tls_ref(self):
+        self.runs.append(run_of(50000, dict(CLEAN_CLIENT, httpGet=300000, http2XX=300000)))
+        self.servers.append(dict(CLEAN_SERVER, httpGet=300000, http2XX=300000))
+        r = bench.bench_tls_throughput(self.REF, {"aead_16k_gbps": 10.0})
+        self.assertEqual(r["response_bytes"], 1460)
+        self.assertEqual(r["answers_per_s"], 50000)
+        self.assertEqual(r["plain_gbps"], 0.584)  # 50,000 x 1460 x 8
+        # 50k/s: half the server's 100k per CPU-second, 62.5% of the client's (the lower)
+        self.assertEqual(r["of_openssl"], {"server": 0.5, "client": 0.625, "lower": 0.625,
+                                           "target_50pct_met": True})
+        self.assertEqual(r["of_aead_16k"], 0.058)
+        self.assertNotIn("failed", r)
+
+    def test_bulk_target_not_met(self):
+        self.runs.append(run_of(1000, dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000)))
+        self.servers.append(dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
+        r = bench.bench_tls_large(self.REF, {"aead_16k_gbps": 20.0})
+        self.assertEqual(r["response_bytes"], 1000000)
+        self.assertEqual(r["plain_gbps"], 8.0)
+        # 1000/s over the server's 2000 (the lower): 50%, under 60%
+        self.assertEqual(r["of_openssl"], {"server": 0.5, "client": 0.4, "lower": 0.5,
+                                           "target_60pct_met": False})
+        self.assertEqual(r["of_aead_16k"], 0.4)
+
+    def test_no_ratio_without_references(self):
+        self.runs.append(run_of(1000, dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000)))
+        self.servers.append(dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
+        r = bench.bench_tls_throughput(None, {"failed": "openssl speed exited 1"})
+        self.assertNotIn("of_openssl", r)
+        self.assertNotIn("of_aead_16k", r)
+        self.assertEqual(bench.of_tls_ref(10, {"server_per_cpu_s": 0}, 0.5), {})
+
+    def test_aead_speed_line(self):
+        out = "+DT:AES-256-GCM:1:16384\n+R:130030:AES-256-GCM:0.500000\n+H:16384\n+F:25:AES-256-GCM:4260823040.00\n"
+        self.assertEqual(bench.parse_speed_evp(out, "aes-256-gcm"), 34.087)
+        self.assertIsNone(bench.parse_speed_evp(out.replace("+F:", "+X:"), "aes-256-gcm"))
+
+    def test_rows_printed(self):
+        r = {"tls_large_gbps": dict(bench.stat([8.0]), errors={}, tries=1, answers_per_s=1000, plain_gbps=8.0,
+                                    of_aead_16k=0.4, of_openssl={"server": 0.5, "client": 0.4, "lower": 0.5,
+                                                                 "target_60pct_met": False})}
+        rows = dict((a, b) for a, b, _ in bench.tls_rows(r))
+        self.assertEqual(rows["  of tls_ref's answers per CPU-second: server / client / lower (target 60%)"],
+                         "50% / 40% / 50% (not met)")
+        self.assertEqual(rows["  answers/s; their plaintext Gbit/s; of the cipher's 16 KB Gbit/s on one core"],
+                         "1000; 8.00; 40%")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
  * Unit tests of primary/net/cksum.h: dp_cksum gives the same folded sum as
  * DPDK's __rte_raw_cksum for every length up to 9000 bytes, at every
  * alignment, from any starting sum, on random, all-zero and all-ones data
- * (the wide AVX2 path from 256 bytes, when built with AVX2).
+ * (the wide AVX2 path from 256 bytes, when built with AVX2); so does
+ * dp_copy_cksum, which copies the bytes as it sums them (issue 38: a TLS
+ * segment's copy into its packet), writing nothing beside them.
  */
 // links:
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #define MAXLEN 9000
 
 static uint8_t buf[MAXLEN + 64];
+static uint8_t dst[MAXLEN + 64];
 
 static void
 check_all(uint32_t start)
@@ -30,6 +33,21 @@ check_all(uint32_t start)
 			if (want != got)
 				fail_msg("len %u offset %u start %#x: %#x, expected %#x", len, off, start,
 					 got, want);
+			/* the copy and its sum in one pass (issue 38): the same
+			 * sum, the bytes copied, nothing beside them written */
+			for (uint32_t doff = 0; doff < 2; doff++) {
+				memset(dst, 0x5a, sizeof(dst));
+				got = __rte_raw_cksum_reduce(dp_copy_cksum(dst + 8 + doff, buf + off, len, start));
+				if (want != got)
+					fail_msg("copy: len %u offset %u/%u start %#x: %#x, expected %#x", len, off,
+						 doff, start, got, want);
+				if (memcmp(dst + 8 + doff, buf + off, len) != 0)
+					fail_msg("copy: len %u offset %u/%u: the bytes differ", len, off, doff);
+				for (uint32_t i = 0; i < 8 + doff; i++)
+					assert_int_equal(dst[i], 0x5a);
+				for (uint32_t i = 8 + doff + len; i < sizeof(dst); i++)
+					assert_int_equal(dst[i], 0x5a);
+			}
 		}
 }
 

@@ -18,6 +18,7 @@
 #include "shm.h"
 #include "control/config_rules.h"
 #include "control/control.h"
+#include "tls/tls_plan.h"
 
 /* 4 client addresses x 65535 local ports x 1 listen port x 1 core:
  * 262140 tuples, 131070 connections per second at most. */
@@ -251,6 +252,70 @@ test_tls_passes(void **state)
 	assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), 0);
 }
 
+
+/* Over TLS an answer (or a POST body) is held as records until the peer
+ * acknowledges it, at most TLS_OUT_MAX (issue 38): a longer one is
+ * refused before anything starts, on its payload_size or object line,
+ * with the reason and the limit; the longest that fits passes; plain HTTP
+ * is not bound by it. */
+static void
+test_tls_answer_too_long(void **state)
+{
+	static const char srv[] =
+		"mode server\ncpu 0\nprotocol %s\n"
+		"port net_memif0 198.18.0.1 198.18.0.2\n"
+		"client 198.18.1.2 4\nserver 198.18.2.1 1\nlisten 80 1\nkeepalive\n%s";
+#define HTTPS "https\ntls_cert /etc/hostname\ntls_key /etc/hostname"
+	struct dp_config cfg;
+	char perr[DP_ERR_LEN], text[1024], extra[128], want[256];
+	const uint32_t max = tls_msg_max();
+
+	(void)state;
+	/* the limit itself: its records and slack within TLS_OUT_MAX, one more byte not */
+	assert_true(tls_msg_hold_max(max) <= TLS_OUT_MAX);
+	assert_true(tls_msg_hold_max((uint64_t)max + 1) > TLS_OUT_MAX);
+	assert_true(max > 4000000u && max < TLS_OUT_MAX);
+	struct {
+		const char *proto, *extra;
+		int rc;
+		const char *err;
+	} cases[] = {
+		{ HTTPS, "payload_size 5m\n", -1, "s.conf:11: payload_size: an answer of 5000000 bytes over TLS" },
+		{ HTTPS, "payload_size 4m\n", 0, NULL },
+		{ HTTPS, "object /ok 1m\nobject /huge 8m\n", -1, "s.conf:12: object: /huge: an answer of 8000085 bytes over TLS" },
+		{ "http", "payload_size 5m\n", 0, NULL },
+		{ "http", "object /huge 8m\n", 0, NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), srv, cases[i].proto, cases[i].extra);
+		if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+			fail_msg("parse: %s", perr);
+		err[0] = '\0';
+		if (config_rules_check(&cfg, err, sizeof(err)) != cases[i].rc)
+			fail_msg("case %zu (%s %s): expected %d, got \"%s\"", i, cases[i].proto, cases[i].extra,
+				 cases[i].rc, err);
+		if (cases[i].err != NULL) {
+			assert_err(cases[i].err);
+			snprintf(want, sizeof(want), "(TLS_OUT_MAX, 4194304 bytes) (expected messages of at most %u bytes over TLS)", max);
+			assert_err(want);
+			assert_null(strchr(err, '\n'));
+		}
+	}
+	/* the longest answer that fits passes, one byte more is refused */
+	for (int more = 0; more < 2; more++) {
+		snprintf(extra, sizeof(extra), "payload_size %u\n", max + (uint32_t)more);
+		snprintf(text, sizeof(text), srv, HTTPS, extra);
+		if (dp_config_parse("s.conf", text, &cfg, perr, sizeof(perr)) != 0)
+			fail_msg("parse: %s", perr);
+		assert_int_equal(config_rules_check(&cfg, err, sizeof(err)), more ? -1 : 0);
+	}
+	/* a client's POST body over TLS: the same limit */
+	assert_int_equal(rules("1k", "protocol https\nhttp_method POST\npayload_size 5m\n", &cfg), -1);
+	assert_err("f.conf:11: payload_size: a request of 5000000 bytes over TLS");
+	assert_int_equal(rules("1k", "protocol https\nhttp_method POST\npayload_size 1m\n", &cfg), 0);
+#undef HTTPS
+}
+
 int
 main(void)
 {
@@ -265,6 +330,7 @@ main(void)
 		cmocka_unit_test(test_server_passes),
 		cmocka_unit_test(test_objects_composed),
 		cmocka_unit_test(test_tls_passes),
+		cmocka_unit_test(test_tls_answer_too_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

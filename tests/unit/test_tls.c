@@ -116,8 +116,9 @@ deliver(struct end *a, struct end *b, uint32_t mss, uint32_t first)
 		for (uint32_t k = 0; k * mss < len; k++) {
 			src.seg(&src, k, mss, &m);
 			assert_ptr_equal(m.data, a->c.out + k * mss);
-			/* the sum the TCP checksum is made of: the segment's bytes' */
-			assert_int_equal(m.sum, __rte_raw_cksum(m.data, m.len, 0));
+			/* no sum precomputed: the packet writer sums the bytes as
+			 * it copies them (sum_on_copy, issue 38: test_cksum) */
+			assert_int_equal(m.sum_on_copy, 1);
 			event(b, tls_input(&b->c, m.data, m.len, on_plain, b));
 		}
 	}

@@ -36,6 +36,7 @@ struct peer {
 	int fin_rx, fin_tx, rst_rx;
 	uint8_t *got;      /* GOT_CAP bytes: the plaintext the server sent */
 	uint32_t got_len;
+	uint32_t segs, segs_full; /* data segments read in order, of them mss long */
 };
 
 #define GOT_CAP (20u * 1000000u + 65536u) /* up to 20 answers of payload_size 1m */
@@ -131,6 +132,8 @@ collect(struct node *s, struct peer *p)
 		if (r->len > 0 && r->seq == p->ack) {
 			BIO_write(p->rb, r->data, (int)r->len);
 			p->ack += r->len;
+			p->segs++;
+			p->segs_full += r->len == s->wk.net.mss;
 		}
 		if ((r->flags & TH_FIN) && r->seq + r->len == p->ack && !p->fin_rx) {
 			p->ack++;
@@ -313,7 +316,7 @@ static void
 https_big_server(struct dp_config *c)
 {
 	https_server(c);
-	c->payload_size = 40000; /* an answer over many segments and three records */
+	c->payload_size = 40000; /* an answer over many segments and four records (tls_plan.h) */
 }
 
 /* An answer longer than a segment (the template's segments, msg_segment)
@@ -350,7 +353,7 @@ https_pipe_server(struct dp_config *c)
 {
 	https_server(c);
 	c->keepalive = 1;
-	c->payload_size = 1000000; /* payload_size 1m: 685 segments an answer */
+	c->payload_size = 1000000; /* payload_size 1m: 686 segments an answer over TLS 1.3 */
 }
 
 /* The plaintext the client holds now (no ACK sent: the rest on its way). */
@@ -627,6 +630,71 @@ test_https_pipe_full(void **state)
 	assert_int_equal(open_sockets(s), 0);
 	peer_free(&p);
 	assert_gone(s);
+}
+
+
+/* ---- records sized to the segments (issue 38) ---- */
+
+static uint32_t seg_answer_size;
+
+static void
+https_seg_server(struct dp_config *c)
+{
+	https_server(c);
+	c->keepalive = 1;
+	c->tls_resume = DP_TLS_RESUME_NONE; /* no ticket after the handshake */
+	c->payload_size = seg_answer_size;
+}
+
+/* Segments per answer, through the real server: an answer of L bytes takes
+ * the fewest segments 16 KB records allow, ceil((L + ceil(L / 16384) x
+ * ovh) / mss), every one full but the last (TLS 1.3: ovh 22, TLS 1.2
+ * AES-GCM: 29): 1460 bytes two (1482 bytes of ciphertext: no cut makes
+ * one), 2898 bytes two (a record filling both; one record per segment made
+ * three), 1 MB 686 with TLS 1.3 (records of a segment: 696), byte for byte. */
+static void
+test_https_segments_per_answer(void **state)
+{
+	static const uint32_t sizes[] = { 1460, 2898, 1000000 };
+	static const struct {
+		int version;
+		uint32_t ovh;
+	} vs[] = { { TLS1_3_VERSION, 22 }, { TLS1_2_VERSION, 29 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (size_t v = 0; v < 2; v++) {
+			struct node *s;
+			const struct msg *m;
+			struct peer p;
+			uint32_t mss, want, recs;
+
+			seg_answer_size = sizes[i];
+			s = tls_server(https_seg_server);
+			m = &s->wk.net.msg.rsp_ka;
+			mss = s->wk.net.mss;
+			assert_int_equal(m->len, sizes[i]);
+			peer_new(&p, s, 0, vs[v].version);
+			peer_connect(s, &p);
+			assert_int_equal(handshake(s, &p, 0, 0), 1);
+			assert_int_equal(SSL_version(p.ssl), vs[v].version);
+			p.segs = p.segs_full = 0; /* the answer's segments only */
+			assert_int_equal(SSL_write(p.ssl, get, sizeof(get) - 1), (int)sizeof(get) - 1);
+			send_pending(s, &p, 0, 0);
+			read_plain(s, &p);
+			assert_int_equal(p.got_len, m->len);
+			assert_memory_equal(p.got, m->data, m->len);
+			recs = (m->len + TLS_RECORD_PLAIN_MAX - 1) / TLS_RECORD_PLAIN_MAX;
+			want = (m->len + recs * vs[v].ovh + mss - 1) / mss;
+			if (p.segs != want || p.segs_full < want - 1)
+				fail_msg("%u bytes, TLS 1.%d: %u segments, %u of them full (expected %u, at least %u full)",
+					 m->len, vs[v].version == TLS1_3_VERSION ? 3 : 2, p.segs, p.segs_full, want,
+					 want - 1);
+			assert_int_equal(C(s, HTTP_2XX), 1);
+			pipe_close(s, &p);
+			if (i + 1 < sizeof(sizes) / sizeof(sizes[0]) || v + 1 < 2)
+				teardown(NULL); /* the last one's: cmocka's */
+		}
 }
 
 /* The ClientHello cut in two at every byte, then a byte a segment. */
@@ -989,6 +1057,7 @@ main(void)
 		cmocka_unit_test_teardown(test_https_get, teardown),
 		cmocka_unit_test_teardown(test_https_splits, teardown),
 		cmocka_unit_test_teardown(test_https_big_answer, teardown),
+		cmocka_unit_test_teardown(test_https_segments_per_answer, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_two_in_one_record, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_during_answer, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_five_in_one_record, teardown),
