@@ -44,7 +44,7 @@ assert 2.9 <= ppc["tx"] <= 3.1 and 2.9 <= ppc["rx"] <= 3.1, "cps packets per con
 assert r["cc"]["median"] == r["cc"]["target"], "cc target not held"
 assert 0 < r["cc"]["bytes_per_conn"] <= 128, "bytes_per_conn %s" % r["cc"]["bytes_per_conn"]
 assert r["tx_mpps"]["median"] > 0, "no flood measured"
-# The mix scenario's smoke run: two kinds at saturation, both sides read.
+# The mix scenario in a smoke run: two kinds at saturation, both sides read.
 m = r["mix"]
 assert m["two_kinds"]["median"] > 0 and not m["errors"], "mix %s" % m
 assert m["judged"]["client_requests"] == m["judged"]["server_requests"] > 0, "mix requests %s" % m["judged"]
