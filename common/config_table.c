@@ -383,12 +383,13 @@ const struct keyword dp_keywords[] = {
 	   "info", ""),
 	/* Traffic mixes (issue 37), dperf-live's: config_mix.c. kind's dump
 	 * writes kind_seed with the kinds (a seed alone is refused). */
-	FN_MULTI("kind", h_kind, dump_kinds, 3, 8, "NAME WEIGHT PATH [size N] [keepalive N] "
-		 "[http|https]", "dperf-live, client: a kind of request, 1..16 lines; each new "
+	FN_MULTI("kind", h_kind, dump_kinds, 3, 11, "NAME WEIGHT PATH [size N] [keepalive N] "
+		 "[http|https] [server A.B.C.D N]", "dperf-live, client: a kind of request, 1..16 lines; each new "
 		 "connection's kind is picked by WEIGHT (0..1000000, not all 0) with kind_seed; "
 		 "NAME 1..31 of [A-Za-z0-9_.-]; PATH at most 127 characters; size the answer's body "
-		 "expected, keepalive its requests per connection (with a keepalive line); not "
-		 "with http_path"),
+		 "expected, keepalive its requests per connection (with a keepalive line); server "
+		 "its own server pool, N addresses as the server line's (one port); not with "
+		 "http_path"),
 	NUM("kind_seed", kind_seed, 0, UINT32_MAX, "0", D_NEVER, "dperf-live, client with kind "
 	    "lines: the seed of the kinds' pick (same seed, same sequence per worker)", NULL),
 	FN_MULTI("object", h_object, dump_objects, 2, 2, "PATH SIZE|file:FILE", "dperf-live, "
