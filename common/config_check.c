@@ -171,21 +171,6 @@ v_targets(struct pctx *p)
 	return 0;
 }
 
-/* Client ranges must not overlap: a server finds a connection's socket
- * from the client address, and an address in two ranges has two. */
-int
-ranges_overlap(const struct dp_range *a, const struct dp_range *b)
-{
-	uint32_t la = last_byte(&a->start), lb = last_byte(&b->start);
-
-	if (a->start.family != b->start.family)
-		return 0;
-	if (a->start.family == 4 ? (ntohl(a->start.v4) >> 8) != (ntohl(b->start.v4) >> 8)
-				 : memcmp(a->start.v6, b->start.v6, 15) != 0)
-		return 0;
-	return la < lb + b->num && lb < la + a->num;
-}
-
 /* dperf-live: a server with one port may have several server lines, its
  * address pools (the kinds' pools of its clients): worker q answers
  * address q of each. As many addresses in each, one family and, with
@@ -231,6 +216,9 @@ v_server_pools(struct pctx *p)
 	return 0;
 }
 
+/* Client ranges must not overlap (ranges_overlap, config_parse.c): a
+ * server finds a connection's socket from the client address, and an
+ * address in two ranges has two. */
 static int
 v_client_ranges(struct pctx *p)
 {

@@ -304,7 +304,7 @@ static int
 check_pool(struct pctx *p, const struct dp_kind *k)
 {
 	const struct dp_config *cfg = p->cfg;
-	const struct dp_range *main = &cfg->servers[0];
+	const struct dp_range *line = &cfg->servers[0];
 	const struct dp_range local = { .start = cfg->ports[0].local, .num = 1 };
 	char buf[64];
 
@@ -314,18 +314,18 @@ check_pool(struct pctx *p, const struct dp_kind *k)
 	if (cfg->n_vxlans != 0)
 		return err_at(p, k->line, "kind", "%s: a server pool with vxlan (expected the "
 			      "server line's addresses only inside VXLAN)", k->name);
-	if (k->srv.start.family != main->start.family)
+	if (k->srv.start.family != line->start.family)
 		return err_at(p, k->line, "kind", "%s: IPv%d server pool with an IPv%d server line "
 			      "(expected the server line's family)", k->name, k->srv.start.family,
-			      main->start.family);
-	if (main->start.family == 6 && memcmp(k->srv.start.v6, main->start.v6, 12) != 0)
+			      line->start.family);
+	if (line->start.family == 6 && memcmp(k->srv.start.v6, line->start.v6, 12) != 0)
 		return err_at(p, k->line, "kind", "%s: server pool outside the server range's /96 "
 			      "(expected the first 12 bytes of line %u's address: tuples carry the "
-			      "last 4)", k->name, main->line);
-	if (k->srv.num != main->num)
+			      "last 4)", k->name, line->line);
+	if (k->srv.num != line->num)
 		return err_at(p, k->line, "kind", "%s: server pool of %u addresses, the server line "
 			      "on line %u has %u (expected as many: worker q sends to address q of "
-			      "each)", k->name, k->srv.num, main->line, main->num);
+			      "each)", k->name, k->srv.num, line->line, line->num);
 	if (ranges_overlap(&k->srv, &local))
 		return err_at(p, k->line, "kind", "%s: server pool holds the port's address %s "
 			      "(expected the server's addresses)", k->name,
@@ -335,10 +335,10 @@ check_pool(struct pctx *p, const struct dp_kind *k)
 			return err_at(p, k->line, "kind", "%s: server pool overlaps the client range "
 				      "on line %u (expected the server's addresses, not ours)", k->name,
 				      cfg->clients[i].line);
-	if (ranges_overlap(&k->srv, main) && !same_range(&k->srv, main))
+	if (ranges_overlap(&k->srv, line) && !same_range(&k->srv, line))
 		return err_at(p, k->line, "kind", "%s: server pool overlaps the server line on line "
 			      "%u (expected the same addresses or none of them: worker q's address "
-			      "must be address q of both)", k->name, main->line);
+			      "must be address q of both)", k->name, line->line);
 	for (const struct dp_kind *o = cfg->kinds; o < k; o++)
 		if (o->has_srv && ranges_overlap(&k->srv, &o->srv) && !same_range(&k->srv, &o->srv))
 			return err_at(p, k->line, "kind", "%s: server pool overlaps kind %s's on line "

@@ -264,7 +264,8 @@ const struct keyword dp_keywords[] = {
 	FN_MULTI("client", h_client, dump_clients, 2, 2, "IP COUNT", "COUNT 1..254, last byte "
 		 "varies; one line per port on a client, any number (up to 16) on a server"),
 	FN_MULTI("server", h_server, dump_servers, 2, 2, "IP COUNT", "COUNT 1..254; one line per "
-		 "port, one address per core unless rss"),
+		 "port, one address per core unless rss; dperf-live: a server with one port up "
+		 "to 4, its pools"),
 	FN("listen", h_listen, dump_listen, 1, 2, "PORT [COUNT]", "80 1",
 	   "PORT 1..65535, COUNT 1..65535"),
 	{ .name = "payload_size", .fn = h_payload_size, .dump_fn = dump_payload_size,
