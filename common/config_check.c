@@ -207,6 +207,22 @@ v_server_pools(struct pctx *p)
 					      "(expected each server address in one pool)",
 					      cfg->servers[j].line);
 	}
+	{
+		/* a worker's sockets: client ports x client addresses x pools x
+		 * listen ports, indexed in 32 bits (state/sock_table.h) */
+		uint64_t n_cip = 0, n_sk;
+
+		for (uint32_t j = 0; j < cfg->n_clients; j++)
+			n_cip += cfg->clients[j].num;
+		n_sk = 65536ULL * n_cip * cfg->n_servers * cfg->listen_num;
+		if (n_sk >= UINT32_MAX)
+			return err_at(p, cfg->servers[cfg->n_servers - 1].line, "server", "%u pools "
+				      "make %llu sockets per worker (65536 ports x %llu client addresses "
+				      "x pools x %u listen ports; expected fewer than 2^32: fewer pools, "
+				      "client addresses or listen ports)", cfg->n_servers,
+				      (unsigned long long)n_sk, (unsigned long long)n_cip,
+				      cfg->listen_num);
+	}
 	for (uint32_t i = 0; i < cfg->n_servers; i++)
 		for (uint32_t j = 0; j < cfg->n_clients; j++)
 			if (ranges_overlap(&cfg->servers[i], &cfg->clients[j]))

@@ -584,6 +584,11 @@ static const struct tcase table[] = {
 	S("server 198.18.2.2 2\n", "t.conf:7: server: overlaps the pool on line 5 (expected each "
 	  "server address in one pool)"),
 	S("server 198.18.1.1 2\n", "t.conf:7: server: overlaps the client range on line 4"),
+	/* 65536 x 10 client addresses x 2 pools x 3277 listen ports >= 2^32 */
+	SD("listen", "listen 80 3276\nserver 198.18.3.1 2\n", NULL),
+	SD("listen", "listen 80 3277\nserver 198.18.3.1 2\n", "t.conf:8: server: 2 pools make "
+	   "4295229440 sockets per worker (65536 ports x 10 client addresses x pools x 3277 listen "
+	   "ports; expected fewer than 2^32"),
 	S("server 198.18.3.1 2\nprotocol udp\n", "t.conf:7: server: a second server line with "
 	  "protocol udp"),
 	S("server 198.18.3.1 2\nserver 198.18.4.1 2\nserver 198.18.5.1 2\nserver 198.18.6.1 2\n",
