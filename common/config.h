@@ -124,7 +124,9 @@ struct dp_vxlan {
 #define DP_MAX_OBJECTS 31 /* an object's code is 5 bits of a request's key (stream_scan.h) */
 
 /* A client's kind of request: "kind NAME WEIGHT PATH [size N] [keepalive
- * N] [http|https]". */
+ * N] [http|https] [server A.B.C.D N]". With its own server pool, worker q
+ * of the (one) port sends the kind's connections to the pool's address q,
+ * as it sends the others to the server line's address q. */
 struct dp_kind {
 	char name[DP_KIND_NAME_LEN];
 	char path[DP_KIND_PATH_LEN];
@@ -135,6 +137,8 @@ struct dp_kind {
 	uint8_t has_keepalive;
 	uint8_t proto;          /* enum dp_proto given, or DP_PROTO_TCP when not */
 	uint8_t has_proto;
+	uint8_t has_srv;        /* its own server pool (srv); else the server line's */
+	struct dp_range srv;
 	uint32_t line;
 };
 

@@ -73,6 +73,8 @@ v_range_count(struct pctx *p, const char *kw, uint32_t n, const struct dp_range 
 		return err_at(p, 0, kw, "missing (expected one \"%s\" line per \"port\" line)", kw);
 	if (strcmp(kw, "client") == 0 && cfg->mode == DP_MODE_SERVER)
 		return 0; /* a server accepts any number of client ranges */
+	if (strcmp(kw, "server") == 0 && cfg->mode == DP_MODE_SERVER && cfg->n_ports == 1)
+		return 0; /* one port: its address pools, v_server_pools */
 	if (n != cfg->n_ports)
 		return err_at(p, r[n - 1].line, kw, "%u \"%s\" lines for %u \"port\" lines "
 			      "(expected one \"%s\" line per \"port\" line)", n, kw, cfg->n_ports, kw);
@@ -169,21 +171,70 @@ v_targets(struct pctx *p)
 	return 0;
 }
 
-/* Client ranges must not overlap: a server finds a connection's socket
- * from the client address, and an address in two ranges has two. */
+/* dperf-live: a server with one port may have several server lines, its
+ * address pools (the kinds' pools of its clients): worker q answers
+ * address q of each. As many addresses in each, one family and, with
+ * IPv6, one /96 (tuples carry the last 4 bytes), no address twice (the
+ * socket table's index has the pool in it), none a client's. */
 static int
-ranges_overlap(const struct dp_range *a, const struct dp_range *b)
+v_server_pools(struct pctx *p)
 {
-	uint32_t la = last_byte(&a->start), lb = last_byte(&b->start);
+	const struct dp_config *cfg = p->cfg;
+	const struct dp_range *first = &cfg->servers[0];
 
-	if (a->start.family != b->start.family)
+	if (cfg->mode != DP_MODE_SERVER || cfg->n_servers < 2)
 		return 0;
-	if (a->start.family == 4 ? (ntohl(a->start.v4) >> 8) != (ntohl(b->start.v4) >> 8)
-				 : memcmp(a->start.v6, b->start.v6, 15) != 0)
-		return 0;
-	return la < lb + b->num && lb < la + a->num;
+	for (uint32_t i = 1; i < cfg->n_servers; i++) {
+		const struct dp_range *r = &cfg->servers[i];
+
+		if (cfg->n_vxlans != 0)
+			return err_at(p, r->line, "server", "a second server line with vxlan (expected "
+				      "one: a server pool per kind is not for VXLAN)");
+		if (cfg->protocol == DP_PROTO_UDP)
+			return err_at(p, r->line, "server", "a second server line with protocol udp "
+				      "(expected one: server pools are for the kinds of HTTP clients)");
+		if (r->num != first->num)
+			return err_at(p, r->line, "server", "%u addresses, line %u has %u (expected "
+				      "as many in each pool: worker q answers address q of each)",
+				      r->num, first->line, first->num);
+		if (r->start.family == 6 && memcmp(r->start.v6, first->start.v6, 12) != 0)
+			return err_at(p, r->line, "server", "outside line %u's /96 (expected the "
+				      "first 12 bytes of its address: tuples carry the last 4)",
+				      first->line);
+		for (uint32_t j = 0; j < i; j++)
+			if (ranges_overlap(r, &cfg->servers[j]))
+				return err_at(p, r->line, "server", "overlaps the pool on line %u "
+					      "(expected each server address in one pool)",
+					      cfg->servers[j].line);
+	}
+	{
+		/* a worker's sockets: client ports x client addresses x pools x
+		 * listen ports, indexed in 32 bits (state/sock_table.h) */
+		uint64_t n_cip = 0, n_sk;
+
+		for (uint32_t j = 0; j < cfg->n_clients; j++)
+			n_cip += cfg->clients[j].num;
+		n_sk = 65536ULL * n_cip * cfg->n_servers * cfg->listen_num;
+		if (n_sk >= UINT32_MAX)
+			return err_at(p, cfg->servers[cfg->n_servers - 1].line, "server", "%u pools "
+				      "make %llu sockets per worker (65536 ports x %llu client addresses "
+				      "x pools x %u listen ports; expected fewer than 2^32: fewer pools, "
+				      "client addresses or listen ports)", cfg->n_servers,
+				      (unsigned long long)n_sk, (unsigned long long)n_cip,
+				      cfg->listen_num);
+	}
+	for (uint32_t i = 0; i < cfg->n_servers; i++)
+		for (uint32_t j = 0; j < cfg->n_clients; j++)
+			if (ranges_overlap(&cfg->servers[i], &cfg->clients[j]))
+				return err_at(p, cfg->servers[i].line, "server", "overlaps the client "
+					      "range on line %u (expected the server's addresses, not its "
+					      "clients')", cfg->clients[j].line);
+	return 0;
 }
 
+/* Client ranges must not overlap (ranges_overlap, config_parse.c): a
+ * server finds a connection's socket from the client address, and an
+ * address in two ranges has two. */
 static int
 v_client_ranges(struct pctx *p)
 {
@@ -522,7 +573,7 @@ config_check(struct pctx *p)
 	if (v_range_count(p, "server", cfg->n_servers, cfg->servers) < 0
 	    || v_range_count(p, "client", cfg->n_clients, cfg->clients) < 0)
 		return -1;
-	if (v_client_ranges(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0
+	if (v_client_ranges(p) < 0 || v_server_pools(p) < 0 || v_packet_size(p) < 0 || v_payload_sizes(p) < 0
 	    || v_payload_file(p) < 0)
 		return -1;
 	if (v_cores(p) < 0 || v_mode(p) < 0 || v_vxlan(p) < 0 || v_sizes(p) < 0

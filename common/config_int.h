@@ -104,6 +104,8 @@ int arg_u32(struct pctx *p, const char *what, const char *s, uint64_t min, uint6
 int arg_ip(struct pctx *p, const char *what, const char *s, struct dp_ip *ip);
 int parse_mac(const char *s, uint8_t mac[6]);
 uint32_t last_byte(const struct dp_ip *ip);
+/* 1 when two ranges share an address. */
+int ranges_overlap(const struct dp_range *a, const struct dp_range *b);
 
 /* Parse s as kw's kind, check it, store it in kw's field. */
 int kw_store(struct pctx *p, const struct keyword *kw, const char *s);

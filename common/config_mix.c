@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Traffic mixes (issue 37), dperf-live's extension to dperf's files:
  *
- *   kind NAME WEIGHT PATH [size N] [keepalive N] [http|https]   (client, 1..16 lines)
+ *   kind NAME WEIGHT PATH [size N] [keepalive N] [http|https] [server A.B.C.D N]
+ *                                                               (client, 1..16 lines)
  *   kind_seed N                                                 (client, with kind lines)
  *   object PATH SIZE | object PATH file:FILE                    (server, 1..31 lines)
  *   plain_http                                                  (server, protocol https)
@@ -54,7 +55,29 @@ arg_path(struct pctx *p, const char *s, char *dst)
 	return 0;
 }
 
-/* "kind NAME WEIGHT PATH [size N] [keepalive N] [http|https]" */
+/* "server A.B.C.D N" of a kind line: its own server pool, N consecutive
+ * addresses (the last byte varies), as the server line's. */
+static int
+kind_pool(struct pctx *p, char **argv, struct dp_kind *k)
+{
+	char buf[64];
+
+	if (arg_ip(p, "server", argv[0], &k->srv.start) < 0
+	    || arg_u32(p, "server count", argv[1], 1, 254, &k->srv.num) < 0)
+		return -1;
+	if (last_byte(&k->srv.start) + k->srv.num - 1 > 255) {
+		struct dp_ip end = dp_range_addr(&k->srv, k->srv.num - 1);
+
+		return kw_err(p, "%s: server %s + %u addresses ends at %s (expected the pool to "
+			      "vary the last byte only, up to .255)", k->name, argv[0], k->srv.num,
+			      dp_ip_str(&end, buf, sizeof(buf)));
+	}
+	k->srv.line = p->line;
+	k->has_srv = 1;
+	return 0;
+}
+
+/* "kind NAME WEIGHT PATH [size N] [keepalive N] [http|https] [server A N]" */
 int
 h_kind(struct pctx *p, int argc, char **argv)
 {
@@ -110,9 +133,17 @@ h_kind(struct pctx *p, int argc, char **argv)
 				k->keepalive_num = (uint32_t)v;
 			}
 			i++;
+		} else if (strcmp(o, "server") == 0) {
+			if (i + 2 >= argc)
+				return kw_err(p, "server without its address and count (expected "
+					      "\"server A.B.C.D N\")");
+			dup = k->has_srv;
+			if (!dup && kind_pool(p, argv + i + 1, k) < 0)
+				return -1;
+			i += 2;
 		} else {
-			return kw_err(p, "bad option \"%s\" (expected size N, keepalive N, http or "
-				      "https)", o);
+			return kw_err(p, "bad option \"%s\" (expected size N, keepalive N, http, "
+				      "https or server A.B.C.D N)", o);
 		}
 		if (dup)
 			return kw_err(p, "option %s given twice (expected each option once)", o);
@@ -212,6 +243,12 @@ dump_kinds(struct out *o, const struct dp_config *cfg)
 			put(o, " keepalive %u", k->keepalive_num);
 		if (k->has_proto)
 			put(o, " %s", k->proto == DP_PROTO_HTTPS ? "https" : "http");
+		if (k->has_srv) {
+			char buf[64];
+
+			put(o, " server %s %u", dp_ip_str(&k->srv.start, buf, sizeof(buf)),
+			    k->srv.num);
+		}
 		put(o, "\n");
 	}
 }
@@ -246,6 +283,68 @@ proto_name(const struct dp_config *cfg)
 	static const char *const names[] = { "tcp", "http", "udp", "https", "tls" };
 
 	return names[cfg->protocol];
+}
+
+static int
+same_range(const struct dp_range *a, const struct dp_range *b)
+{
+	struct dp_ip x = a->start, y = b->start;
+
+	return a->num == b->num && x.family == y.family
+	       && (x.family == 4 ? x.v4 == y.v4 : memcmp(x.v6, y.v6, 16) == 0);
+}
+
+/* A kind's own server pool: reached as the server line's (one port, its
+ * family, its /96 with IPv6, worker q to address q: as many addresses),
+ * and its addresses no one else's. A client worker's tuples differ from
+ * the other workers' only by the server address q, so a pool that
+ * overlaps another without being the same would send two workers'
+ * connections to one server address, where their tuples can collide. */
+static int
+check_pool(struct pctx *p, const struct dp_kind *k)
+{
+	const struct dp_config *cfg = p->cfg;
+	const struct dp_range *line = &cfg->servers[0];
+	const struct dp_range local = { .start = cfg->ports[0].local, .num = 1 };
+	char buf[64];
+
+	if (cfg->n_ports != 1)
+		return err_at(p, k->line, "kind", "%s: a server pool with %u ports (expected one "
+			      "port: worker q sends to the pool's address q)", k->name, cfg->n_ports);
+	if (cfg->n_vxlans != 0)
+		return err_at(p, k->line, "kind", "%s: a server pool with vxlan (expected the "
+			      "server line's addresses only inside VXLAN)", k->name);
+	if (k->srv.start.family != line->start.family)
+		return err_at(p, k->line, "kind", "%s: IPv%d server pool with an IPv%d server line "
+			      "(expected the server line's family)", k->name, k->srv.start.family,
+			      line->start.family);
+	if (line->start.family == 6 && memcmp(k->srv.start.v6, line->start.v6, 12) != 0)
+		return err_at(p, k->line, "kind", "%s: server pool outside the server range's /96 "
+			      "(expected the first 12 bytes of line %u's address: tuples carry the "
+			      "last 4)", k->name, line->line);
+	if (k->srv.num != line->num)
+		return err_at(p, k->line, "kind", "%s: server pool of %u addresses, the server line "
+			      "on line %u has %u (expected as many: worker q sends to address q of "
+			      "each)", k->name, k->srv.num, line->line, line->num);
+	if (ranges_overlap(&k->srv, &local))
+		return err_at(p, k->line, "kind", "%s: server pool holds the port's address %s "
+			      "(expected the server's addresses)", k->name,
+			      dp_ip_str(&local.start, buf, sizeof(buf)));
+	for (uint32_t i = 0; i < cfg->n_clients; i++)
+		if (ranges_overlap(&k->srv, &cfg->clients[i]))
+			return err_at(p, k->line, "kind", "%s: server pool overlaps the client range "
+				      "on line %u (expected the server's addresses, not ours)", k->name,
+				      cfg->clients[i].line);
+	if (ranges_overlap(&k->srv, line) && !same_range(&k->srv, line))
+		return err_at(p, k->line, "kind", "%s: server pool overlaps the server line on line "
+			      "%u (expected the same addresses or none of them: worker q's address "
+			      "must be address q of both)", k->name, line->line);
+	for (const struct dp_kind *o = cfg->kinds; o < k; o++)
+		if (o->has_srv && ranges_overlap(&k->srv, &o->srv) && !same_range(&k->srv, &o->srv))
+			return err_at(p, k->line, "kind", "%s: server pool overlaps kind %s's on line "
+				      "%u (expected the same addresses or none of them)", k->name,
+				      o->name, o->line);
+	return 0;
 }
 
 static int
@@ -286,6 +385,8 @@ check_kinds(struct pctx *p)
 				      "\"protocol https\" in a file with https kinds: its tls_* lines "
 				      "are theirs, and its kinds marked http go plain)", k->name,
 				      proto_name(cfg));
+		if (k->has_srv && check_pool(p, k) < 0)
+			return -1;
 	}
 	if (sum == 0)
 		return err_at(p, first, "kind", "all weights 0 (expected at least one kind with a "

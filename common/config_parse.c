@@ -83,6 +83,20 @@ last_byte(const struct dp_ip *ip)
 	return ip->family == 4 ? (ntohl(ip->v4) & 0xff) : ip->v6[15];
 }
 
+/* 1 when two ranges share an address (the last byte varies in each). */
+int
+ranges_overlap(const struct dp_range *a, const struct dp_range *b)
+{
+	uint32_t la = last_byte(&a->start), lb = last_byte(&b->start);
+
+	if (a->start.family != b->start.family)
+		return 0;
+	if (a->start.family == 4 ? (ntohl(a->start.v4) >> 8) != (ntohl(b->start.v4) >> 8)
+				 : memcmp(a->start.v6, b->start.v6, 15) != 0)
+		return 0;
+	return la < lb + b->num && lb < la + a->num;
+}
+
 /* ---- the kinds ---- */
 
 const char *

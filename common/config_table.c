@@ -264,7 +264,8 @@ const struct keyword dp_keywords[] = {
 	FN_MULTI("client", h_client, dump_clients, 2, 2, "IP COUNT", "COUNT 1..254, last byte "
 		 "varies; one line per port on a client, any number (up to 16) on a server"),
 	FN_MULTI("server", h_server, dump_servers, 2, 2, "IP COUNT", "COUNT 1..254; one line per "
-		 "port, one address per core unless rss"),
+		 "port, one address per core unless rss; dperf-live: a server with one port up "
+		 "to 4, its pools"),
 	FN("listen", h_listen, dump_listen, 1, 2, "PORT [COUNT]", "80 1",
 	   "PORT 1..65535, COUNT 1..65535"),
 	{ .name = "payload_size", .fn = h_payload_size, .dump_fn = dump_payload_size,
@@ -383,12 +384,13 @@ const struct keyword dp_keywords[] = {
 	   "info", ""),
 	/* Traffic mixes (issue 37), dperf-live's: config_mix.c. kind's dump
 	 * writes kind_seed with the kinds (a seed alone is refused). */
-	FN_MULTI("kind", h_kind, dump_kinds, 3, 8, "NAME WEIGHT PATH [size N] [keepalive N] "
-		 "[http|https]", "dperf-live, client: a kind of request, 1..16 lines; each new "
+	FN_MULTI("kind", h_kind, dump_kinds, 3, 11, "NAME WEIGHT PATH [size N] [keepalive N] "
+		 "[http|https] [server A.B.C.D N]", "dperf-live, client: a kind of request, 1..16 lines; each new "
 		 "connection's kind is picked by WEIGHT (0..1000000, not all 0) with kind_seed; "
 		 "NAME 1..31 of [A-Za-z0-9_.-]; PATH at most 127 characters; size the answer's body "
-		 "expected, keepalive its requests per connection (with a keepalive line); not "
-		 "with http_path"),
+		 "expected, keepalive its requests per connection (with a keepalive line); server "
+		 "its own server pool, N addresses as the server line's (one port); not with "
+		 "http_path"),
 	NUM("kind_seed", kind_seed, 0, UINT32_MAX, "0", D_NEVER, "dperf-live, client with kind "
 	    "lines: the seed of the kinds' pick (same seed, same sequence per worker)", NULL),
 	FN_MULTI("object", h_object, dump_objects, 2, 2, "PATH SIZE|file:FILE", "dperf-live, "

@@ -51,7 +51,11 @@ worker_kind_msgs(struct netw *net, const struct dp_config *cfg, const struct dp_
 		return 0;
 	}
 	for (uint32_t k = 0; k < cfg->n_kinds; k++) {
-		uint32_t len = msg_compose_kind(cfg, srv, k, buf, why, sizeof(why));
+		/* Host: the kind's own server (its pool's address q), as the
+		 * others name the server line's */
+		struct dp_ip ks = cfg->kinds[k].has_srv ? dp_range_addr(&cfg->kinds[k].srv,
+									net->txq.queue) : *srv;
+		uint32_t len = msg_compose_kind(cfg, &ks, k, buf, why, sizeof(why));
 
 		if (len == 0) {
 			snprintf(err, errlen, "kind: %s", why);

@@ -75,6 +75,22 @@ set_addresses(struct worker *wk, uint32_t port_idx)
 	const struct dp_range *srv = &cfg->servers[port_idx];
 
 	wk->net.skt.srv_ip = rte_cpu_to_be_32(dp_ip_low32(&srv->start) + wk->net.txq.queue);
+	wk->net.skt.sa[0] = wk->net.skt.srv_ip;
+	wk->net.skt.n_sa = 1;
+	/* Server pools (issue 37, one port): a client kind's own, address q
+	 * of it for worker q; a server answers address q of each of its
+	 * server lines (config_check.c: v_server_pools, config_mix.c). */
+	for (uint32_t k = 0; wk->net.is_client && k < cfg->n_kinds; k++) {
+		const struct dp_kind *kd = &cfg->kinds[k];
+
+		wk->net.skt.kind_srv[k] = kd->has_srv ? rte_cpu_to_be_32(dp_ip_low32(&kd->srv.start)
+									 + wk->net.txq.queue)
+						      : wk->net.skt.srv_ip;
+		wk->net.skt.kind_pools |= kd->has_srv;
+	}
+	for (uint32_t j = 1; !wk->net.is_client && cfg->n_ports == 1 && j < cfg->n_servers; j++)
+		wk->net.skt.sa[wk->net.skt.n_sa++] =
+			rte_cpu_to_be_32(dp_ip_low32(&cfg->servers[j].start) + wk->net.txq.queue);
 	wk->net.v6 = srv->start.family == 6;
 	if (wk->net.v6) { /* tuples carry the last 4 bytes; prefixes are per side */
 		memcpy(wk->net.is_client ? wk->net.io.lpfx : wk->net.io.rpfx, wk->net.io.np->cli_pfx, 12);
@@ -106,7 +122,7 @@ static void
 swept_range(const struct worker *wk, uint64_t *first, uint64_t *n)
 {
 	const struct dp_config *cfg = wk->net.cfg;
-	uint64_t per_port = (uint64_t)wk->net.skt.n_cip_total * wk->net.skt.n_srvport;
+	uint64_t per_port = (uint64_t)wk->net.skt.n_cip_total * wk->net.skt.n_sa * wk->net.skt.n_srvport;
 
 	if (wk->net.is_client) {
 		*first = 0; /* client_hop spreads even cc connections over the table */

@@ -96,10 +96,15 @@ rule_messages(const struct dp_config *cfg, char *err, size_t errlen)
 									"an answer", why, sizeof(why)))
 				rc = rules_err(cfg, dp_config_line(cfg, "payload_size"), "payload_size", err, errlen,
 					       "%s", why);
-			for (uint32_t k = 0; k < cfg->n_kinds && rc == 0; k++)
-				if (msg_compose_kind(cfg, &srv, k, buf, why, sizeof(why)) == 0)
+			for (uint32_t k = 0; k < cfg->n_kinds && rc == 0; k++) {
+				/* as worker_kind_msgs: a kind's own pool names its Host */
+				struct dp_ip ks = cfg->kinds[k].has_srv
+							  ? dp_range_addr(&cfg->kinds[k].srv, q) : srv;
+
+				if (msg_compose_kind(cfg, &ks, k, buf, why, sizeof(why)) == 0)
 					rc = rules_err(cfg, cfg->kinds[k].line, "kind", err, errlen, "%s",
 						       why);
+			}
 		}
 	free(buf);
 	return rc;

@@ -55,6 +55,31 @@ put_range(struct plan *p, struct flow_rule r, const struct dp_range *g)
 	}
 }
 
+/* The further server pools (issue 37, one port): a server's server lines
+ * after the first, a client's kinds' own pools; *n of them. */
+static uint32_t
+pools(const struct dp_config *cfg, const struct dp_range *out[])
+{
+	uint32_t n = 0;
+
+	if (cfg->n_ports != 1)
+		return 0;
+	for (uint32_t j = 1; cfg->mode == DP_MODE_SERVER && j < cfg->n_servers; j++)
+		out[n++] = &cfg->servers[j];
+	for (uint32_t k = 0; cfg->mode == DP_MODE_CLIENT && k < cfg->n_kinds; k++) {
+		const struct dp_range *g = &cfg->kinds[k].srv;
+		uint32_t j = 0;
+
+		while (j < n && !ip_eq(&out[j]->start, &g->start))
+			j++;
+		/* a kind's pool is the server line's, or another kind's, or
+		 * none of their addresses (config_mix.c) */
+		if (cfg->kinds[k].has_srv && j == n && !ip_eq(&g->start, &cfg->servers[0].start))
+			out[n++] = g;
+	}
+	return n;
+}
+
 uint32_t
 flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule *out,
 	  uint32_t max)
@@ -65,6 +90,8 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 	struct plan p = { out, 0, max };
 	struct flow_rule r;
 	int covered = 0;
+	const struct dp_range *pool[DP_MAX_KINDS + DP_MAX_PORTS];
+	uint32_t n_pools = pools(cfg, pool);
 
 	memset(&r, 0, sizeof(r));
 	if (pc->local.family == 4) {
@@ -97,6 +124,8 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 		r.queue = 0;
 		r.what = cfg->mode == DP_MODE_SERVER ? "the server range" : "the client range";
 		put_range(&p, r, own);
+		for (uint32_t j = 0; cfg->mode == DP_MODE_SERVER && j < n_pools; j++)
+			put_range(&p, r, pool[j]);
 		r.rss = 0;
 		for (uint32_t k = 0; k < own->num; k++) {
 			struct dp_ip a = dp_range_addr(own, k);
@@ -111,6 +140,10 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 			rule_addr(&r, &cfg->servers[i], q, 0);
 			plan_put(&p, &r);
 			covered |= ip_eq(&a, &pc->local);
+			for (uint32_t j = 0; j < n_pools; j++) {
+				rule_addr(&r, pool[j], q, 0);
+				plan_put(&p, &r);
+			}
 		}
 	} else { /* a client's worker q talks to server address q (dperf's rule) */
 		r.what = "the replies of a server address";
@@ -119,6 +152,10 @@ flow_plan(const struct dp_config *cfg, uint32_t i, uint32_t nq, struct flow_rule
 			r.queue = (uint16_t)q;
 			rule_addr(&r, &cfg->servers[i], q, 0);
 			plan_put(&p, &r);
+			for (uint32_t j = 0; j < n_pools; j++) {
+				rule_addr(&r, pool[j], q, 0);
+				plan_put(&p, &r);
+			}
 		}
 		r.match_src = 0;
 	}

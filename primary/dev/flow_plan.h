@@ -11,7 +11,7 @@
 
 /* ARP, the solicited-node prefix, the port's address, up to 2 x 31
  * prefixes for a range, or one rule per queue. */
-#define DP_FLOW_RULES_MAX (4 + 2 * 32 + DP_MAX_CPUS)
+#define DP_FLOW_RULES_MAX (4 + 2 * 32 * (1 + DP_MAX_PORTS) + DP_MAX_CPUS * (1 + DP_MAX_KINDS))
 
 /* ARP, or IP packets whose source or destination address is in a
  * prefix, to a queue (or spread over all by the device's RSS hash). */

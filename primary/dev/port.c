@@ -180,6 +180,8 @@ port_setup(struct port_set *ps, const struct dp_config *cfg, uint32_t i, uint32_
 	np->vlan_tci_be = cfg->vlan ? rte_cpu_to_be_16((uint16_t)cfg->vlan) : 0;
 	np->srv_ip_h = dp_ip_low32(&cfg->servers[i].start);
 	np->n_srv = cfg->servers[i].num;
+	for (uint32_t j = 1; cfg->mode == DP_MODE_SERVER && cfg->n_ports == 1 && j < cfg->n_servers; j++)
+		np->pool_h[np->n_pools++] = dp_ip_low32(&cfg->servers[j].start);
 	if (i < cfg->n_clients) {
 		np->cli_ip_h = dp_ip_low32(&cfg->clients[i].start);
 		np->n_cli = cfg->clients[i].num;

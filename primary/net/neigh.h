@@ -18,6 +18,16 @@
 
 #include "net/netw.h"
 
+/* A server's further pools (issue 37): h, host order, in one of them? */
+static inline int
+net_in_pools(const struct netport *np, uint32_t h)
+{
+	for (uint32_t j = 0; j < np->n_pools; j++)
+		if (h - np->pool_h[j] < np->n_srv)
+			return 1;
+	return 0;
+}
+
 /* 1 when ip (network order) is one of this worker's port addresses. */
 static inline int
 net_is_local(const struct netw *nw, uint32_t ip)
@@ -28,7 +38,7 @@ net_is_local(const struct netw *nw, uint32_t ip)
 	if (ip == np->local_ip)
 		return 1;
 	if (!nw->is_client)
-		return h - np->srv_ip_h < np->n_srv;
+		return h - np->srv_ip_h < np->n_srv || unlikely(net_in_pools(np, h));
 	return h - np->cli_ip_h < np->n_cli;
 }
 
@@ -45,7 +55,8 @@ net_is_local6(const struct netw *nw, const uint8_t *a)
 		return 0;
 	memcpy(&h, a + 12, 4);
 	h = rte_be_to_cpu_32(h);
-	return nw->is_client ? h - np->cli_ip_h < np->n_cli : h - np->srv_ip_h < np->n_srv;
+	return nw->is_client ? h - np->cli_ip_h < np->n_cli
+			     : h - np->srv_ip_h < np->n_srv || unlikely(net_in_pools(np, h));
 }
 
 /* Ask for the gateway's MAC (ARP request, or IPv6 neighbour solicitation). */

@@ -40,6 +40,10 @@ struct netport {
 	uint32_t local_ip;      /* network order */
 	uint32_t gw_ip;
 	uint32_t srv_ip_h;      /* first server address, host order */
+	/* a server's further pools (its server lines after the first, one
+	 * port): their first addresses, host order, n_srv addresses each */
+	uint32_t pool_h[DP_MAX_PORTS];
+	uint32_t n_pools;
 	uint32_t n_srv;
 	uint32_t cli_ip_h;      /* client range (client mode) */
 	uint32_t n_cli;

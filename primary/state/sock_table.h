@@ -5,13 +5,21 @@
  * client: idx = ((lport_i * n_cip) + cip_i) * n_srvport + srvport_i
  *         (consecutive launches use different addresses/ports, then the
  *          next local port)
- * server: idx = ((cport * n_cip_total) + cip_flat) * n_srvport + srvport_i
+ * server: idx = (((cport * n_cip_total) + cip_flat) * n_sa + sa_i) * n_srvport + srvport_i
+ *
+ * Server pools (issue 37: a client kind's own server addresses): a client
+ * socket's server address is its kind's (kind_srv), a tuple's other parts
+ * are the index's as before, so a client's tuples are as many with pools
+ * as without. A server worker answers address q of each pool (sa[]): the
+ * pool is a dimension of its index (n_sa, 1 without pools), so tuples are
+ * unique per server address.
  */
 #ifndef DPERF_SOCK_TABLE_H
 #define DPERF_SOCK_TABLE_H
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_reciprocal.h>
 
@@ -41,6 +49,12 @@ struct sk_table {
 	uint64_t n_sk;
 	uint8_t client;      /* the client's layout (else the server's) */
 	uint32_t srv_ip;     /* network order: client: its server; server: own */
+	/* client: kind k's server (network order), when a kind has its own pool */
+	uint32_t kind_srv[DP_MAX_KINDS];
+	uint8_t kind_pools;
+	/* server: its addresses, one per pool, network order (sa[0] = srv_ip) */
+	uint32_t sa[DP_MAX_PORTS];
+	uint32_t n_sa;
 	uint32_t cip_h;      /* client mode: first client address, host order */
 	uint32_t n_cip;
 	uint32_t lport_min, n_lport;
@@ -51,6 +65,7 @@ struct sk_table {
 	/* sk_tuple divides by these with a multiply and shifts (no DIV) */
 	struct rte_reciprocal div_srvport;
 	struct rte_reciprocal div_cip; /* n_cip (client) or n_cip_total (server) */
+	struct rte_reciprocal div_sa;  /* server: n_sa */
 };
 
 /* A client's launch cursor over its table, and change_dip's rotation. */
@@ -69,7 +84,7 @@ sk_table_size(const struct sk_table *tb)
 {
 	if (tb->client)
 		return (uint64_t)tb->n_lport * tb->n_cip * tb->n_srvport;
-	return 65536ULL * tb->n_cip_total * tb->n_srvport;
+	return 65536ULL * tb->n_cip_total * tb->n_sa * tb->n_srvport;
 }
 
 /* The table's size, once the worker's ranges are set; prepares the
@@ -79,6 +94,7 @@ sk_table_init(struct sk_table *tb)
 {
 	tb->div_srvport = rte_reciprocal_value(tb->n_srvport);
 	tb->div_cip = rte_reciprocal_value(tb->client ? tb->n_cip : tb->n_cip_total);
+	tb->div_sa = rte_reciprocal_value(tb->n_sa ? tb->n_sa : 1);
 	return sk_table_size(tb);
 }
 
@@ -93,17 +109,24 @@ sk_tuple(const struct sk_table *tb, uint64_t idx, struct tuple *t)
 		uint32_t lport_i = q;
 
 		t->lip = rte_cpu_to_be_32(tb->cip_h + cip_i);
-		t->rip = tb->srv_ip;
+		t->rip = likely(!tb->kind_pools) ? tb->srv_ip : tb->kind_srv[tb->sk[idx].kind];
 		t->lport = rte_cpu_to_be_16((uint16_t)(tb->lport_min + lport_i));
 		t->rport = rte_cpu_to_be_16((uint16_t)(tb->srvport_min + srvport_i));
 	} else {
-		uint32_t flat = r - q * tb->n_cip_total;
-		uint32_t cport = q;
-		uint32_t k = 0;
+		uint32_t sa_i = 0, flat, cport, k = 0;
 
+		if (unlikely(tb->n_sa > 1)) { /* the pool, between the port and the client */
+			uint32_t r2 = rte_reciprocal_divide(r, tb->div_sa);
+
+			sa_i = r - r2 * tb->n_sa;
+			r = r2;
+			q = rte_reciprocal_divide(r, tb->div_cip);
+		}
+		flat = r - q * tb->n_cip_total;
+		cport = q;
 		while (k + 1 < tb->n_cr && flat >= tb->cr[k + 1].base)
 			k++;
-		t->lip = tb->srv_ip;
+		t->lip = tb->sa[sa_i];
 		t->rip = rte_cpu_to_be_32(tb->cr[k].start_h + (flat - tb->cr[k].base));
 		t->lport = rte_cpu_to_be_16((uint16_t)(tb->srvport_min + srvport_i));
 		t->rport = rte_cpu_to_be_16((uint16_t)cport);
@@ -200,22 +223,35 @@ sk_index_client(const struct sk_table *tb, uint32_t lip_be, uint16_t lport_be, u
 	return ((uint64_t)lport_i * tb->n_cip + cip_i) * tb->n_srvport + srvport_i;
 }
 
-/* Server: the socket of a packet from (rip, rport) to our listen port lport. */
+/* Server: the socket of a packet from (rip, rport) to our address lip and
+ * listen port lport; SK_NONE when lip is none of this worker's. */
 static inline uint64_t
-sk_index_server(const struct sk_table *tb, uint32_t rip_be, uint16_t rport_be, uint16_t lport_be)
+sk_index_server(const struct sk_table *tb, uint32_t lip_be, uint32_t rip_be, uint16_t rport_be,
+		uint16_t lport_be)
 {
 	uint32_t rip = rte_be_to_cpu_32(rip_be);
 	uint32_t srvport_i = (uint32_t)rte_be_to_cpu_16(lport_be) - tb->srvport_min;
+	uint32_t sa_i = 0;
 
 	if (srvport_i >= tb->n_srvport)
 		return SK_NONE;
+	while (lip_be != tb->sa[sa_i])
+		if (++sa_i == tb->n_sa)
+			return SK_NONE;
 	for (uint32_t k = 0; k < tb->n_cr; k++) {
 		uint32_t off = rip - tb->cr[k].start_h;
 		if (off < tb->cr[k].num)
-			return ((uint64_t)rte_be_to_cpu_16(rport_be) * tb->n_cip_total +
-				tb->cr[k].base + off) * tb->n_srvport + srvport_i;
+			return (((uint64_t)rte_be_to_cpu_16(rport_be) * tb->n_cip_total +
+				 tb->cr[k].base + off) * tb->n_sa + sa_i) * tb->n_srvport + srvport_i;
 	}
 	return SK_NONE;
+}
+
+/* Client: the server address a socket of kind k talks to. */
+static inline uint32_t
+sk_srv_ip(const struct sk_table *tb, const struct sock *sk)
+{
+	return likely(!tb->kind_pools) ? tb->srv_ip : tb->kind_srv[sk->kind];
 }
 
 #endif

@@ -273,8 +273,10 @@ tcp_client_launch(struct netw *nw)
 		return 0;
 	}
 	sk_opened(nw, sk); /* kind 0 */
-	if (unlikely(nw->tcp->mix != NULL)) /* kind lines: this connection's (state/mix.h) */
+	if (unlikely(nw->tcp->mix != NULL)) { /* kind lines: this connection's (state/mix.h) */
 		sk->kind = (uint8_t)mix_pick(nw->tcp->mix);
+		t.rip = sk_srv_ip(&nw->skt, sk); /* its own server pool's, or the server line's */
+	}
 	sk->snd_una = tcp_iss(nw, idx);
 	sk->snd_nxt = sk->snd_una + 1;
 	sk->rcv_nxt = 0;

@@ -192,15 +192,17 @@ tcp_held_input(struct netw *nw, struct sock *sk, uint32_t idx, const struct tupl
 static __rte_always_inline void
 tcp_input(struct netw *nw, const struct seg *s, const struct tcp_role *role)
 {
+	/* a server's index holds its address (one of its pools'); a client
+	 * socket's server is its kind's (sock_table.h) */
 	uint64_t idx = role->side == TCP_CLIENT ? sk_index_client(&nw->skt, s->dip, s->dport, s->sport)
-						: sk_index_server(&nw->skt, s->sip, s->sport, s->dport);
-	uint32_t srv_ip = role->side == TCP_CLIENT ? s->sip : s->dip;
+						: sk_index_server(&nw->skt, s->dip, s->sip, s->sport, s->dport);
 	uint8_t flags = s->flags;
 	struct tuple t;
 	struct sock *sk;
 
 	seg_tuple(s, &t);
-	if (unlikely(idx == SK_NONE || srv_ip != nw->skt.srv_ip)) {
+	if (unlikely(idx == SK_NONE)
+	    || (role->side == TCP_CLIENT && unlikely(s->sip != sk_srv_ip(&nw->skt, &nw->skt.sk[idx])))) {
 		tcp_unknown(nw, &t, s);
 		return;
 	}

@@ -320,7 +320,7 @@ tls_server_timer(struct netw *nw, uint32_t idx, int which)
 static inline int
 srv_plain_conn(struct netw *nw, const struct seg *s)
 {
-	uint64_t idx = sk_index_server(&nw->skt, s->sip, s->sport, s->dport);
+	uint64_t idx = sk_index_server(&nw->skt, s->dip, s->sip, s->sport, s->dport);
 	struct tls_conn *c;
 	const struct sock *sk;
 

@@ -41,7 +41,7 @@ udp_server_input(struct netw *nw, const struct udp_dgram *d)
 	struct tuple t = { .lip = d->dip, .rip = d->sip, .lport = d->dport, .rport = d->sport };
 
 	if (!udp_counted(nw, d,
-			 sk_index_server(&nw->skt, d->sip, d->sport, d->dport) != SK_NONE &&
+			 sk_index_server(&nw->skt, d->dip, d->sip, d->sport, d->dport) != SK_NONE &&
 				 d->dip == nw->skt.srv_ip,
 			 DP_C_HTTP_GET, DP_C_TCP_REQ))
 		return;

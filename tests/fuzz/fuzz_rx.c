@@ -206,7 +206,7 @@ static void
 touch_server(struct netw *nw, const struct seg *s)
 {
 	worker_snap_touch(&container_of(nw, struct side, wk.net)->snap,
-			  sk_index_server(&nw->skt, s->sip, s->sport, s->dport));
+			  sk_index_server(&nw->skt, s->dip, s->sip, s->sport, s->dport));
 }
 
 void
@@ -478,7 +478,7 @@ in_order(struct side *c, uint8_t *p, uint32_t len, uint8_t sel)
 static void
 srv_in_order(struct side *srv, uint8_t *p, uint32_t len)
 {
-	uint32_t lo = l3_offset(p, len), l4, sip, seq, ack;
+	uint32_t lo = l3_offset(p, len), l4, sip, dip, seq, ack;
 	uint16_t sport, dport;
 	uint64_t idx;
 	const struct sock *sk;
@@ -489,9 +489,10 @@ srv_in_order(struct side *srv, uint8_t *p, uint32_t len)
 	if (p[lo + 9] != IPPROTO_TCP || len < l4 + 20)
 		return;
 	memcpy(&sip, p + lo + 12, 4);
+	memcpy(&dip, p + lo + 16, 4);
 	memcpy(&sport, p + l4, 2);
 	memcpy(&dport, p + l4 + 2, 2);
-	idx = sk_index_server(&srv->wk.net.skt, sip, sport, dport);
+	idx = sk_index_server(&srv->wk.net.skt, dip, sip, sport, dport);
 	if (idx == SK_NONE || idx >= srv->wk.net.skt.n_sk)
 		return;
 	sk = &srv->wk.net.skt.sk[idx];

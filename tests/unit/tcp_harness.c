@@ -490,7 +490,7 @@ client_tuple(const struct node *c, uint64_t idx, struct tuple *t)
 struct sock *
 server_sock(struct node *s, const struct tuple *ct)
 {
-	uint64_t idx = sk_index_server(&s->wk.net.skt, ct->lip, ct->lport, ct->rport);
+	uint64_t idx = sk_index_server(&s->wk.net.skt, ct->rip, ct->lip, ct->lport, ct->rport);
 
 	assert_true(idx != SK_NONE);
 	return &s->wk.net.skt.sk[idx];

@@ -524,7 +524,7 @@ static const struct tcase table[] = {
 	C("kind a 1 / size 1 size 2\n", "t.conf:7: kind: option size given twice"),
 	C("kind a 1 / http http\n", "t.conf:7: kind: option http given twice"),
 	C("kind a 1 / gzip\n", "t.conf:7: kind: bad option \"gzip\" (expected size N, "
-	  "keepalive N, http or https)"),
+	  "keepalive N, http, https or server A.B.C.D N)"),
 	C("kind a 1 / keepalive 3\n", "t.conf:7: kind: a: keepalive 3 without keepalive "
 	  "(expected a \"keepalive\" line"),
 	C("kind a 1 / https\n", "t.conf:7: kind: a: https with protocol tcp (expected "
@@ -548,7 +548,53 @@ static const struct tcase table[] = {
 	C("kind a 1 /\nhttp_path /b\n", "t.conf:8: http_path: given with kind lines"),
 	C("kind_seed 3\n", "t.conf:7: kind_seed: without kind lines"),
 	C("kind a\n", "t.conf:7: kind: wrong number of arguments (expected \"kind NAME WEIGHT "
-	  "PATH [size N] [keepalive N] [http|https]\")"),
+	  "PATH [size N] [keepalive N] [http|https] [server A.B.C.D N]\")"),
+	/* a kind's own server pool (base: 2 cores, server 198.18.2.1 2, client 198.18.1.2 4) */
+	C("kind a 1 /a\nkind b 1 /b server 198.18.3.1 2\nkind c 1 /c server 198.18.3.1 2 http\n",
+	  NULL),
+	C("kind a 1 /a server 198.18.2.1 2\n", NULL), /* the server line's own: the same */
+	C("kind a 1 /a server 198.18.3.1\n", "t.conf:7: kind: server without its address and count "
+	  "(expected \"server A.B.C.D N\")"),
+	C("kind a 1 /a server x 2\n", "t.conf:7: kind: bad server address \"x\""),
+	C("kind a 1 /a server 198.18.3.1 0\n", "t.conf:7: kind: server count 0 out of range "
+	  "(expected 1..254)"),
+	C("kind a 1 /a server 198.18.3.1 2 server 198.18.4.1 2\n", "t.conf:7: kind: option server "
+	  "given twice"),
+	C("kind a 1 /a server 198.18.3.255 2\n", "t.conf:7: kind: a: server 198.18.3.255 + 2 "
+	  "addresses ends at 198.18.4.0 (expected the pool to vary the last byte only"),
+	C("kind a 1 /a server 198.18.3.1 3\n", "t.conf:7: kind: a: server pool of 3 addresses, the "
+	  "server line on line 5 has 2 (expected as many: worker q sends to address q of each)"),
+	C("kind a 1 /a server 2001:db8::1 2\n", "t.conf:7: kind: a: IPv6 server pool with an IPv4 "
+	  "server line (expected the server line's family)"),
+	C("kind a 1 /a server 198.18.1.5 2\n", "t.conf:7: kind: a: server pool overlaps the client "
+	  "range on line 4 (expected the server's addresses, not ours)"),
+	C("kind a 1 /a server 198.18.0.1 2\n", "t.conf:7: kind: a: server pool holds the port's "
+	  "address 198.18.0.1"),
+	C("kind a 1 /a server 198.18.2.2 2\n", "t.conf:7: kind: a: server pool overlaps the server "
+	  "line on line 5 (expected the same addresses or none of them"),
+	C("kind a 1 /a server 198.18.3.1 2\nkind b 1 /b server 198.18.3.2 2\n", "t.conf:8: kind: b: "
+	  "server pool overlaps kind a's on line 7 (expected the same addresses or none of them)"),
+	CD("cpu", "port 01:00.1 198.18.0.3 198.18.0.1\nclient 198.18.5.2 4\nserver 198.18.6.1 2\n"
+	  "cpu 0 1 2 3\nkind a 1 /a server 198.18.3.1 2\n", "t.conf:11: kind: a: a server pool with "
+	  "2 ports (expected one port"),
+	/* a server's pools: its server lines after the first, one port */
+	S("server 198.18.3.1 2\nserver 198.18.4.1 2\n", NULL),
+	S("server 198.18.3.1 1\n", "t.conf:7: server: 1 addresses, line 5 has 2 (expected as many "
+	  "in each pool: worker q answers address q of each)"),
+	S("server 198.18.2.2 2\n", "t.conf:7: server: overlaps the pool on line 5 (expected each "
+	  "server address in one pool)"),
+	S("server 198.18.1.1 2\n", "t.conf:7: server: overlaps the client range on line 4"),
+	/* 65536 x 10 client addresses x 2 pools x 3277 listen ports >= 2^32 */
+	SD("listen", "listen 80 3276\nserver 198.18.3.1 2\n", NULL),
+	SD("listen", "listen 80 3277\nserver 198.18.3.1 2\n", "t.conf:8: server: 2 pools make "
+	   "4295229440 sockets per worker (65536 ports x 10 client addresses x pools x 3277 listen "
+	   "ports; expected fewer than 2^32"),
+	S("server 198.18.3.1 2\nprotocol udp\n", "t.conf:7: server: a second server line with "
+	  "protocol udp"),
+	S("server 198.18.3.1 2\nserver 198.18.4.1 2\nserver 198.18.5.1 2\nserver 198.18.6.1 2\n",
+	  "t.conf:10: server: too many ranges (expected at most 4 \"server\" lines)"),
+	SD("cpu", "port 01:00.1 198.18.0.3 198.18.0.1\nserver 198.18.3.1 2\nserver 198.18.4.1 2\n"
+	  "cpu 0 1 2 3\n", "t.conf:9: server: 3 \"server\" lines for 2 \"port\" lines"),
 	S("kind a 1 /\n", "t.conf:7: kind: only for mode client"),
 	S("object /1k 1000\nobject /64k 65536\nobject /f file:" DP_SOURCE_DIR "/VERSION\n", NULL),
 	S("object /a 1\nobject /a 2\n", "t.conf:8: object: path /a given twice, first on line 7"),
@@ -1096,6 +1142,42 @@ test_mix(void **state)
 	assert_int_equal(cfg.kinds[1].has_proto, 1);
 	assert_int_equal(cfg.kinds[1].proto, DP_PROTO_HTTP);
 	assert_int_equal(cfg.kinds[2].weight, 0);
+
+	/* a kind's own server pool: stored, dumped, read back; the others
+	 * have none (the server line's) */
+	cfg = parse_client_plus("kind m 1 /m\nkind p 1 /p server 198.18.3.1 2 http\n");
+	assert_int_equal(cfg.kinds[0].has_srv, 0);
+	assert_int_equal(cfg.kinds[1].has_srv, 1);
+	assert_int_equal(cfg.kinds[1].srv.num, 2);
+	assert_int_equal(cfg.kinds[1].srv.start.v4, inet_addr("198.18.3.1"));
+	dp_config_dump(&cfg, text, sizeof(text));
+	assert_non_null(strstr(text, "\nkind p 1 /p http server 198.18.3.1 2\n"));
+	{
+		struct dp_config back;
+
+		assert_int_equal(dp_config_parse("dump", text, &back, err, sizeof(err)), 0);
+		assert_int_equal(back.kinds[1].has_srv, 1);
+		assert_int_equal(back.kinds[1].srv.start.v4, cfg.kinds[1].srv.start.v4);
+		assert_int_equal(back.kinds[1].srv.num, 2);
+	}
+	/* IPv6: a pool in the server range's /96 */
+	{
+		struct dp_config c6;
+
+		assert_int_equal(dp_config_parse("t.conf", "mode client\ncpu 0\n"
+						 "port 01:00.0 2001:db8::1 2001:db8::2\n"
+						 "client 2001:db8::1:2 4\nserver 2001:db8::2:1 1\ncps 1k\n"
+						 "kind a 1 /a server 2001:db8::3:1 1\n", &c6, err,
+						 sizeof(err)), 0);
+		assert_int_equal(c6.kinds[0].srv.start.family, 6);
+		assert_int_equal(dp_config_parse("t.conf", "mode client\ncpu 0\n"
+						 "port 01:00.0 2001:db8::1 2001:db8::2\n"
+						 "client 2001:db8::1:2 4\nserver 2001:db8::2:1 1\ncps 1k\n"
+						 "kind a 1 /a server 2001:db9::3:1 1\n", &c6, err,
+						 sizeof(err)), -1);
+		assert_non_null(strstr(err, "t.conf:7: kind: a: server pool outside the server "
+				       "range's /96"));
+	}
 
 	/* http and https kinds in one file: protocol https, each its own */
 	cfg = parse_client_plus("protocol https\nkind p 60 /1k http\nkind t 40 /16k https\n"

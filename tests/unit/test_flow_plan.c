@@ -96,6 +96,41 @@ test_client_queues(void **state)
 	check_v4(&r[3], "198.18.0.2", 32, 0, 0);
 }
 
+/* Server pools (issue 37): a client's kinds' own pools steered as the
+ * server line's, address q to queue q (a pool two kinds share once, one
+ * that is the server line's none); a server's further server lines too. */
+static void
+test_pools(void **state)
+{
+	struct dp_config cfg = conf("mode client\ncpu 0 1\ncps 1\nport 01:00.0 198.18.0.2 198.18.0.1\n"
+				    "client 198.18.1.2 4\nserver 198.18.2.1 2\nkind a 1 /a server "
+				    "198.18.3.1 2\nkind b 1 /b server 198.18.3.1 2\nkind c 1 /c server "
+				    "198.18.2.1 2\n");
+	struct flow_rule r[DP_FLOW_RULES_MAX];
+	uint32_t n = flow_plan(&cfg, 0, 2, r, DP_FLOW_RULES_MAX);
+
+	(void)state;
+	assert_int_equal(n, 6);
+	check_v4(&r[1], "198.18.2.1", 32, 0, 1);
+	check_v4(&r[2], "198.18.3.1", 32, 0, 1);
+	check_v4(&r[3], "198.18.2.2", 32, 1, 1);
+	check_v4(&r[4], "198.18.3.2", 32, 1, 1);
+	cfg = conf("mode server\ncpu 0 1\nport net_tap0 198.18.0.1 198.18.0.3\n"
+		   "client 198.18.0.3 1\nserver 198.18.0.1 2\nserver 198.18.4.1 2\n");
+	n = flow_plan(&cfg, 0, 2, r, DP_FLOW_RULES_MAX);
+	assert_int_equal(n, 5);
+	check_v4(&r[1], "198.18.0.1", 32, 0, 0);
+	check_v4(&r[2], "198.18.4.1", 32, 0, 0);
+	check_v4(&r[3], "198.18.0.2", 32, 1, 0);
+	check_v4(&r[4], "198.18.4.2", 32, 1, 0);
+	n = flow_plan(&cfg, 0, 1, r, DP_FLOW_RULES_MAX); /* one queue: the ranges */
+	assert_int_equal(n, 5);
+	check_v4(&r[1], "198.18.0.1", 32, 0, 0);
+	check_v4(&r[2], "198.18.0.2", 32, 0, 0);
+	check_v4(&r[3], "198.18.4.1", 32, 0, 0);
+	check_v4(&r[4], "198.18.4.2", 32, 0, 0);
+}
+
 /* One queue: the client range as aligned prefixes, exactly its addresses
  * (every start and count of a range in a /24). */
 static void
@@ -197,6 +232,7 @@ main(void)
 		cmocka_unit_test(test_server_one),
 		cmocka_unit_test(test_server_queues),
 		cmocka_unit_test(test_client_queues),
+		cmocka_unit_test(test_pools),
 		cmocka_unit_test(test_range_prefixes),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_ipv6),

@@ -124,6 +124,27 @@ test_arp_answers(void **state)
 	assert_int_equal(np.gw_mac.addr_bytes[5], 1);
 }
 
+/* A server's further pools (issue 37): its addresses too, for ARP and
+ * for the packets it takes (net_is_local); a client's are not. */
+static void
+test_pools(void **state)
+{
+	(void)state;
+	nw.is_client = 0;
+	np.pool_h[0] = 0xc6120301; /* 198.18.3.1 x 2 */
+	np.pool_h[1] = 0xc6120401;
+	np.n_pools = 2;
+	assert_true(net_is_local(&nw, IP4(198, 18, 3, 2)));
+	assert_true(net_is_local(&nw, IP4(198, 18, 4, 1)));
+	assert_false(net_is_local(&nw, IP4(198, 18, 3, 3)));
+	assert_false(net_is_local(&nw, STRANGER));
+	arp_in(RTE_ARP_OP_REQUEST, GW, 1, IP4(198, 18, 4, 2));
+	assert_int_equal(sent.n_arp, 1);
+	assert_int_equal(sent.arp_sip, IP4(198, 18, 4, 2));
+	nw.is_client = 1;
+	assert_false(net_is_local(&nw, IP4(198, 18, 3, 2)));
+}
+
 /* neigh_ignore: no request is answered, each counted in arpDrop; the
  * gateway is still learned from its request and from a reply, and our own
  * request for it still goes out. */
@@ -205,6 +226,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_arp_answers, setup),
 		cmocka_unit_test_setup(test_arp_neigh_ignore, setup),
+		cmocka_unit_test_setup(test_pools, setup),
 		cmocka_unit_test_setup(test_ndp, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -201,6 +201,8 @@ test_server_roundtrip(void **state)
 	(void)state;
 	memset(&w, 0, sizeof(w));
 	w.skt.srv_ip = rte_cpu_to_be_32(0xc6120201);
+	w.skt.sa[0] = w.skt.srv_ip;
+	w.skt.n_sa = 1;
 	w.skt.srvport_min = 80;
 	w.skt.n_srvport = 3;
 	/* two client ranges: 198.18.1.2 x 5 and 198.18.9.1 x 251 */
@@ -217,7 +219,79 @@ test_server_roundtrip(void **state)
 
 		sk_tuple(&w.skt, idx, &t);
 		assert_int_equal(t.lip, w.skt.srv_ip);
-		assert_int_equal(sk_index_server(&w.skt, t.rip, t.rport, t.lport), idx);
+		assert_int_equal(sk_index_server(&w.skt, t.lip, t.rip, t.rport, t.lport), idx);
+	}
+}
+
+/* Server pools (issue 37): a server worker with three addresses, one
+ * per pool. Every index is one (server address, client, port) and back;
+ * the same client tuple to two pools is two sockets; an address of no
+ * pool has none. */
+static void
+test_server_pools(void **state)
+{
+	static const uint32_t sa_h[] = { 0xc6120201, 0xc6120301, 0xc6120401 };
+	struct walk w;
+	struct tuple t, u;
+	uint64_t seen[3] = { 0 };
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.skt.srv_ip = rte_cpu_to_be_32(sa_h[0]);
+	for (uint32_t j = 0; j < 3; j++)
+		w.skt.sa[j] = rte_cpu_to_be_32(sa_h[j]);
+	w.skt.n_sa = 3;
+	w.skt.srvport_min = 80;
+	w.skt.n_srvport = 2;
+	w.skt.cr[0] = (struct client_range){ .start_h = 0xc6120102, .num = 5, .base = 0 };
+	w.skt.n_cr = 1;
+	w.skt.n_cip_total = 5;
+	w.skt.n_sk = sk_table_init(&w.skt);
+	assert_int_equal(w.skt.n_sk, 65536ULL * 5 * 3 * 2);
+	srand(12);
+	for (int k = 0; k < 100000; k++) {
+		uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % w.skt.n_sk;
+		uint32_t j = 0;
+
+		sk_tuple(&w.skt, idx, &t);
+		while (j < 3 && t.lip != w.skt.sa[j])
+			j++;
+		assert_true(j < 3);
+		seen[j]++;
+		assert_int_equal(sk_index_server(&w.skt, t.lip, t.rip, t.rport, t.lport), idx);
+		u = t;
+		u.lip = w.skt.sa[(j + 1) % 3];
+		assert_true(sk_index_server(&w.skt, u.lip, u.rip, u.rport, u.lport) != idx);
+		assert_int_equal(sk_index_server(&w.skt, rte_cpu_to_be_32(0xc6120501), t.rip, t.rport,
+						 t.lport), SK_NONE);
+	}
+	assert_true(seen[0] > 30000 && seen[1] > 30000 && seen[2] > 30000);
+}
+
+/* A client with kinds on their own pools: a socket's server address is
+ * its kind's, the rest of its tuple its index's, and the index read
+ * back from the tuple is the same. */
+static void
+test_client_kind_pools(void **state)
+{
+	struct walk w;
+	struct sock sk[4 * 3 * 2];
+	struct tuple t;
+
+	(void)state;
+	client(&w, 4, 3, 2);
+	memset(sk, 0, sizeof(sk));
+	w.skt.sk = sk;
+	w.skt.kind_srv[0] = w.skt.srv_ip;
+	w.skt.kind_srv[1] = rte_cpu_to_be_32(0xc6120301);
+	w.skt.kind_srv[2] = rte_cpu_to_be_32(0xc6120401);
+	w.skt.kind_pools = 1;
+	for (uint64_t idx = 0; idx < w.skt.n_sk; idx++) {
+		sk[idx].kind = (uint8_t)(idx % 3);
+		sk_tuple(&w.skt, idx, &t);
+		assert_int_equal(t.rip, w.skt.kind_srv[idx % 3]);
+		assert_int_equal(sk_srv_ip(&w.skt, &sk[idx]), t.rip);
+		assert_int_equal(sk_index_client(&w.skt, t.lip, t.lport, t.rport), idx);
 	}
 }
 
@@ -231,6 +305,8 @@ main(void)
 		cmocka_unit_test(test_cursor_hop),
 		cmocka_unit_test(test_cursor_hop_order),
 		cmocka_unit_test(test_server_roundtrip),
+		cmocka_unit_test(test_server_pools),
+		cmocka_unit_test(test_client_kind_pools),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,87 @@ open_sock(struct node *c)
 	return found;
 }
 
+/* Server pools (issue 37): kind "pool" on its own server address, kind
+ * "main" on the server line's; the server has both as server lines. */
+#define POOL_IP 0xc6120301 /* 198.18.3.1 */
+
+static void
+pool_client(struct dp_config *c)
+{
+	ka3_now(c);
+	c->n_ports = 1;
+	c->kind_seed = 9;
+	add_kind(c, "main", 50, "/a", -1);
+	add_kind(c, "pool", 50, "/b", -1);
+	c->kinds[1].has_srv = 1;
+	c->kinds[1].srv.start.family = 4;
+	c->kinds[1].srv.start.v4 = rte_cpu_to_be_32(POOL_IP);
+	c->kinds[1].srv.num = 1;
+}
+
+static void
+pool_server(struct dp_config *c)
+{
+	ka_server(c);
+	c->n_ports = 1;
+	c->servers[1].start.family = 4;
+	c->servers[1].start.v4 = rte_cpu_to_be_32(POOL_IP);
+	c->servers[1].num = 1;
+	c->n_servers = 2;
+}
+
+/* Each connection's SYN goes to its kind's server address, the server
+ * answers from that address, its retransmission too (the socket's index
+ * holds the pool), every request answered; the kind's request names its
+ * address as Host. */
+static void
+test_kind_pools(void **state)
+{
+	struct node *c = new_client(pool_client), *s = new_server(pool_server);
+	uint32_t count[2] = { 0 };
+
+	(void)state;
+	assert_int_equal(s->wk.net.skt.n_sa, 2);
+	for (int i = 0; i < CONNS; i++) {
+		struct sock *sk;
+		const char *host;
+		uint32_t want;
+
+		assert_int_equal(tcp_client_launch(&c->wk.net), 0);
+		sk = open_sock(c);
+		want = rte_cpu_to_be_32(sk->kind == 1 ? POOL_IP : SRV_IP);
+		count[sk->kind]++;
+		assert_int_equal(c->n_out, 1);
+		assert_int_equal(c->out[0].t.rip, want);
+		deliver(c, s); /* SYN */
+		assert_int_equal(s->n_out, 1);
+		assert_int_equal(s->out[0].t.lip, want); /* SYN+ACK, from it */
+		if (sk->kind == 1 && count[1] == 1) {
+			/* lost once: the server's timer sends it again from the
+			 * socket's own tuple (its index: the pool) */
+			box_clear(s);
+			rt_expire(s);
+			assert_int_equal(s->n_out, 1);
+			assert_int_equal(s->out[0].t.lip, want);
+		}
+		deliver(s, c);
+		assert_int_equal(c->n_out, 1); /* the request */
+		assert_int_equal(c->out[0].t.rip, want);
+		host = sk->kind == 1 ? "Host: 198.18.3.1\r\n" : "Host: 10.0.1.1\r\n";
+		assert_non_null(memmem(c->out[0].data, c->out[0].len, host, strlen(host)));
+		pump(c, s);
+		assert_idle(c);
+	}
+	assert_true(count[0] > CONNS / 3 && count[1] > CONNS / 3);
+	assert_int_equal(C(c, HTTP_GET), 3 * CONNS);
+	assert_int_equal(C(c, HTTP_2XX), 3 * CONNS);
+	assert_int_equal(C(s, HTTP_2XX), 3 * CONNS);
+	assert_int_equal(C(c, SK_CLOSE), CONNS);
+	assert_int_equal(C(c, TCP_DROP) + C(s, TCP_DROP), 0);
+	assert_clean(c);
+	assert_clean(s);
+}
+
 static void
 test_kinds(void **state)
 {
@@ -325,6 +406,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_kinds, free_nodes),
+		cmocka_unit_test_teardown(test_kind_pools, free_nodes),
 		cmocka_unit_test_teardown(test_one_kind_line, free_nodes),
 		cmocka_unit_test_teardown(test_no_kinds, free_nodes),
 		cmocka_unit_test_teardown(test_objects, free_nodes),
