@@ -55,6 +55,11 @@ for k in st["kinds"]:
     assert set(lt) == {"connect", "first_byte", "response", "tls_handshake"}, (k["name"], sorted(lt))
     assert lt["response"]["count"] > 0 and lt["response"]["p50"] > 0, (k["name"], lt["response"])
     assert lt["tls_handshake"]["count"] == 0, k["name"]
+    # its own answers: no more than its requests (the histograms are
+    # live, the counters published after each loop: a burst's slack)
+    assert lt["response"]["count"] <= k["requests"] + 100, (k["name"], lt["response"]["count"], k["requests"])
+p50 = {k["name"]: k["latency_total_us"]["response"]["p50"] for k in st["kinds"]}
+assert p50["big"] > p50["small"], "status: 1 MB answered no slower than 1 KB: %s" % p50
 PY
 # paused first, so that every connection makes all its requests (a stop
 # closes idle keepalive connections: cut short, the long kinds' ones
