@@ -46,6 +46,17 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 			out->pc[p][c] = s->ports[p].c[c];
 }
 
+void
+dp_snapshot_copy(struct dp_snapshot *dst, const struct dp_snapshot *src)
+{
+	uint32_t nk = src->n_kinds < DP_MAX_KINDS ? src->n_kinds : DP_MAX_KINDS;
+
+	if (dst == src)
+		return;
+	memcpy(dst, src, offsetof(struct dp_snapshot, klat));
+	memcpy(dst->klat, src->klat, nk * sizeof(src->klat[0]));
+}
+
 static double
 seconds(const struct dp_snapshot *a, const struct dp_snapshot *b, uint64_t hz)
 {
@@ -172,7 +183,7 @@ dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snap
 	dp_snapshot_take(s, now_tsc, b);
 	b->lat_recorded = 1;
 	memcpy(b->lat_interval, e1->lat, sizeof(b->lat_interval));
-	*a = *b;
+	dp_snapshot_copy(a, b);
 	a->lat_recorded = 0;
 	a->kinds_at_tsc = 0;
 	a->tsc = b->tsc - (e1->tsc - (e0 ? e0->tsc : s->hdr.start_tsc));

@@ -149,7 +149,7 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		print_stats(json, s, &a, &b);
 		if (output_failed())
 			return DP_EXIT_OUTPUT;
-		a = b;
+		dp_snapshot_copy(&a, &b);
 	}
 	return 0;
 }
