@@ -10,7 +10,8 @@
 # as the server's http404. The server's answers are the kinds' sum; the
 # kinds' requests are the client's httpGet; shares of requests within 2 points of
 # weight x requests per connection.
-# Outputs per kind while it runs: dperf-top --once has a row per kind,
+# Outputs per kind while it runs: dperf-top --once and its kinds view (4)
+# have a row per kind,
 # status --json each kind's latency, stats --csv --watch each kind's
 # columns (their requests add up to httpGet's); after it: the
 # summary's kinds' latency histograms add up to the totals bucket by
@@ -38,6 +39,20 @@ for kw in "small 70" "mid 20" "big 10" "gone 5"; do
 	grep -Eq "^ {11}${kw% *} +${kw#* } +[0-9.]+% +[0-9.]+[KM]? +[0-9.]+[KM]? +[0-9.]+[KM]? +[0-9.]+ +([0-9.]+(us|ms|s)|-) +([0-9.]+(us|ms|s)|-)\$" <<<"$top" ||
 		fail "dperf-top --once: no row for kind $kw (name weight) in: $top"
 done
+# the live view's kinds (key 4): a row per kind
+command -v tmux >/dev/null || fail "tmux is not installed"
+SOCK=dperf-top-mix-$$
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'rc=$?; tm kill-server 2>/dev/null || true; (exit $rc); cleanup' EXIT
+tm new-session -d -s kinds -x 110 -y 30 "DPERF_NO_NICE=1 $SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; sleep 30"
+shows() { tm capture-pane -p -t kinds | grep -Eq -- "$1"; }
+wait_until 10 shows 'RATES +CPS' || fail "dperf-top did not draw: $(tm capture-pane -p -t kinds)"
+tm send-keys -t kinds 4
+wait_until 5 shows '^ KINDS \(4\)' || fail "dperf-top: no kinds view on 4: $(tm capture-pane -p -t kinds)"
+for kw in "small 70" "mid 20" "big 10" "gone 5"; do
+	shows "^ ${kw% *} +${kw#* } +[0-9.]+% " || fail "dperf-top's kinds view: no row for $kw: $(tm capture-pane -p -t kinds)"
+done
+tm kill-server
 # (after dperf-top: two tools attaching at once took seconds more here)
 bg env DPERF_NO_NICE=1 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --csv --watch 0.5 >"$T/kinds.csv" 2>"$T/csv.err"
 CSV_PID=$LAST_PID
