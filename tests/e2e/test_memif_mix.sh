@@ -43,7 +43,10 @@ done
 command -v tmux >/dev/null || fail "tmux is not installed"
 SOCK=dperf-top-mix-$$
 tm() { tmux -L "$SOCK" "$@"; }
-trap 'rc=$?; tm kill-server 2>/dev/null || true; (exit $rc); cleanup' EXIT
+# (in a function under set +e: in the trap's own text, set -e ended it at
+# a tmux server already gone, or at (exit 1), before cleanup)
+end_tmux() { local rc=$?; set +e; tm kill-server 2>/dev/null; (exit "$rc"); cleanup; }
+trap end_tmux EXIT
 tm new-session -d -s kinds -x 110 -y 30 "DPERF_NO_NICE=1 $SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; sleep 30"
 shows() { tm capture-pane -p -t kinds | grep -Eq -- "$1"; }
 wait_until 10 shows 'RATES +CPS' || fail "dperf-top did not draw: $(tm capture-pane -p -t kinds)"
