@@ -26,7 +26,7 @@
 
 #define DP_SHM_NAME "dperf_shm"
 #define DP_SHM_MAGIC 0x6468707265664d5aULL /* "ZMferphd" */
-#define DP_SHM_ABI 24 /* 24: a server's per-object counters (dp_objects, wobjects); 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB; 23: the kinds' weights, a change's kind */
+#define DP_SHM_ABI 25 /* 15: the loss recovery counters; 16: sRTT and TLS handshake histograms; 17: pipeFull; 18: the TLS counters; 19: rto; 20: features; 21: http404; 22: per-kind counters, config_text 32 KB; 23: the kinds' weights, a change's kind; 24: a server's per-object counters (dp_objects, wobjects); 25: latency histograms per traffic kind (klat) */
 #define DP_MAX_WORKERS DP_MAX_CPUS
 #define DP_HISTORY_LEN 600 /* seconds kept in the history ring */
 #define DP_CHANGES_LEN 32  /* applied control changes kept */
@@ -209,6 +209,34 @@ struct dp_worker_objects {
 	uint64_t c[DP_MAX_OBJECTS][DP_OC__COUNT];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
+/* The latencies measured per traffic kind (issue 37: a client's kind
+ * lines, two or more), the rows of struct dp_worker_klat; each is one of
+ * enum dp_lat_kind (dp_klat_lat: its name, lib/figures.h). */
+enum dp_klat {
+	DP_KLAT_CONNECT,
+	DP_KLAT_FIRST_BYTE,
+	DP_KLAT_RESPONSE,
+	DP_KLAT_TLS_HS,
+	DP_KLAT__COUNT
+};
+
+/* The row of a latency kind in the per-kind histograms, -1 for one not
+ * measured per kind (the server's, sRTT). */
+static inline int
+dp_lat_klat(int k)
+{
+	return k == DP_LAT_CONNECT ? DP_KLAT_CONNECT : k == DP_LAT_FIRST_BYTE ? DP_KLAT_FIRST_BYTE
+		: k == DP_LAT_RESPONSE ? DP_KLAT_RESPONSE : k == DP_LAT_TLS_HS ? DP_KLAT_TLS_HS : -1;
+}
+
+/* Worker i's latency histograms per traffic kind (TSC ticks, worker i
+ * only), rows 0..kinds.n-1: each sample goes to its connection's kind
+ * here and to the total (struct dp_worker_lat) at the same place, so a
+ * latency's kinds add up to its total, bucket by bucket. */
+struct dp_worker_klat {
+	struct dp_hist h[DP_MAX_KINDS][DP_KLAT__COUNT];
+} __attribute__((aligned(DP_CACHE_LINE)));
+
 struct dp_shm {
 	struct dp_shm_header hdr;
 	struct dp_control ctl;
@@ -224,6 +252,8 @@ struct dp_shm {
 	struct dp_worker_kinds wkinds[DP_MAX_WORKERS];
 	struct dp_objects objects;
 	struct dp_worker_objects wobjects[DP_MAX_WORKERS];
+	/* issue 37's latency per kind (21 MB: 16 workers x 16 kinds x 4) */
+	struct dp_worker_klat klat[DP_MAX_WORKERS];
 } __attribute__((aligned(DP_CACHE_LINE)));
 
 _Static_assert(sizeof(struct dp_worker_stats) % DP_CACHE_LINE == 0, "worker stats not cache aligned");
@@ -235,6 +265,8 @@ _Static_assert(sizeof(uint64_t) == 8 && sizeof(void *) == 8, "64-bit target requ
 _Static_assert(sizeof(struct dp_worker_kinds) % DP_CACHE_LINE == 0, "kind stats not cache aligned");
 _Static_assert(sizeof(struct dp_worker_objects) % DP_CACHE_LINE == 0, "object stats not cache aligned");
 _Static_assert(__builtin_offsetof(struct dp_shm, wobjects) % DP_CACHE_LINE == 0, "object stats misaligned");
+_Static_assert(sizeof(struct dp_worker_klat) % DP_CACHE_LINE == 0, "kind latency not cache aligned");
+_Static_assert(__builtin_offsetof(struct dp_shm, klat) % DP_CACHE_LINE == 0, "kind latency misaligned");
 
 /* The workers every sum runs over: the primary's, bounded by the memzone. */
 static inline uint32_t
@@ -261,6 +293,18 @@ dp_shm_kind_sum(const struct dp_shm *s, uint32_t kind, enum dp_kind_counter c)
 	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
 		t += dp_load(&s->wkinds[i].c[kind][c]);
 	return t;
+}
+
+/* out = one kind's histogram of latency row j (enum dp_klat) summed
+ * over the workers. */
+static inline void
+dp_shm_klat_sum(const struct dp_shm *s, uint32_t kind, int j, struct dp_hist *out)
+{
+	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++)
+		out->b[i] = 0;
+	out->count = out->max = 0;
+	for (uint32_t i = 0; i < dp_shm_n_workers(s); i++)
+		dp_hist_merge(out, &s->klat[i].h[kind][j]);
 }
 
 /* The kinds counted: 0, or 2..DP_MAX_KINDS, bounded by the memzone. */

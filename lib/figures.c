@@ -61,6 +61,13 @@ const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT] = {
 			    "TLS handshake: SYN sent (client) or received (server) to Finished" },
 };
 
+const int dp_klat_lat[DP_KLAT__COUNT] = {
+	[DP_KLAT_CONNECT] = DP_LAT_CONNECT,
+	[DP_KLAT_FIRST_BYTE] = DP_LAT_FIRST_BYTE,
+	[DP_KLAT_RESPONSE] = DP_LAT_RESPONSE,
+	[DP_KLAT_TLS_HS] = DP_LAT_TLS_HS,
+};
+
 const char *
 dp_state_name(uint32_t state)
 {

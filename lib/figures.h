@@ -42,6 +42,9 @@ struct dp_lat_desc {
 	const char *help;
 };
 extern const struct dp_lat_desc dp_lat_kinds[DP_LAT__COUNT];
+/* The latencies measured per traffic kind (enum dp_klat, shm.h), each
+ * as the kind of latency it is: its names are dp_lat_kinds[dp_klat_lat[j]]. */
+extern const int dp_klat_lat[DP_KLAT__COUNT];
 
 /* Tables of named rows with counters of their own beside the totals
  * (issue 37): a client's traffic kinds (shm.h's kinds, two or more) and

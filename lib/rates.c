@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,9 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 {
 	uint32_t nw = dp_shm_n_workers(s), np = s->hdr.n_ports;
 
-	memset(out, 0, sizeof(*out));
+	uint32_t nk = dp_shm_n_kinds(s);
+
+	memset(out, 0, offsetof(struct dp_snapshot, klat)); /* and the kinds' rows below */
 	if (np > DP_MAX_PORTS)
 		np = DP_MAX_PORTS;
 	out->tsc = now_tsc;
@@ -28,11 +31,30 @@ dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *o
 			dp_hist_merge(&out->lat[k], &s->lat[w].h[k]);
 	}
 	out->sk_cur = dp_open_sockets(s, out->w_sk_cur);
-	for (uint32_t k = 0; k < dp_shm_n_kinds(s); k++)
-		out->kreq[k] = dp_shm_kind_sum(s, k, DP_KC_REQ);
+	out->n_kinds = nk;
+	out->kinds_at_tsc = 1;
+	for (uint32_t k = 0; k < nk; k++) {
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			out->kc[k][c] = dp_shm_kind_sum(s, k, (enum dp_kind_counter)c);
+		memset(out->klat[k], 0, sizeof(out->klat[k]));
+		for (uint32_t w = 0; w < nw; w++)
+			for (int j = 0; j < DP_KLAT__COUNT; j++)
+				dp_hist_merge(&out->klat[k][j], &s->klat[w].h[k][j]);
+	}
 	for (uint32_t p = 0; p < np; p++)
 		for (int c = 0; c < DP_PC__COUNT; c++)
 			out->pc[p][c] = s->ports[p].c[c];
+}
+
+void
+dp_snapshot_copy(struct dp_snapshot *dst, const struct dp_snapshot *src)
+{
+	uint32_t nk = src->n_kinds < DP_MAX_KINDS ? src->n_kinds : DP_MAX_KINDS;
+
+	if (dst == src)
+		return;
+	memcpy(dst, src, offsetof(struct dp_snapshot, klat));
+	memcpy(dst->klat, src->klat, nk * sizeof(src->klat[0]));
 }
 
 static double
@@ -161,12 +183,41 @@ dp_snapshot_last_second(const struct dp_shm *s, uint64_t now_tsc, struct dp_snap
 	dp_snapshot_take(s, now_tsc, b);
 	b->lat_recorded = 1;
 	memcpy(b->lat_interval, e1->lat, sizeof(b->lat_interval));
-	*a = *b;
+	dp_snapshot_copy(a, b);
 	a->lat_recorded = 0;
+	a->kinds_at_tsc = 0;
 	a->tsc = b->tsc - (e1->tsc - (e0 ? e0->tsc : s->hdr.start_tsc));
 	for (int c = 0; c < DP_C__COUNT; c++)
 		a->c[c] = b->c[c] - (e1->c[c] - (e0 ? e0->c[c] : 0));
 	return 0;
+}
+
+int
+dp_kinds_between(const struct dp_snapshot *a, const struct dp_snapshot *b)
+{
+	return a->n_kinds != 0 && a->n_kinds == b->n_kinds && a->kinds_at_tsc && b->kinds_at_tsc;
+}
+
+void
+dp_klat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t k, int j, uint64_t hz,
+		struct dp_lat *out)
+{
+	static struct dp_hist d; /* large: not on the stack */
+
+	memset(out, 0, sizeof(*out));
+	if (!dp_kinds_between(a, b) || k >= b->n_kinds || j < 0 || j >= DP_KLAT__COUNT)
+		return;
+	dp_hist_delta(&d, &a->klat[k][j], &b->klat[k][j]);
+	dp_lat_from_hist(&d, hz, out);
+}
+
+void
+dp_klat_total(const struct dp_snapshot *b, uint32_t k, int j, uint64_t hz, struct dp_lat *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (k >= b->n_kinds || j < 0 || j >= DP_KLAT__COUNT)
+		return;
+	dp_lat_from_hist(&b->klat[k][j], hz, out);
 }
 
 void

@@ -22,7 +22,6 @@ struct dp_snapshot {
 	uint64_t w_loop[DP_MAX_WORKERS];
 	uint64_t pc[DP_MAX_PORTS][DP_PC__COUNT];
 	struct dp_hist lat[DP_LAT__COUNT]; /* merged over workers, cumulative */
-	uint64_t kreq[DP_MAX_KINDS];          /* each traffic kind's requests (dp_shm_n_kinds), summed */
 	uint32_t n_workers;
 	uint32_t n_ports;
 	/* Set by dp_snapshot_last_second: the latency over the interval that
@@ -30,10 +29,24 @@ struct dp_snapshot {
 	 * above are then the totals now, not at tsc). */
 	int lat_recorded;
 	struct dp_lat lat_interval[DP_LAT__COUNT];
+	/* A client's traffic kinds (issue 37), rows 0..n_kinds-1: each kind's
+	 * counters summed over the workers, and its latency histograms
+	 * (enum dp_klat) merged over them, cumulative. kinds_at_tsc: they
+	 * were read at tsc; dp_snapshot_last_second's older snapshot has them
+	 * from now (the history keeps no kinds), so per-kind figures over
+	 * that pair are unknown (dp_kinds_between). */
+	uint32_t n_kinds;
+	int kinds_at_tsc;
+	uint64_t kc[DP_MAX_KINDS][DP_KC__COUNT];
+	/* last: 1.3 MB, of which dp_snapshot_take clears the rows it fills */
+	struct dp_hist klat[DP_MAX_KINDS][DP_KLAT__COUNT];
 };
 
 /* Copy the counters of s at time now_tsc. */
 void dp_snapshot_take(const struct dp_shm *s, uint64_t now_tsc, struct dp_snapshot *out);
+/* *dst = *src, the kinds' histograms only as far as src has kinds (a
+ * whole copy moves 1.4 MB, mostly rows no test uses). */
+void dp_snapshot_copy(struct dp_snapshot *dst, const struct dp_snapshot *src);
 
 /* For a one-shot reader: b is now, a is b less the last second the
  * primary completed (from its history), so that the rates and the latency
@@ -74,6 +87,16 @@ void dp_lat_from_hist(const struct dp_hist *h, uint64_t tsc_hz, struct dp_lat *o
 /* Latency between two snapshots (kind: enum dp_lat_kind, shm.h). */
 void dp_lat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, int kind,
 		    uint64_t tsc_hz, struct dp_lat *out);
+
+/* Whether per-kind figures exist between a and b: both have kinds, the
+ * same number, each read at its own time. */
+int dp_kinds_between(const struct dp_snapshot *a, const struct dp_snapshot *b);
+/* Kind k's latency row j (enum dp_klat) between two snapshots (an empty
+ * one, count 0, when !dp_kinds_between), or over the whole test (b's
+ * totals). */
+void dp_klat_between(const struct dp_snapshot *a, const struct dp_snapshot *b, uint32_t k, int j,
+		     uint64_t tsc_hz, struct dp_lat *out);
+void dp_klat_total(const struct dp_snapshot *b, uint32_t k, int j, uint64_t tsc_hz, struct dp_lat *out);
 
 /* One latency's percentiles as "key":{...} (the run log's and stats_out's
  * JSON). */

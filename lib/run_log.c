@@ -35,10 +35,20 @@ second_from(struct dp_second *d, const struct dp_shm *s, const struct dp_snapsho
 			d->pc[k] += cur->pc[p][k];
 	d->sk_cur = cur->sk_cur;
 	d->target_cps = s->ctl.target_cps;
-	memcpy(d->kreq, cur->kreq, sizeof(d->kreq));
-	if (prev != NULL)
+	for (uint32_t k = 0; k < cur->n_kinds && k < DP_MAX_KINDS; k++)
+		d->kreq[k] = cur->kc[k][DP_KC_REQ];
+	if (prev != NULL) {
 		for (int k = 0; k < DP_LAT__COUNT; k++)
 			dp_lat_between(prev, cur, k, s->hdr.tsc_hz, &d->lat[k]);
+		for (uint32_t k = 0; k < cur->n_kinds && k < DP_MAX_KINDS; k++) {
+			struct dp_lat l;
+
+			dp_klat_between(prev, cur, k, DP_KLAT_RESPONSE, s->hdr.tsc_hz, &l);
+			d->kresp_p50[k] = (float)l.p50;
+			d->kresp_p99[k] = (float)l.p99;
+			d->kresp_n[k] = (uint32_t)l.count;
+		}
+	}
 }
 
 void
@@ -161,7 +171,12 @@ second_json(FILE *f, const struct dp_shm *s, const struct dp_second *a, const st
 		for (uint32_t k = 0; k < dp_shm_n_kinds(s); k++) {
 			fputs(k ? "," : "", f);
 			json_name(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
-			fprintf(f, ":{\"requests\":%.1f}", dp_per_sec(a->kreq[k], b->kreq[k], secs));
+			fprintf(f, ":{\"requests\":%.1f,\"responses\":%u", dp_per_sec(a->kreq[k], b->kreq[k], secs),
+				b->kresp_n[k]);
+			if (b->kresp_n[k] != 0) /* its response latency over the second */
+				fprintf(f, ",\"response_p50_us\":%.1f,\"response_p99_us\":%.1f", b->kresp_p50[k],
+					b->kresp_p99[k]);
+			fputc('}', f);
 		}
 		fputc('}', f);
 	}

@@ -15,7 +15,7 @@
 
 /* The -o summary's format; dperf-report refuses any other. */
 #define DP_SUMMARY_FORMAT 1
-/* Seconds kept: a day (about 0.85 KB each, 73 MB at most). A longer run
+/* Seconds kept: a day (about 1.05 KB each, 91 MB at most). A longer run
  * keeps its last day and says how many seconds it dropped. */
 #define DP_RUN_LOG_MAX_SECONDS 86400
 
@@ -30,6 +30,10 @@ struct dp_second {
 	uint64_t target_cps;
 	struct dp_lat lat[DP_LAT__COUNT];
 	uint64_t kreq[DP_MAX_KINDS]; /* each traffic kind's requests (the pick's shares) */
+	/* each kind's response latency over the second (dperf-report's plot
+	 * per kind): p50, p99 in microseconds, and its samples */
+	float kresp_p50[DP_MAX_KINDS], kresp_p99[DP_MAX_KINDS];
+	uint32_t kresp_n[DP_MAX_KINDS];
 };
 
 struct dp_run_log {

@@ -186,7 +186,7 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	     const struct dp_run_log *r)
 {
 	stats_fields(f, s, a, b);
-	dp_kinds_json(f, s); /* a client's kinds, totals at the end */
+	dp_kinds_json(f, s, a, b, 1); /* a client's kinds, totals at the end and their histograms */
 	latency_hist_json(f, s, b);
 	fprintf(f, ",\"format\":\"dperf-summary\",\"format_version\":%d,\"version\":", DP_SUMMARY_FORMAT);
 	json_string(f, dp_version(), 256);
@@ -198,53 +198,149 @@ summary_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 	fputs("}\n", f);
 }
 
-/* The rows of a client's kinds and a server's objects (figures.h's
- * dp_rows), totals now: names and paths are JSON strings (json_string
- * escapes a path's '"' and '\\'), bounded by their fields. */
-void
-dp_kinds_json(FILE *f, const struct dp_shm *s)
+/* Kind k's counter c: at b, or in the memzone now (b NULL). */
+static uint64_t
+kind_count(const struct dp_shm *s, const struct dp_snapshot *b, uint32_t k, int c)
 {
-	for (int w = 0; w < DP_ROWS__COUNT; w++) {
-		const struct dp_rows_desc *d = &dp_rows[w];
-		uint32_t n = dp_rows_n(s, w);
+	return b != NULL ? b->kc[k][c] : dp_shm_kind_sum(s, k, (enum dp_kind_counter)c);
+}
 
-		if (n == 0)
-			continue;
-		fprintf(f, ",\"%s\":[", d->key);
-		for (uint32_t k = 0; k < n; k++) {
-			size_t len;
-			const char *name = dp_rows_name(s, w, k, &len);
+/* Kind k's histogram of latency row j over the whole test: b's, or the
+ * memzone's now summed over the workers (b NULL; into a static: large). */
+static const struct dp_hist *
+kind_hist(const struct dp_shm *s, const struct dp_snapshot *b, uint32_t k, int j)
+{
+	static struct dp_hist h;
 
-			fprintf(f, "%s{\"%s\":", k ? "," : "", d->id);
-			json_string(f, name, len);
-			if (d->weighted)
-				fprintf(f, ",\"weight\":%u", dp_rows_weight(s, w, k));
-			for (int c = 0; c < d->n_counters; c++)
-				fprintf(f, ",\"%s\":%" PRIu64, d->counters[c], dp_rows_sum(s, w, k, c));
-			fputc('}', f);
-		}
-		fputc(']', f);
+	if (b != NULL && k < b->n_kinds)
+		return &b->klat[k][j];
+	dp_shm_klat_sum(s, k, j, &h);
+	return &h;
+}
+
+/* A server's objects (figures.h's dp_rows), totals now (snapshots keep
+ * none): paths are JSON strings (json_string escapes a path's '"' and
+ * '\\'), bounded by their field. */
+static void
+objects_json(FILE *f, const struct dp_shm *s)
+{
+	const struct dp_rows_desc *d = &dp_rows[DP_ROWS_OBJECTS];
+	uint32_t n = dp_rows_n(s, DP_ROWS_OBJECTS);
+
+	if (n == 0)
+		return;
+	fprintf(f, ",\"%s\":[", d->key);
+	for (uint32_t k = 0; k < n; k++) {
+		size_t len;
+		const char *name = dp_rows_name(s, DP_ROWS_OBJECTS, k, &len);
+
+		fprintf(f, "%s{\"%s\":", k ? "," : "", d->id);
+		json_string(f, name, len);
+		for (int c = 0; c < d->n_counters; c++)
+			fprintf(f, ",\"%s\":%" PRIu64, d->counters[c], dp_rows_sum(s, DP_ROWS_OBJECTS, k, c));
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void
+objects_text(FILE *f, const struct dp_shm *s)
+{
+	const struct dp_rows_desc *d = &dp_rows[DP_ROWS_OBJECTS];
+	uint32_t n = dp_rows_n(s, DP_ROWS_OBJECTS);
+
+	for (uint32_t k = 0; k < n; k++) {
+		size_t len;
+		const char *name = dp_rows_name(s, DP_ROWS_OBJECTS, k, &len);
+
+		fprintf(f, "%s %.*s:", d->label, (int)len, name);
+		for (int c = 0; c < d->n_counters; c++)
+			fprintf(f, " %s %" PRIu64, d->counters[c], dp_rows_sum(s, DP_ROWS_OBJECTS, k, c));
+		fputc('\n', f);
 	}
 }
 
+/* Kind names are letters, digits, '_', '.', '-' (the parse's rule), so
+ * they need no escaping; the reader bounds them anyway. */
 void
-dp_kinds_text(FILE *f, const struct dp_shm *s)
+dp_kinds_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b, int hist)
 {
-	for (int w = 0; w < DP_ROWS__COUNT; w++) {
-		const struct dp_rows_desc *d = &dp_rows[w];
-		uint32_t n = dp_rows_n(s, w);
+	uint32_t n = dp_shm_n_kinds(s);
+	uint64_t hz = s->hdr.tsc_hz;
 
-		for (uint32_t k = 0; k < n; k++) {
-			size_t len;
-			const char *name = dp_rows_name(s, w, k, &len);
+	objects_json(f, s);
+	if (b != NULL && b->n_kinds < n)
+		n = b->n_kinds;
+	if (n == 0)
+		return;
+	fputs(",\"kinds\":[", f);
+	for (uint32_t k = 0; k < n; k++) {
+		struct dp_lat l;
 
-			fprintf(f, "%s %.*s:", d->label, (int)len, name);
-			if (d->weighted)
-				fprintf(f, " weight %u", dp_rows_weight(s, w, k));
-			for (int c = 0; c < d->n_counters; c++)
-				fprintf(f, " %s %" PRIu64, d->counters[c], dp_rows_sum(s, w, k, c));
-			fputc('\n', f);
+		fprintf(f, "%s{\"name\":", k ? "," : "");
+		json_string(f, s->kinds.name[k], sizeof(s->kinds.name[k]));
+		fprintf(f, ",\"weight\":%u", s->kinds.weight[k]);
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			fprintf(f, ",\"%s\":%" PRIu64, dp_kind_counter_names[c], kind_count(s, b, k, c));
+		if (a != NULL && b != NULL && dp_kinds_between(a, b)) {
+			fputs(",\"latency_us\":{", f);
+			for (int j = 0; j < DP_KLAT__COUNT; j++) {
+				fputs(j ? "," : "", f);
+				dp_klat_between(a, b, k, j, hz, &l);
+				dp_lat_json(f, dp_lat_kinds[dp_klat_lat[j]].key, &l);
+			}
+			fputc('}', f);
 		}
+		fputs(",\"latency_total_us\":{", f);
+		for (int j = 0; j < DP_KLAT__COUNT; j++) {
+			fputs(j ? "," : "", f);
+			dp_lat_from_hist(kind_hist(s, b, k, j), hz, &l);
+			dp_lat_json(f, dp_lat_kinds[dp_klat_lat[j]].key, &l);
+		}
+		fputc('}', f);
+		if (hist) { /* in the summary's latency_hist's tsc_hz */
+			fputs(",\"latency_hist\":{", f);
+			for (int j = 0; j < DP_KLAT__COUNT; j++) {
+				fputs(j ? "," : "", f);
+				hist_json(f, dp_lat_kinds[dp_klat_lat[j]].key, kind_hist(s, b, k, j));
+			}
+			fputc('}', f);
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+void
+dp_kinds_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *b)
+{
+	uint32_t n = dp_shm_n_kinds(s);
+
+	objects_text(f, s);
+	if (b != NULL && b->n_kinds < n)
+		n = b->n_kinds;
+	for (uint32_t k = 0; k < n; k++) {
+		int shown = 0;
+
+		fprintf(f, "kind %.*s: weight %u", (int)sizeof(s->kinds.name[k]), s->kinds.name[k],
+			s->kinds.weight[k]);
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			fprintf(f, " %s %" PRIu64, dp_kind_counter_names[c], kind_count(s, b, k, c));
+		fputc('\n', f);
+		for (int j = 0; j < DP_KLAT__COUNT; j++) {
+			struct dp_lat l;
+
+			dp_lat_from_hist(kind_hist(s, b, k, j), s->hdr.tsc_hz, &l);
+			if (l.count == 0)
+				continue;
+			if (!shown)
+				fprintf(f, "kind %.*s latency:", (int)sizeof(s->kinds.name[k]), s->kinds.name[k]);
+			fprintf(f, "%s %s p50 %.1f p99 %.1f us", shown ? " |" : "", dp_lat_kinds[dp_klat_lat[j]].label,
+				l.p50, l.p99);
+			shown = 1;
+		}
+		if (shown)
+			fputc('\n', f);
 	}
 }
 
@@ -282,7 +378,7 @@ static void
 stats_json(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const struct dp_snapshot *b)
 {
 	stats_fields(f, s, a, b);
-	dp_kinds_json(f, s);
+	dp_kinds_json(f, s, a, b, 0);
 	fputs("}\n", f);
 }
 
@@ -361,6 +457,16 @@ dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 			fprintf(f, ",%s", dp_counter_names[k]);
 		for (size_t k = 0; k < N_CSV_LAT; k++)
 			fprintf(f, ",%s_p50_us,%s_p99_us", dp_lat_kinds[csv_lat[k]].key, dp_lat_kinds[csv_lat[k]].key);
+		for (uint32_t k = 0; k < b->n_kinds; k++) {
+			int nl = (int)sizeof(s->kinds.name[k]);
+			const char *nm = s->kinds.name[k];
+
+			for (int c = 0; c < DP_KC__COUNT; c++)
+				fprintf(f, ",kind_%.*s_%s", nl, nm, dp_kind_counter_names[c]);
+			for (int j = 0; j < DP_KLAT__COUNT; j++)
+				fprintf(f, ",kind_%.*s_%s_p50_us,kind_%.*s_%s_p99_us", nl, nm,
+					dp_lat_kinds[dp_klat_lat[j]].key, nl, nm, dp_lat_kinds[dp_klat_lat[j]].key);
+		}
 		fputc('\n', f);
 	}
 	dp_headline(s, a, b, &h);
@@ -377,6 +483,24 @@ dp_stats_csv(FILE *f, const struct dp_shm *s, const struct dp_snapshot *a, const
 			fprintf(f, ",%.1f,%.1f", l.p50, l.p99);
 		else
 			fputs(",,", f);
+	}
+	for (uint32_t k = 0; k < b->n_kinds; k++) {
+		int have = dp_kinds_between(a, b);
+
+		for (int c = 0; c < DP_KC__COUNT; c++)
+			if (have)
+				fprintf(f, ",%" PRIu64, dp_delta(a->kc[k][c], b->kc[k][c]));
+			else
+				fputc(',', f);
+		for (int j = 0; j < DP_KLAT__COUNT; j++) {
+			struct dp_lat l;
+
+			dp_klat_between(a, b, k, j, s->hdr.tsc_hz, &l);
+			if (l.count)
+				fprintf(f, ",%.1f,%.1f", l.p50, l.p99);
+			else
+				fputs(",,", f);
+		}
 	}
 	fputc('\n', f);
 	fflush(f);

@@ -141,6 +141,12 @@ def series(run, kinds):
     # as the shares moving at its change's line)
     for name in kind_names(run):
         out["kind_" + name] = col(lambda s, n=name: s.get("kind_rates", {}).get(n, {}).get("requests"))
+        # and its response latency over each second (none in a second
+        # without an answer of that kind, or from a dperf before them)
+        for p in ("p50", "p99"):
+            vals = col(lambda s, n=name, q=p: s.get("kind_rates", {}).get(n, {}).get("response_%s_us" % q))
+            if any(v is not None for _, v in vals):
+                out["klat_%s_%s" % (p, name)] = vals
     for name in run.get("error_counters", []):
         vals = col(lambda s, n=name: s["rates"].get(n, 0.0))
         if any(v for _, v in vals):
@@ -247,6 +253,11 @@ def plots(data):
     if knames:
         panels("kinds", [("requests per second by traffic kind", [("kind_" + n, n, "-") for n in knames])],
                "per second")
+    klat = [n for n in knames if any("klat_p50_" + n in r["series"] for r in runs)]
+    if klat:
+        panels("kind_latency", [("response latency %s by traffic kind" % p,
+                                 [("klat_%s_%s" % (p, n), n, "-") for n in klat]) for p in ("p50", "p99")],
+               "microseconds (log)", log=True)
     kinds = [(k, name) for k, name in data["lat_kinds"]
              if any(v is not None for r in runs for _, v in r["series"]["lat_%s_p50" % k])]
     if kinds:
@@ -297,6 +308,18 @@ def summary_rows(runs):
     for k, name in lat_kinds(runs):
         for p in ("p50", "p99", "p999", "max"):
             rows.append(("%s latency %s" % (name, p), lambda r, k=k, p=p: lat(r, k, p)))
+    # a traffic mix: each kind's requests and response latency, over the run
+    knames = []
+    for r in runs:
+        knames += [k.get("name") for k in r.get("kinds", []) if k.get("name") not in knames]
+
+    def kind(r, n):
+        return next((k for k in r.get("kinds", []) if k.get("name") == n), {})
+    for n in knames:
+        rows.append(("kind %s requests / http2XX / httpErr" % n, lambda r, n=n: "%d / %d / %d" % (
+            kind(r, n).get("requests", 0), kind(r, n).get("http2XX", 0), kind(r, n).get("httpErr", 0))))
+        for p in ("p50", "p99"):
+            rows.append(("kind %s response latency %s" % (n, p), lambda r, n=n, p=p: lat(kind(r, n), "response", p)))
     rows.append(("seconds in the history (dropped)", lambda r: "%d (%d)" % (len(r["history"]),
                                                                          r.get("history_dropped", 0))))
     rows.append(("control changes", lambda r: "%d" % len(r.get("changes", []))))

@@ -105,7 +105,7 @@ print_stats(int fmt, const struct dp_shm *s, const struct dp_snapshot *a, const 
 static int
 cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 {
-	struct dp_snapshot a, b;
+	static struct dp_snapshot a, b; /* large (the kinds' histograms): not on the stack */
 	uint64_t hz = s->hdr.tsc_hz;
 
 	/* One shot: the last second the primary completed, counters and
@@ -149,7 +149,7 @@ cmd_stats(const struct dp_shm *s, int json, int watch, double interval)
 		print_stats(json, s, &a, &b);
 		if (output_failed())
 			return DP_EXIT_OUTPUT;
-		a = b;
+		dp_snapshot_copy(&a, &b);
 	}
 	return 0;
 }

@@ -42,26 +42,27 @@ bad(FILE *err, const char *path, const char *what, const char *key)
 	return DP_EXIT_USAGE;
 }
 
-/* Add one instance's histogram of one kind to the fleet's. */
+/* Add one instance's histogram (lh's member key, of an instance at hz)
+ * to h, in the fleet's bounds. */
 static int
-add_hist(struct fleet *fl, const json_t *lh, uint64_t hz, unsigned k, const char *path, FILE *err)
+add_to(struct dp_hist *h, const struct fleet *fl, const json_t *lh, uint64_t hz, const char *key,
+       const char *path, FILE *err)
 {
-	const json_t *o = json_object_get(lh, dp_lat_kinds[k].key), *b = json_object_get(o, "b"), *e;
-	struct dp_hist *h = &fl->h[k];
+	const json_t *o = json_object_get(lh, key), *b = json_object_get(o, "b"), *e;
 	uint64_t max;
 	size_t i;
 
 	if (o == NULL) /* a summary from before this kind existed: none of it */
 		return 0;
 	if (!json_is_array(b) || !json_is_integer(json_object_get(o, "max")))
-		return bad(err, path, "latency_hist has no buckets for", dp_lat_kinds[k].key);
+		return bad(err, path, "latency_hist has no buckets for", key);
 	max = (uint64_t)json_integer_value(json_object_get(o, "max"));
 	json_array_foreach(b, i, e) {
 		json_int_t idx = json_integer_value(json_array_get(e, 0)), n = json_integer_value(json_array_get(e, 1));
 		uint32_t to = (uint32_t)idx;
 
 		if (json_array_size(e) != 2 || idx < 0 || idx >= DP_HIST_BUCKETS || n < 0)
-			return bad(err, path, "a bad bucket in latency_hist", dp_lat_kinds[k].key);
+			return bad(err, path, "a bad bucket in latency_hist", key);
 		if (!fl->same_hz) /* the bucket's middle, in ns */
 			to = dp_hist_index((uint64_t)((double)(dp_hist_bucket_low(to) + dp_hist_bucket_width(to) / 2) *
 						      1e9 / (double)hz));
@@ -73,6 +74,13 @@ add_hist(struct fleet *fl, const json_t *lh, uint64_t hz, unsigned k, const char
 	if (max > h->max)
 		h->max = max;
 	return 0;
+}
+
+/* Add one instance's histogram of one kind to the fleet's. */
+static int
+add_hist(struct fleet *fl, const json_t *lh, uint64_t hz, unsigned k, const char *path, FILE *err)
+{
+	return add_to(&fl->h[k], fl, lh, hz, dp_lat_kinds[k].key, path, err);
 }
 
 /* Sum the integer key over all inputs into out. */
@@ -130,16 +138,46 @@ hist_obj(const struct dp_hist *h)
 	return json_pack("{s:I,s:I,s:o}", "count", (json_int_t)h->count, "max", (json_int_t)h->max, "b", b);
 }
 
+/* The fleet's latency of each kind: its histograms (enum dp_klat), in
+ * the order of "kinds" in the output. */
+struct kind_hists {
+	struct dp_hist h[DP_KLAT__COUNT];
+};
+
+/* Kind x's latency histograms, in the instance's "latency_hist" (none in
+ * a summary from before them), added to kh. */
+static int
+add_kind_hists(struct kind_hists *kh, const struct fleet *fl, const json_t *in, const json_t *k,
+	       const char *path, FILE *err)
+{
+	const json_t *lh = json_object_get(k, "latency_hist");
+	uint64_t hz = (uint64_t)json_integer_value(json_object_get(json_object_get(in, "latency_hist"), "tsc_hz"));
+
+	if (lh == NULL)
+		return 0;
+	if (!json_is_object(lh))
+		return bad(err, path, "a kind's latency_hist is not an object", NULL);
+	for (int j = 0; j < DP_KLAT__COUNT; j++)
+		if (add_to(&kh->h[j], fl, lh, hz, dp_lat_kinds[dp_klat_lat[j]].key, path, err) != 0)
+			return DP_EXIT_USAGE;
+	return 0;
+}
+
 /* A client's traffic kinds ("kinds") and a server's objects ("objects",
  * issue 37; figures.h's dp_rows) summed by name over the instances, in
- * the order they first appear; an instance without them adds none, and
+ * the order they first appear, a kind's latency from its histograms
+ * added up (as the fleet's own); an instance without them adds none, and
  * without any the fleet has none. */
 static int
-merge_rows(json_t *o, json_t **in, char **paths, int n, int which, FILE *err)
+merge_rows(json_t *o, json_t **in, char **paths, int n, int which, const struct fleet *fl, FILE *err)
 {
 	const struct dp_rows_desc *d = &dp_rows[which];
-	json_t *out = json_array();
+	int kinds = which == DP_ROWS_KINDS;
+	json_t *out = json_array(), *e0;
+	struct kind_hists *kh = NULL;
+	size_t n_kh = 0, x0;
 	char what[64];
+	int rc = 0;
 
 	for (int i = 0; i < n; i++) {
 		json_t *ks = json_object_get(in[i], d->key), *k, *e;
@@ -148,44 +186,74 @@ merge_rows(json_t *o, json_t **in, char **paths, int n, int which, FILE *err)
 		if (ks == NULL)
 			continue;
 		if (!json_is_array(ks)) {
-			json_decref(out);
-			return bad(err, paths[i], d->key, "is not an array");
+			rc = bad(err, paths[i], d->key, "is not an array");
+			goto out;
 		}
 		json_array_foreach(ks, x, k) {
 			const char *name = json_string_value(json_object_get(k, d->id));
 			json_t *into = NULL;
+			size_t at = 0;
 
 			if (name == NULL) {
-				json_decref(out);
 				snprintf(what, sizeof(what), "a %s without a %s", d->label, d->id);
-				return bad(err, paths[i], what, NULL);
+				rc = bad(err, paths[i], what, NULL);
+				goto out;
 			}
 			json_array_foreach(out, y, e)
 				if (strcmp(json_string_value(json_object_get(e, d->id)), name) == 0)
-					into = e;
+					into = e, at = y;
 			if (into == NULL) {
+				if (kinds) {
+					struct kind_hists *more = realloc(kh, (n_kh + 1) * sizeof(*kh));
+
+					if (more == NULL) {
+						rc = bad(err, paths[i], "out of memory", NULL);
+						goto out;
+					}
+					kh = more;
+					memset(&kh[n_kh], 0, sizeof(*kh));
+					at = n_kh++;
+				}
 				into = json_pack("{s:s}", d->id, name);
 				json_array_append_new(out, into);
 			}
+			if (kinds && (rc = add_kind_hists(&kh[at], fl, in[i], k, paths[i], err)) != 0)
+				goto out;
 			for (int c = 0; c < d->n_counters; c++) {
 				const char *cn = d->counters[c];
 				json_t *v = json_object_get(k, cn);
 
 				if (!json_is_integer(v)) {
-					json_decref(out);
 					snprintf(what, sizeof(what), "a %s without", d->label);
-					return bad(err, paths[i], what, cn);
+					rc = bad(err, paths[i], what, cn);
+					goto out;
 				}
 				json_object_set_new(into, cn, json_integer(json_integer_value(json_object_get(into, cn)) +
 									  json_integer_value(v)));
 			}
 		}
 	}
-	if (json_array_size(out) == 0)
-		json_decref(out);
-	else
+	if (kinds)
+		json_array_foreach(out, x0, e0) {
+			json_t *lat = json_object(), *lh = json_object();
+
+			for (int j = 0; j < DP_KLAT__COUNT; j++) {
+				const char *key = dp_lat_kinds[dp_klat_lat[j]].key;
+
+				json_object_set_new(lat, key, lat_obj(&kh[x0].h[j], fl->hz));
+				json_object_set_new(lh, key, hist_obj(&kh[x0].h[j]));
+			}
+			json_object_set_new(e0, "latency_total_us", lat);
+			json_object_set_new(e0, "latency_hist", lh); /* in the fleet's latency_hist's tsc_hz */
+		}
+	if (json_array_size(out) != 0) {
 		json_object_set_new(o, d->key, out);
-	return 0;
+		out = NULL;
+	}
+out:
+	json_decref(out);
+	free(kh);
+	return rc;
 }
 
 /* Everything but the loading: in[] are the parsed summaries. */
@@ -244,7 +312,7 @@ merge(FILE *out, FILE *err, int n, char **paths, json_t **in, struct fleet *fl)
 	for (int c = 0; c < DP_C__COUNT && !rc; c++)
 		rc = sum_real(rates, in, paths, n, "rates", dp_counter_names[c], err);
 	for (int w = 0; w < DP_ROWS__COUNT && !rc; w++)
-		rc = merge_rows(o, in, paths, n, w, err);
+		rc = merge_rows(o, in, paths, n, w, fl, err);
 	if (rc)
 		goto out;
 	json_object_set_new(o, "rates", rates);

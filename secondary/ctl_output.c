@@ -53,7 +53,7 @@ print_status_text(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 			dp_load(&ws->sk_cur), dp_load(&ws->c[DP_C_PKT_TX]), dp_load(&ws->c[DP_C_BITS_TX]),
 			dp_load(&ws->c[DP_C_UDP_TX]));
 	}
-	dp_kinds_text(f, s);
+	dp_kinds_text(f, s, NULL);
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
 		fprintf(f, "change: %.3f s ", dp_elapsed_s(s, ch->tsc));
@@ -85,7 +85,7 @@ print_status_json(FILE *f, const struct dp_shm *s, const struct status_fig *g)
 			dp_load(&ws->sk_cur));
 	}
 	fputc(']', f);
-	dp_kinds_json(f, s);
+	dp_kinds_json(f, s, NULL, NULL, 0);
 	fprintf(f, ",\"changes\":[");
 	for (uint32_t i = g->first_change; i < g->n_changes; i++) {
 		const struct dp_change *ch = &c->changes[i % DP_CHANGES_LEN];
@@ -121,7 +121,7 @@ ctl_print_stats_text(FILE *f, const struct dp_shm *s, const struct dp_snapshot *
 		(uint64_t)s->ctl.target_cps, h.rps, b->sk_cur, h.bps_rx / 1e9, h.pps_rx / 1e6,
 		h.bps_tx / 1e9, h.pps_tx / 1e6, h.good_bps_rx / 1e9, h.good_bps_tx / 1e9);
 	dp_counters_text(f, s, NULL, b->c);
-	dp_kinds_text(f, s);
+	dp_kinds_text(f, s, b);
 	if (b->lat[DP_LAT_CONNECT].count || b->lat[DP_LAT_RESPONSE].count) {
 		struct dp_lat c, r, fb;
 		dp_lat_between(a, b, DP_LAT_CONNECT, s->hdr.tsc_hz, &c);

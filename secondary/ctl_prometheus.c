@@ -44,12 +44,10 @@ struct who {
  * buckets' sum (a worker may be adding while we read), _sum the sum of
  * our buckets' middles (the engine records no exact sum). */
 static void
-histogram(FILE *f, const char *name, const struct dp_hist *h, uint64_t hz, const struct who *who,
-	  uint32_t worker, uint32_t port)
+histogram(FILE *f, const char *name, const struct dp_hist *h, uint64_t hz, const char *lbl)
 {
 	uint64_t le[DP_HIST_LE_COUNT + 1] = { 0 }, n = 0;
 	double sum = 0;
-	char lbl[160];
 
 	for (uint32_t i = 0; i < DP_HIST_BUCKETS; i++) {
 		double mid;
@@ -60,8 +58,6 @@ histogram(FILE *f, const char *name, const struct dp_hist *h, uint64_t hz, const
 		le[dp_hist_le_find(mid)] += h->b[i];
 		sum += (double)h->b[i] * mid;
 	}
-	snprintf(lbl, sizeof(lbl), "instance=\"%s\",role=\"%s\",port=\"%u\",worker=\"%u\"", who->inst,
-		 who->role, port, worker);
 	for (uint32_t k = 0; k < DP_HIST_LE_COUNT; k++) {
 		n += le[k];
 		fprintf(f, "dperf_%s_bucket{%s,le=\"%.9g\"} %" PRIu64 "\n", name, lbl, dp_hist_le_s(k), n);
@@ -82,8 +78,42 @@ histograms(FILE *f, const struct dp_shm *s, int kind, const struct who *who)
 
 	snprintf(name, sizeof(name), "%s_seconds", dp_lat_kinds[kind].key);
 	fprintf(f, "# HELP dperf_%s %s\n# TYPE dperf_%s histogram\n", name, dp_lat_kinds[kind].help, name);
-	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++)
-		histogram(f, name, &s->lat[w].h[kind], s->hdr.tsc_hz, who, w, s->workers[w].port);
+	for (uint32_t w = 0; w < dp_shm_n_workers(s); w++) {
+		char lbl[160];
+
+		snprintf(lbl, sizeof(lbl), "instance=\"%s\",role=\"%s\",port=\"%u\",worker=\"%u\"", who->inst,
+			 who->role, s->workers[w].port, w);
+		histogram(f, name, &s->lat[w].h[kind], s->hdr.tsc_hz, lbl);
+	}
+}
+
+/* The latencies measured per traffic kind (enum dp_klat), each as
+ * dperf_kind_KEY_seconds{kind="..."}, summed over the workers (a label
+ * per worker and kind would be 16 x 16 series of 99 buckets): its
+ * buckets, _sum and _count over the kinds are those of
+ * dperf_KEY_seconds over the workers (the engine records each sample in
+ * both). */
+static void
+kind_histograms(FILE *f, const struct dp_shm *s, uint32_t nk, const struct who *who)
+{
+	static struct dp_hist h; /* large: not on the stack */
+
+	for (int j = 0; j < DP_KLAT__COUNT; j++) {
+		const struct dp_lat_desc *d = &dp_lat_kinds[dp_klat_lat[j]];
+		char name[64];
+
+		snprintf(name, sizeof(name), "kind_%s_seconds", d->key);
+		fprintf(f, "# HELP dperf_%s %s, per traffic kind, all workers\n# TYPE dperf_%s histogram\n", name,
+			d->help, name);
+		for (uint32_t k = 0; k < nk; k++) {
+			char lbl[160];
+
+			snprintf(lbl, sizeof(lbl), "instance=\"%s\",role=\"%s\",kind=\"%.*s\"", who->inst, who->role,
+				 (int)sizeof(s->kinds.name[k]), s->kinds.name[k]);
+			dp_shm_klat_sum(s, k, j, &h);
+			histogram(f, name, &h, s->hdr.tsc_hz, lbl);
+		}
+	}
 }
 
 /* A label value: '\\' and '"' escaped (Prometheus' text format; a kind's
@@ -144,6 +174,7 @@ rows(FILE *f, const struct dp_shm *s, int which, const struct who *who)
 		label_value(f, name, len);
 		fprintf(f, "\"} %u\n", dp_rows_weight(s, which, k));
 	}
+	kind_histograms(f, s, nk, who); /* and their latency (the weighted rows are the kinds) */
 }
 
 void

@@ -126,3 +126,63 @@ top_si(double v, char *buf, int len)
 		buf[--n] = '\0';
 	return buf;
 }
+
+uint32_t
+top_kinds(const struct top *t, struct top_kind *rows)
+{
+	const struct dp_snapshot *a = &t->a, *b = &t->b;
+	double secs = b->tsc > a->tsc && t->hz ? (double)(b->tsc - a->tsc) / (double)t->hz : 0;
+	uint32_t n = b->n_kinds < DP_MAX_KINDS ? b->n_kinds : DP_MAX_KINDS;
+	int have = dp_kinds_between(a, b);
+	uint64_t req = 0;
+
+	for (uint32_t k = 0; k < n && have; k++)
+		req += dp_delta(a->kc[k][DP_KC_REQ], b->kc[k][DP_KC_REQ]);
+	for (uint32_t k = 0; k < n; k++) {
+		struct top_kind *r = &rows[k];
+
+		memset(r, 0, sizeof(*r));
+		snprintf(r->name, sizeof(r->name), "%.*s", (int)sizeof(r->name) - 1, t->shm->kinds.name[k]);
+		r->weight = t->shm->kinds.weight[k];
+		r->err = b->kc[k][DP_KC_HTTP_ERR];
+		if (!have)
+			continue;
+		r->rps = dp_per_sec(a->kc[k][DP_KC_REQ], b->kc[k][DP_KC_REQ], secs);
+		r->ok_ps = dp_per_sec(a->kc[k][DP_KC_HTTP_2XX], b->kc[k][DP_KC_HTTP_2XX], secs);
+		r->gbps_good = dp_per_sec(a->kc[k][DP_KC_GOOD_RX], b->kc[k][DP_KC_GOOD_RX], secs) / 1e9;
+		r->share = req ? (double)dp_delta(a->kc[k][DP_KC_REQ], b->kc[k][DP_KC_REQ]) / (double)req : 0;
+		dp_klat_between(a, b, k, DP_KLAT_RESPONSE, t->hz, &r->resp);
+	}
+	return n;
+}
+
+#define KIND_COLS "%-16s %7s %6s %8s %8s %8s %8s %8s %8s"
+
+const char *
+top_kind_head(char *buf, int len)
+{
+	snprintf(buf, (size_t)len, KIND_COLS, "kind", "weight", "share", "req/s", "2xx/s", "errors", "goodput",
+		 "rsp p50", "rsp p99");
+	return buf;
+}
+
+/* goodput in Gbit/s; the latency "-" without a response in the window */
+const char *
+top_kind_line(const struct top_kind *k, char *buf, int len)
+{
+	char w[16], sh[16], r[16], ok[16], e[16], g[16], p50[16], p99[16];
+
+	snprintf(w, sizeof(w), "%u", k->weight);
+	snprintf(sh, sizeof(sh), "%.1f%%", k->share * 100);
+	snprintf(g, sizeof(g), "%.3f", k->gbps_good);
+	if (k->resp.count) {
+		dp_fmt_us(k->resp.p50, p50, sizeof(p50));
+		dp_fmt_us(k->resp.p99, p99, sizeof(p99));
+	} else {
+		snprintf(p50, sizeof(p50), "-");
+		snprintf(p99, sizeof(p99), "-");
+	}
+	snprintf(buf, (size_t)len, KIND_COLS, k->name, w, sh, top_si(k->rps, r, sizeof(r)),
+		 top_si(k->ok_ps, ok, sizeof(ok)), top_si((double)k->err, e, sizeof(e)), g, p50, p99);
+	return buf;
+}

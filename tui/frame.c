@@ -118,6 +118,9 @@ top_draw(struct top *t)
 	case VIEW_PORTS:
 		view_ports(t, 2, LINES - 2);
 		break;
+	case VIEW_KINDS:
+		view_kinds(t, 2, LINES - 2);
+		break;
 	default:
 		view_overview(t, 2, LINES - 2);
 		break;

@@ -170,6 +170,7 @@ keys_handle(struct top *t, int ch)
 	case '1':
 	case '2':
 	case '3':
+	case '4':
 		t->view = (enum top_view)(ch - '1');
 		break;
 	default:

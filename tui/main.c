@@ -148,7 +148,7 @@ static int
 run_once(struct top *t)
 {
 	take(t);
-	t->a = t->b;
+	dp_snapshot_copy(&t->a, &t->b);
 	sleep_s(t->interval_s);
 	take(t);
 	t->have_rates = 1;
@@ -169,7 +169,7 @@ loop(struct top *t, int exit_on_stop)
 	if (tick == 0)
 		tick = 1;
 	take(t);
-	t->a = t->b;
+	dp_snapshot_copy(&t->a, &t->b);
 	next = t->b.tsc + tick;
 	check_engine(t);
 	while (!got_signal && !t->quit && !(t->stopped && exit_on_stop)) {
@@ -178,7 +178,7 @@ loop(struct top *t, int exit_on_stop)
 		dirty = 0;
 		now = top_tsc();
 		if (!t->stopped && now >= next) {
-			t->a = t->b;
+			dp_snapshot_copy(&t->a, &t->b);
 			take(t);
 			t->have_rates = 1;
 			next = next + tick > now ? next + tick : now + tick;

@@ -96,6 +96,16 @@ plain_frame(const struct top *t, FILE *out)
 		char more[128];
 		fprintf(out, "LATENCY    %s\n", top_lat_both_sides(&f, more, sizeof(more)));
 	}
+	{ /* a client's traffic kinds: a row each */
+		static struct top_kind rows[DP_MAX_KINDS];
+		uint32_t n = top_kinds(t, rows);
+		char line[160];
+
+		if (n != 0)
+			fprintf(out, "%-10s %s\n", "KINDS", top_kind_head(line, sizeof(line)));
+		for (uint32_t k = 0; k < n; k++)
+			fprintf(out, "%-10s %s\n", "", top_kind_line(&rows[k], line, sizeof(line)));
+	}
 	spark(out, "CPS", t, DP_SERIES_CPS);
 	spark(out, "Gbit/s rx", t, DP_SERIES_GBPS_RX);
 	spark(out, "Gbit/s tx", t, DP_SERIES_GBPS_TX);

@@ -13,7 +13,7 @@
 
 #define TOP_CTL_TIMEOUT_MS 2000
 
-enum top_view { VIEW_OVERVIEW = 0, VIEW_WORKERS, VIEW_PORTS, VIEW__COUNT };
+enum top_view { VIEW_OVERVIEW = 0, VIEW_WORKERS, VIEW_PORTS, VIEW_KINDS, VIEW__COUNT };
 enum top_msg { MSG_INFO = 0, MSG_OK, MSG_ERR };
 enum top_prompt { PROMPT_NONE = 0, PROMPT_CPS, PROMPT_DURATION, PROMPT_STOP };
 
@@ -76,6 +76,23 @@ const char *top_lat_both_sides(const struct top_figs *f, char *buf, int len);
  * handshake p50 .. p99 ..". */
 const char *top_tls_line(const struct top_figs *f, char *buf, int len);
 
+/* A client's traffic kind (issue 37) over the refresh window: the
+ * kinds view's and the --once frame's row. Rates are per second; errors
+ * (httpErr) the total since start; share: of the kinds' requests in the
+ * window; resp: the response latency in the window. */
+struct top_kind {
+	char name[DP_KIND_NAME_LEN];
+	uint32_t weight;
+	double rps, ok_ps, share, gbps_good;
+	uint64_t err;
+	struct dp_lat resp;
+};
+/* The kinds' rows (at most DP_MAX_KINDS), 0 without kinds. */
+uint32_t top_kinds(const struct top *t, struct top_kind *rows);
+/* Column titles, then one row, as both outputs print them. */
+const char *top_kind_head(char *buf, int len);
+const char *top_kind_line(const struct top_kind *k, char *buf, int len);
+
 /* clock.c: the only file including DPDK headers */
 uint64_t top_tsc(void);
 uint64_t top_local_tsc_hz(void);
@@ -106,6 +123,7 @@ void top_status(struct top *t, enum top_msg kind, const char *fmt, ...)
 void view_overview(const struct top *t, int y0, int y1);
 void view_workers(const struct top *t, int y0, int y1);
 void view_ports(const struct top *t, int y0, int y1);
+void view_kinds(const struct top *t, int y0, int y1);
 void view_help(void);
 
 /* keys.c */

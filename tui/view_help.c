@@ -11,7 +11,7 @@ static const char *const help_lines[] = {
 	"c          set the target CPS (e.g. 200k)",
 	"d          duration: +5s / -5s adds, 2m sets",
 	"s          stop the test (asks first)",
-	"Tab / v    next view; 1 2 3: overview, workers, ports",
+	"Tab / v    next view; 1 2 3 4: overview, workers, ports, kinds",
 	"h / ?      this help",
 	"",
 	"Answers from the engine appear on the bottom line.",

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "boot/eal_args.h"
+#include "shm.h"
 #include "tcp/tcp_ooo.h"
 
 static int
@@ -68,7 +69,8 @@ unsigned long
 eal_mem_needed_mb(const struct dp_config *cfg)
 {
 	/* Per port: nq * (1024 + 1024 (per member) + 4096 + DP_OOO_SEGS) + 4096 mbufs of
-	 * ~2.5 KB (10 KB with jumbo), plus EAL's own needs, the memzone and free heap. */
+	 * ~2.5 KB (10 KB with jumbo), plus EAL's own needs and free heap (128 MB),
+	 * and the memzone (24 MB since it holds the latency per traffic kind). */
 	unsigned long per_port_q = cfg->n_ports ? cfg->n_cpus / cfg->n_ports : 1;
 	unsigned long mbufs = 0, kb;
 
@@ -77,7 +79,7 @@ eal_mem_needed_mb(const struct dp_config *cfg)
 				       + 4096 + DP_OOO_SEGS) + 4096;
 	kb = mbufs * (cfg->jumbo ? 10 : 3);
 
-	return kb / 1024 + 128;
+	return kb / 1024 + 128 + (unsigned long)((sizeof(struct dp_shm) + (1u << 20) - 1) >> 20);
 }
 
 /* A bond: its members as devices of their own (PCI addresses allowed with

@@ -382,6 +382,7 @@ worker_setup(struct worker *wk, const struct worker_params *wp, char *err, size_
 	wk->net.io.mp = wp->mp;
 	wk->net.txq.port_id = wp->np->port_id;
 	worker_fields(wk, wp->cfg, wp->id, wp->queue, wp->port_idx, rte_get_tsc_hz());
+	wk->net.klat = wk->tcp.mix != NULL ? &wp->shm->klat[wp->id] : NULL; /* kinds: latency per kind */
 	if (build_messages(wk, wp->port_idx, err, errlen) != 0 ||
 	    vxlan_setup(&wk->net, wp->cfg, wp->port_idx, err, errlen) != 0)
 		return -1;

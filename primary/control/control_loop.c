@@ -264,7 +264,7 @@ control_loop_run(struct control_loop *l)
 	uint32_t changes_printed = 0;
 	int print = !cfg->quiet;
 
-	l->prev = l->first;
+	dp_snapshot_copy(&l->prev, &l->first);
 	if (l->summary != NULL)
 		dp_run_log_begin(&l->log, shm, &l->first, 0);
 	for (;;) {
@@ -307,7 +307,7 @@ control_loop_run(struct control_loop *l)
 				report_second(l->out, shm, cfg, &l->prev, &l->cur, sec);
 				print = output_ok(l->out);
 			}
-			l->prev = l->cur;
+			dp_snapshot_copy(&l->prev, &l->cur);
 		}
 	}
 	report_changes(l->out, shm, &changes_printed);

@@ -131,5 +131,6 @@ report_summary(FILE *f, const struct dp_shm *shm, const struct dp_snapshot *firs
 		server_line(f, &l);
 	}
 	dp_lat_text_both_sides(f, shm, first, last, 1);
+	dp_kinds_text(f, shm, last); /* a client's kinds: counters and latency */
 	fflush(f);
 }

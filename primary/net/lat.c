@@ -2,7 +2,7 @@
 #include "net/lat.h"
 
 void
-lat_tls_handshake(struct netw *nw, uint64_t us)
+lat_tls_handshake(struct netw *nw, uint32_t kind, uint64_t us)
 {
-	lat_add(nw, DP_LAT_TLS_HS, us * nw->tsc_per_ms / 1000);
+	lat_add_kind(nw, DP_LAT_TLS_HS, kind, us * nw->tsc_per_ms / 1000);
 }

@@ -83,6 +83,7 @@ struct netw {
 	uint8_t stopping;    /* a stop was requested (applied by the loop) */
 	const struct dp_config *cfg;
 	struct dp_worker_lat *lat; /* NULL: latency not recorded (net/lat.h records) */
+	struct dp_worker_klat *klat; /* a client with kinds: its latency per kind too; else NULL */
 	struct tcp_part *tcp;      /* tcp/tcp.h: the worker's (engine/worker.h) */
 	struct tls_part *tls;      /* tls/tls_tcp.h: protocol https or tls; NULL: none */
 	/* The receive path's choices, bound once at setup (net/rx.h:

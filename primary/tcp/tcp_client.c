@@ -153,7 +153,7 @@ tcp_client_response(struct netw *nw, struct sock *sk, const uint8_t *p, uint32_t
 {
 	if (sk->flags & SKF_FIRST_BYTE) {
 		sk->flags &= (uint8_t)~SKF_FIRST_BYTE;
-		lat_add(nw, DP_LAT_FIRST_BYTE, nw->now - sk->t_start);
+		lat_add_kind(nw, DP_LAT_FIRST_BYTE, sk->kind, nw->now - sk->t_start);
 	}
 	tcp_client_kind_count(nw, sk, DP_KC_GOOD_RX, (uint64_t)len * 8);
 	return nw->tcp->app.rcv(nw, sk, p, len);
@@ -208,7 +208,7 @@ tcp_client_opened(struct netw *nw, struct sock *sk, const struct seg *s)
 		sk->flags |= SKF_WS;
 	if (nw->tcp->snd) /* our SYN offered window scaling */
 		snd_open(nw, sk, sk_snd_of(nw, sk), s, 1);
-	lat_add(nw, DP_LAT_CONNECT, nw->now - sk->t_start);
+	lat_add_kind(nw, DP_LAT_CONNECT, sk->kind, nw->now - sk->t_start);
 	return 1;
 }
 

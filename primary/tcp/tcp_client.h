@@ -75,7 +75,7 @@ tcp_client_response_end(struct netw *nw, struct sock *sk, enum dp_counter c)
 	sk->inflight--;
 	sk->req_done++;
 	if (sk->inflight == 0)
-		lat_add(nw, DP_LAT_RESPONSE, nw->now - sk->t_start);
+		lat_add_kind(nw, DP_LAT_RESPONSE, sk->kind, nw->now - sk->t_start);
 	nw->cnt.c[c]++;
 	tcp_client_kind_count(nw, sk, c == DP_C_HTTP_2XX ? DP_KC_HTTP_2XX : DP_KC_HTTP_ERR, 1);
 }

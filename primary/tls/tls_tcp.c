@@ -121,7 +121,7 @@ tls_hs_done(struct netw *nw, const struct sock *sk, const struct tls_conn *c)
 {
 	/* the handshake time: SYN sent or received to Finished (sk->t_start
 	 * holds the SYN's TSC until a client's first request: net/lat.h) */
-	lat_tls_handshake(nw, (nw->now - sk->t_start) * 1000 / nw->tsc_per_ms);
+	lat_tls_handshake(nw, sk->kind, (nw->now - sk->t_start) * 1000 / nw->tsc_per_ms);
 	CNT(&nw->cnt, TLS_HS_DONE);
 	if (c->resumed)
 		CNT(&nw->cnt, TLS_RESUMED);

@@ -65,6 +65,12 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 			in->s->wkinds[0].c[0][c] = n + (uint64_t)c;
 			in->s->wkinds[0].c[1][c] = 10 * (uint64_t)c + 1;
 		}
+		/* the snapshot at the end, as dp_snapshot_take reads them */
+		in->last.n_kinds = 2;
+		in->last.kinds_at_tsc = 1;
+		for (int k = 0; k < 2; k++)
+			for (int c = 0; c < DP_KC__COUNT; c++)
+				in->last.kc[k][c] = in->s->wkinds[0].c[k][c];
 	}
 	if (objects_in_summary) { /* "/1k" in both, "/x" only in instance "a" */
 		in->s->objects.n = name[0] == 'a' ? 2 : 1;
@@ -79,6 +85,8 @@ summary(const char *path, const char *name, uint64_t hz, uint64_t n, double base
 		double us = base_us + (double)(i * 7919 % (uint64_t)spread_us);
 
 		dp_hist_add(&in->last.lat[DP_LAT_RESPONSE], (uint64_t)(us * (double)hz / 1e6));
+		if (kinds_in_summary) /* each answer in its kind's too: one in three of kind 1 */
+			dp_hist_add(&in->last.klat[i % 3 == 0][DP_KLAT_RESPONSE], (uint64_t)(us * (double)hz / 1e6));
 		dp_hist_add(&in->last.lat[DP_LAT_SRTT], (uint64_t)(us / 2 * (double)hz / 1e6));
 		if (all_us != NULL)
 			dp_hist_add(all_us, (uint64_t)(us * 1000)); /* ns: the exact samples, finely */
@@ -203,6 +211,35 @@ test_kinds(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 0), "goodRx")), 156);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 1), "http2XX")), 11);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(ks, 2), "httpErr")), 21);
+	/* their latency from their histograms added up by name: a's answers
+	 * two in three of each instance's (66 + 33), c's and b's one in three
+	 * of one (34, 17); the kinds' buckets add up to the fleet's, bucket by
+	 * bucket, and connect (no sample) stays empty */
+	{
+		static const int want_n[3] = { 66 + 33, 34, 17 };
+		const json_t *tot = json_object_get(json_object_get(j, "latency_hist"), "response"), *e;
+		uint64_t sum[DP_HIST_BUCKETS] = { 0 }, all[DP_HIST_BUCKETS] = { 0 };
+		size_t i;
+
+		for (size_t k = 0; k < 3; k++) {
+			const json_t *kd = json_array_get(ks, k);
+			const json_t *h = json_object_get(json_object_get(kd, "latency_hist"), "response");
+
+			assert_int_equal(json_integer_value(json_object_get(h, "count")), want_n[k]);
+			assert_int_equal(json_integer_value(json_object_get(json_object_get(
+					 json_object_get(kd, "latency_total_us"), "response"), "count")), want_n[k]);
+			assert_true(json_number_value(json_object_get(json_object_get(
+					 json_object_get(kd, "latency_total_us"), "response"), "p50")) >= 100);
+			assert_int_equal(json_integer_value(json_object_get(json_object_get(
+					 json_object_get(kd, "latency_hist"), "connect"), "count")), 0);
+			json_array_foreach(json_object_get(h, "b"), i, e)
+				sum[json_integer_value(json_array_get(e, 0))] += (uint64_t)json_integer_value(json_array_get(e, 1));
+		}
+		json_array_foreach(json_object_get(tot, "b"), i, e)
+			all[json_integer_value(json_array_get(e, 0))] += (uint64_t)json_integer_value(json_array_get(e, 1));
+		assert_int_equal(json_integer_value(json_object_get(tot, "count")), 150);
+		assert_memory_equal(sum, all, sizeof(sum));
+	}
 	json_decref(j);
 	/* without kinds: none in the fleet's either */
 	summary(a, "a", 1000000000, 100, 100, 100, NULL);

@@ -45,6 +45,66 @@ snap(void)
 	return sn;
 }
 
+/* A client's kinds in the snapshot (issue 37): each kind's counters
+ * summed and histograms merged over the configured workers, rows beyond
+ * the kinds untouched; a copy carries every field and the kinds' rows,
+ * no more; the one-shot pair (dp_snapshot_last_second) has no per-kind
+ * figures between its snapshots. */
+static void
+test_snapshot_kinds(void **state)
+{
+	struct dp_shm *s = *state;
+	struct dp_snapshot *a = snap(), *b = snap();
+	struct dp_lat l;
+
+	s->kinds.n = 2;
+	s->wkinds[0].c[1][DP_KC_REQ] = 7;
+	s->wkinds[1].c[1][DP_KC_REQ] = 5;
+	s->wkinds[2].c[1][DP_KC_REQ] = 1000; /* not a configured worker */
+	dp_hist_add(&s->klat[0].h[1][DP_KLAT_RESPONSE], 10);
+	dp_hist_add(&s->klat[1].h[1][DP_KLAT_RESPONSE], 30);
+	dp_hist_add(&s->klat[2].h[1][DP_KLAT_RESPONSE], 50);
+	memset(b->klat[2], 0xab, sizeof(b->klat[2]));
+	dp_snapshot_take(s, 100, b);
+	assert_int_equal(b->n_kinds, 2);
+	assert_int_equal(b->kc[1][DP_KC_REQ], 12);
+	assert_int_equal(b->klat[1][DP_KLAT_RESPONSE].count, 2);
+	assert_int_equal(b->klat[1][DP_KLAT_RESPONSE].max, 30);
+	assert_int_equal(b->klat[2][0].count, 0xababababababababULL); /* beyond the kinds: left */
+	memset(a, 0xcd, sizeof(*a));
+	dp_snapshot_copy(a, b);
+	assert_memory_equal(a, b, offsetof(struct dp_snapshot, klat));
+	assert_memory_equal(a->klat, b->klat, 2 * sizeof(a->klat[0]));
+	assert_int_equal(a->klat[2][0].count, 0xcdcdcdcdcdcdcdcdULL);
+	/* the interval between them: empty, and each kind's total */
+	dp_klat_between(a, b, 1, DP_KLAT_RESPONSE, 1000, &l);
+	assert_int_equal(l.count, 0);
+	dp_klat_total(b, 1, DP_KLAT_RESPONSE, 1000, &l);
+	assert_int_equal(l.count, 2);
+	assert_true(l.p99 == 30000.0);
+	a->kinds_at_tsc = 0; /* as dp_snapshot_last_second leaves its older one */
+	dp_hist_add(&s->klat[0].h[1][DP_KLAT_RESPONSE], 20);
+	dp_snapshot_take(s, 200, b);
+	assert_false(dp_kinds_between(a, b));
+	dp_klat_between(a, b, 1, DP_KLAT_RESPONSE, 1000, &l);
+	assert_int_equal(l.count, 0);
+	a->kinds_at_tsc = 1;
+	dp_klat_between(a, b, 1, DP_KLAT_RESPONSE, 1000, &l);
+	assert_int_equal(l.count, 1);
+	assert_true(l.p50 == 20000.0);
+	/* the one-shot pair: no per-kind figures between them */
+	s->history[0].sec = 1;
+	s->history[0].tsc = 250;
+	s->history_head = 1;
+	assert_int_equal(dp_snapshot_last_second(s, 300, a, b), 0);
+	assert_int_equal(a->n_kinds, 2);
+	assert_false(dp_kinds_between(a, b));
+	dp_klat_between(a, b, 1, DP_KLAT_RESPONSE, 1000, &l);
+	assert_int_equal(l.count, 0);
+	free(a);
+	free(b);
+}
+
 static void
 test_snapshot_sums(void **state)
 {
@@ -258,6 +318,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_worker_busy, shm_setup, shm_teardown),
 		cmocka_unit_test(test_fmt_si),
 		cmocka_unit_test_setup_teardown(test_last_second, shm_setup, shm_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_kinds, shm_setup, shm_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,27 +192,89 @@ test_client(void **state)
 	agree(f, 630.0); /* answers received: 610 2xx + 20 raw */
 }
 
+/* One sample of latency row j (enum dp_klat) of kind k on worker w, in
+ * the kind's histogram and the total's, as the engine records it. */
+static void
+rec(struct dp_shm *s, uint32_t w, uint32_t k, int j, uint64_t ticks)
+{
+	dp_hist_add(&s->klat[w].h[k][j], ticks);
+	dp_hist_add(&s->lat[w].h[dp_klat_lat[j]], ticks);
+}
+
+/* Each series of the family `name` (dperf_NAME_bucket, _sum, _count):
+ * its buckets added up series by series, le by le, into b; the sums into
+ * *sum, the counts into *count. */
+static void
+prom_family(const char *prom, const char *name, uint64_t *b, double *sum, uint64_t *count)
+{
+	char bucket[96], psum[96], pcount[96];
+	uint32_t i = 0;
+	int series = 0;
+
+	snprintf(bucket, sizeof(bucket), "dperf_%s_bucket{", name);
+	snprintf(psum, sizeof(psum), "dperf_%s_sum{", name);
+	snprintf(pcount, sizeof(pcount), "dperf_%s_count{", name);
+	for (const char *l = prom; *l; l = strchr(l, '\n') + 1) {
+		const char *v = strstr(l, "} ");
+
+		assert_non_null(strchr(l, '\n'));
+		if (strncmp(l, bucket, strlen(bucket)) == 0) {
+			b[i++ % (DP_HIST_LE_COUNT + 1)] += strtoull(v + 2, NULL, 10);
+		} else if (strncmp(l, psum, strlen(psum)) == 0) {
+			*sum += strtod(v + 2, NULL);
+		} else if (strncmp(l, pcount, strlen(pcount)) == 0) {
+			*count += strtoull(v + 2, NULL, 10);
+			series++;
+		}
+	}
+	assert_true(series > 0);
+	assert_int_equal(i, (uint32_t)series * (DP_HIST_LE_COUNT + 1));
+}
+
 /* A client's kinds (issue 37): stats text and --json, status text and
  * --json each show every kind's counters summed over the workers, the
- * same figures; none without kinds. */
+ * same figures, and its latency (connect, first byte, response, TLS
+ * handshake) from its histograms merged over the workers: text and
+ * status over the whole test, --json over the interval and the whole
+ * test, --csv over the interval, dperf-top's rows over its window;
+ * Prometheus a histogram per kind whose buckets, sums and counts add up
+ * to the total's; none of it without kinds. HZ is 1000: a tick is a
+ * millisecond, exact below 64. */
 static void
 test_kinds(void **state)
 {
 	struct fixture *f = *state;
 	struct dp_shm *s = f->s;
-	char *text, *json, *st_text, *st_json;
+	char *text, *json, *st_text, *st_json, *csv, *top;
 	static const char *const want_text =
 		"kind small: weight 70 requests 16 http2XX 15 httpErr 1 goodRx 1608\n"
-		"kind big.1: weight 30 requests 4 http2XX 3 httpErr 0 goodRx 800008\n";
-	static const char *const want_json =
+		"kind small latency: connect p50 2000.0 p99 2000.0 us | response p50 5000.0 p99 100000.0 us\n"
+		"kind big.1: weight 30 requests 4 http2XX 3 httpErr 0 goodRx 800008\n"
+		"kind big.1 latency: first byte p50 30000.0 p99 30000.0 us | response p50 40000.0 p99 40000.0 us\n";
+	static const char *const want_json[] = {
 		",\"kinds\":[{\"name\":\"small\",\"weight\":70,\"requests\":16,\"http2XX\":15,\"httpErr\":1,"
-		"\"goodRx\":1608},{\"name\":\"big.1\",\"weight\":30,\"requests\":4,\"http2XX\":3,\"httpErr\":0,"
-		"\"goodRx\":800008}]";
+		"\"goodRx\":1608,",
+		"{\"name\":\"big.1\",\"weight\":30,\"requests\":4,\"http2XX\":3,\"httpErr\":0,\"goodRx\":800008,",
+		"\"latency_total_us\":{\"connect\":{\"count\":20,\"p50\":2000.0,\"p90\":2000.0,\"p99\":2000.0,"
+		"\"p999\":2000.0,\"max\":2000.0},\"first_byte\":{\"count\":0,",
+		"\"response\":{\"count\":30,\"p50\":5000.0,\"p90\":100000.0,\"p99\":100000.0,",
+	};
+	/* over the interval (stats --json only: status has no interval) */
+	static const char *const want_iv =
+		"\"goodRx\":1608,\"latency_us\":{\"connect\":{\"count\":20,\"p50\":2000.0,\"p90\":2000.0,\"p99\":2000.0,"
+		"\"p999\":2000.0,\"max\":2000.0},\"first_byte\":{\"count\":0,\"p50\":0.0,\"p90\":0.0,\"p99\":0.0,"
+		"\"p999\":0.0,\"max\":0.0},\"response\":{\"count\":20,\"p50\":5000.0,\"p90\":5000.0,\"p99\":5000.0,";
 
 	one_second(f, DP_MODE_CLIENT);
 	print(p_json, f, &json);
 	assert_null(strstr(json, "kinds")); /* none yet */
 	free(json);
+	print(p_csv, f, &csv);
+	assert_null(strstr(csv, "kind_"));
+	free(csv);
+	print(p_top, f, &top);
+	assert_null(strstr(top, "KINDS"));
+	free(top);
 	{
 		char *prom;
 		size_t len = 0;
@@ -233,6 +295,14 @@ test_kinds(void **state)
 	s->ctl.changes[0] = (struct dp_change){ .tsc = s->hdr.start_tsc, .what = DP_OP_SET_WEIGHT,
 						.kind = 1, .old_value = 10, .new_value = 30 };
 	s->ctl.n_changes = 1;
+	/* before the interval: half the requests, small's 10 slow answers */
+	for (int w = 0; w < 2; w++) {
+		s->wkinds[w].c[0][DP_KC_REQ] = 4;
+		s->wkinds[w].c[1][DP_KC_REQ] = 1;
+		for (int i = 0; i < 5; i++)
+			rec(s, (uint32_t)w, 0, DP_KLAT_RESPONSE, 100);
+	}
+	dp_snapshot_take(s, 1000, &f->t->a);
 	for (int w = 0; w < 2; w++) {
 		s->wkinds[w].c[0][DP_KC_REQ] = 8;
 		s->wkinds[w].c[0][DP_KC_HTTP_2XX] = w ? 8 : 7;
@@ -241,10 +311,21 @@ test_kinds(void **state)
 		s->wkinds[w].c[1][DP_KC_REQ] = 2;
 		s->wkinds[w].c[1][DP_KC_HTTP_2XX] = w ? 2 : 1;
 		s->wkinds[w].c[1][DP_KC_GOOD_RX] = 400004;
+		for (int i = 0; i < 10; i++) {
+			rec(s, (uint32_t)w, 0, DP_KLAT_CONNECT, 2);
+			rec(s, (uint32_t)w, 0, DP_KLAT_RESPONSE, 5);
+		}
+		for (int i = 0; i < 2; i++) {
+			rec(s, (uint32_t)w, 1, DP_KLAT_FIRST_BYTE, 30);
+			rec(s, (uint32_t)w, 1, DP_KLAT_RESPONSE, 40);
+		}
 	}
 	s->wkinds[0].c[2][DP_KC_REQ] = 99; /* beyond n: not shown */
+	dp_snapshot_take(s, 2000, &f->t->b);
 	print(p_text, f, &text);
 	print(p_json, f, &json);
+	print(p_csv, f, &csv);
+	print(p_top, f, &top);
 	{
 		size_t len = 0;
 		FILE *o = open_memstream(&st_text, &len);
@@ -257,11 +338,68 @@ test_kinds(void **state)
 		ctl_print_status(o, s, 2000, 1);
 		fclose(o);
 	}
-	assert_non_null(strstr(text, want_text));
-	assert_non_null(strstr(st_text, want_text));
+	/* the TLS handshakes' line beside: only the substrings above */
+	if (strstr(text, want_text) == NULL)
+		fail_msg("stats text without\n%s\nin\n%s", want_text, text);
+	assert_non_null(strstr(st_text, "kind small: weight 70 requests 16 http2XX 15 httpErr 1 goodRx 1608\n"
+					"kind small latency: connect p50 2000.0 p99 2000.0 us | response p50 5000.0"));
 	assert_non_null(strstr(st_text, " s set weight big.1 10 -> 30\n"));
 	assert_non_null(strstr(st_json, "\"what\":\"set weight\",\"kind\":\"big.1\",\"old\":10,\"new\":30}"));
-	/* Prometheus: a series per kind, the kind a label, goodRx in bytes */
+	for (size_t i = 0; i < sizeof(want_json) / sizeof(want_json[0]); i++) {
+		if (strstr(json, want_json[i]) == NULL)
+			fail_msg("stats --json without %s in %s", want_json[i], json);
+		if (strstr(st_json, want_json[i]) == NULL)
+			fail_msg("status --json without %s in %s", want_json[i], st_json);
+	}
+	assert_non_null(strstr(json, want_iv));
+	assert_null(strstr(st_json, "\"latency_us\""));
+	assert_null(strstr(json, "latency_hist")); /* the -o summary's only */
+	/* CSV: each kind's counters and latency over the interval */
+	assert_true(csv_field(csv, "kind_small_requests") == 8);
+	assert_true(csv_field(csv, "kind_big.1_requests") == 2);
+	assert_true(csv_field(csv, "kind_small_httpErr") == 1);
+	assert_true(csv_field(csv, "kind_big.1_goodRx") == 800008);
+	assert_true(csv_field(csv, "kind_small_connect_p50_us") == 2000.0);
+	assert_true(csv_field(csv, "kind_small_response_p99_us") == 5000.0);
+	assert_true(csv_field(csv, "kind_big.1_first_byte_p99_us") == 30000.0);
+	assert_non_null(strstr(csv, "kind_small_tls_handshake_p50_us,kind_small_tls_handshake_p99_us,kind_big.1_requests"));
+	{ /* small's first byte: empty cells, not 0 */
+		const char *nl = strchr(csv, '\n'), *h = csv, *row = nl + 1;
+		int idx = 0;
+
+		while (strncmp(h, "kind_small_first_byte_p50_us,", 29) != 0) {
+			h = strchr(h, ',') + 1;
+			idx++;
+		}
+		while (idx-- > 0)
+			row = strchr(row, ',') + 1;
+		assert_true(strncmp(row, ",,", 2) == 0);
+	}
+	/* dperf-top --once: a row per kind over its window */
+	if (strstr(top, "KINDS") == NULL)
+		fail_msg("no KINDS in\n%s", top);
+	{
+		char line[160];
+		static struct top_kind rows[DP_MAX_KINDS];
+
+		assert_int_equal(top_kinds(f->t, rows), 2);
+		assert_string_equal(rows[0].name, "small");
+		assert_true(rows[0].rps == 8.0 && rows[1].rps == 2.0);
+		assert_true(rows[0].share == 0.8 && rows[1].share == 0.2);
+		assert_true(rows[0].ok_ps == 15.0 && rows[0].err == 1);
+		assert_true(rows[1].gbps_good == 800008 / 1e9);
+		assert_true(rows[0].resp.count == 20 && rows[0].resp.p99 == 5000.0);
+		assert_non_null(strstr(top, top_kind_line(&rows[0], line, sizeof(line))));
+		assert_non_null(strstr(top, top_kind_line(&rows[1], line, sizeof(line))));
+		assert_non_null(strstr(line, "big.1"));
+		assert_non_null(strstr(line, " 30 "));
+		assert_non_null(strstr(line, "20.0%"));
+		assert_non_null(strstr(line, "40.00ms"));
+	}
+	/* Prometheus: a series per kind, the kind a label, goodRx in bytes;
+	 * TLS handshakes spread over many buckets on worker 1 first */
+	for (uint64_t i = 0; i < 500; i++)
+		rec(s, 1, (uint32_t)(i % 2), DP_KLAT_TLS_HS, 1 + i * i % 20000);
 	{
 		char *prom;
 		size_t len = 0;
@@ -279,19 +417,38 @@ test_kinds(void **state)
 		assert_non_null(strstr(prom, "# TYPE dperf_kind_weight gauge\n"
 					     "dperf_kind_weight{instance=\"agree\",role=\"client\",kind=\"small\"} 70\n"
 					     "dperf_kind_weight{instance=\"agree\",role=\"client\",kind=\"big.1\"} 30\n"));
+		assert_non_null(strstr(prom, "# TYPE dperf_kind_response_seconds histogram\n"
+					     "dperf_kind_response_seconds_bucket{instance=\"agree\",role=\"client\",kind=\"small\",le=\"1e-06\"} 0\n"));
+		assert_non_null(strstr(prom, "dperf_kind_response_seconds_count{instance=\"agree\",role=\"client\",kind=\"big.1\"} 4\n"));
+		/* each latency's kinds add up to its total: every le, _sum, _count */
+		for (int j = 0; j < DP_KLAT__COUNT; j++) {
+			uint64_t kb[DP_HIST_LE_COUNT + 1] = { 0 }, tb[DP_HIST_LE_COUNT + 1] = { 0 }, kn = 0, tn = 0;
+			double ks = 0, ts = 0;
+			char name[64];
+
+			snprintf(name, sizeof(name), "kind_%s_seconds", dp_lat_kinds[dp_klat_lat[j]].key);
+			prom_family(prom, name, kb, &ks, &kn);
+			snprintf(name, sizeof(name), "%s_seconds", dp_lat_kinds[dp_klat_lat[j]].key);
+			prom_family(prom, name, tb, &ts, &tn);
+			assert_memory_equal(kb, tb, sizeof(kb));
+			assert_int_equal(kn, tn);
+			assert_true(ks >= ts * (1 - 1e-9) && ks <= ts * (1 + 1e-9));
+			assert_true(tn == (j == DP_KLAT_CONNECT ? 20 : j == DP_KLAT_FIRST_BYTE ? 4
+					   : j == DP_KLAT_RESPONSE ? 34 : 500));
+		}
 		free(prom);
 	}
-	assert_non_null(strstr(json, want_json));
-	assert_non_null(strstr(st_json, want_json));
 	{
 		int lines = 0;
 
 		for (const char *q = strstr(text, "\nkind "); q != NULL; q = strstr(q + 1, "\nkind "))
 			lines++;
-		assert_int_equal(lines, 2);
+		assert_int_equal(lines, 4);
 	}
 	free(text);
 	free(json);
+	free(csv);
+	free(top);
 	free(st_text);
 	free(st_json);
 }

@@ -129,6 +129,52 @@ class Report(unittest.TestCase):
         with open(self.out) as f:
             self.assertNotIn('id="plot-kinds"', f.read())
 
+    def test_kind_latency(self):
+        """A traffic mix's response latency per kind: each second's p50 and
+        p99 plotted per kind, a second without an answer of a kind a gap (not
+        0), a kind never answered not plotted; the whole run's per kind in
+        the summary table."""
+        for i, sec in enumerate(self.run["history"]):
+            sec["kind_rates"] = {"small": {"requests": 70.0, "responses": 70, "response_p50_us": 12.5 + i,
+                                           "response_p99_us": 40.0},
+                                 "big": {"requests": 30.0, "responses": 0 if i == 1 else 30},
+                                 "gone": {"requests": 5.0, "responses": 0}}
+            if i != 1:
+                sec["kind_rates"]["big"].update({"response_p50_us": 900.0, "response_p99_us": 2500.0})
+        lat = {"count": 9, "p50": 950.0, "p90": 2000.0, "p99": 2600.0, "p999": 2600.0, "max": 2600.0}
+        self.run["kinds"] = [{"name": "small", "requests": 700, "http2XX": 700, "httpErr": 0, "goodRx": 8,
+                              "latency_total_us": {"response": dict(lat, p50=13.0, p99=41.0)}},
+                             {"name": "big", "requests": 300, "http2XX": 290, "httpErr": 10, "goodRx": 8,
+                              "latency_total_us": {"response": lat}}]
+        path = self.write("mixlat.json", json.dumps(self.run))
+        rc, err = self.report(path)
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.out) as f:
+            page = f.read()
+        data = json.loads(re.search(r'<script type="application/json" id="dperf-report-data">(.*?)</script>',
+                                    page, re.S).group(1).replace("<\\/", "</"))
+        ser = data["runs"][0]["series"]
+        self.assertEqual([p[1] for p in ser["klat_p50_small"]], [12.5 + i for i in range(len(self.run["history"]))])
+        self.assertEqual([p[1] for p in ser["klat_p99_big"]][:3], [2500.0, None, 2500.0])
+        self.assertNotIn("klat_p50_gone", ser)
+        self.assertIn('<div class="plot" id="plot-kind_latency"><svg', page)
+        self.assertIn('<g id="klat_p99_big-0">', page)
+        self.assertNotIn('<g id="klat_p50_gone-0">', page)
+        rows = dict(rep.summary_rows([self.run]))
+        self.assertEqual(rows["kind big requests / http2XX / httpErr"], ["300 / 290 / 10"])
+        self.assertEqual(rows["kind small response latency p99"], [rep.fmt_us(41.0)])
+        self.assertEqual(rows["kind big response latency p50"], [rep.fmt_us(950.0)])
+        # before the kinds' latency: their requests plotted, no latency plot
+        for sec in self.run["history"]:
+            for k in sec["kind_rates"].values():
+                k.pop("response_p50_us", None)
+                k.pop("response_p99_us", None)
+        rc, err = self.report(self.write("mixold.json", json.dumps(self.run)))
+        with open(self.out) as f:
+            page = f.read()
+        self.assertIn('id="plot-kinds"', page)
+        self.assertNotIn('id="plot-kind_latency"', page)
+
     def test_other_version(self):
         self.run["format_version"] = 2
         self.refused(self.write("v2.json", json.dumps(self.run)), "format_version 2, this dperf-report reads 1")

@@ -210,6 +210,8 @@ test_kind_rates(void **state)
 	dp_run_log_begin(&r, s, f->b, 0);
 	s->wkinds[0].c[0][DP_KC_REQ] += 70;
 	s->wkinds[0].c[1][DP_KC_REQ] += 30;
+	for (int i = 0; i < 10; i++) /* big's answers over the second: 20 ms, one 50 ms */
+		dp_hist_add(&s->klat[0].h[1][DP_KLAT_RESPONSE], i == 9 ? 50 : 20);
 	run_second(f, &r, 1);
 	s->ctl.changes[0] = (struct dp_change){ .tsc = 1500, .what = DP_OP_SET_WEIGHT, .kind = 1,
 						.old_value = 30, .new_value = 0 };
@@ -218,8 +220,11 @@ test_kind_rates(void **state)
 	s->wkinds[0].c[0][DP_KC_REQ] += 100;
 	run_second(f, &r, 2);
 	j = summary(f, &r);
-	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":70.0},\"big\":{\"requests\":30.0}}}"));
-	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":100.0},\"big\":{\"requests\":0.0}}}"));
+	/* and each kind's response latency over the second, when it had any */
+	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":70.0,\"responses\":0},\"big\":{"
+				  "\"requests\":30.0,\"responses\":10,\"response_p50_us\":20000.0,\"response_p99_us\":50000.0}}}"));
+	assert_non_null(strstr(j, ",\"kind_rates\":{\"small\":{\"requests\":100.0,\"responses\":0},\"big\":{"
+				  "\"requests\":0.0,\"responses\":0}}}"));
 	assert_non_null(strstr(j, "\"changes\":[{\"elapsed\":1.500,\"what\":\"set weight\",\"kind\":\"big\",\"old\":30,\"new\":0}]"));
 	free(j);
 	dp_run_log_free(&r);
