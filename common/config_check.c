@@ -182,8 +182,8 @@ v_server_pools(struct pctx *p)
 	const struct dp_config *cfg = p->cfg;
 	const struct dp_range *first = &cfg->servers[0];
 
-	if (cfg->mode != DP_MODE_SERVER || cfg->n_servers < 2)
-		return 0;
+	if (cfg->mode != DP_MODE_SERVER || cfg->n_ports != 1 || cfg->n_servers < 2)
+		return 0; /* several ports: dperf's server line per port (v_range_count) */
 	for (uint32_t i = 1; i < cfg->n_servers; i++) {
 		const struct dp_range *r = &cfg->servers[i];
 
