@@ -8,8 +8,7 @@
 # dperf's client_hop: each frame changes both the source address and port.
 . "$(dirname "$0")/lib.sh"
 
-# flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s into $T/NAME.pcap (no
-# wait: the gateway MAC is on the port line),
+# flood_run NAME 4|6 EXTRA: 1 s of flooding at 150k/s (after wait 1) into $T/NAME.pcap,
 # then checks; sets R (the checker's JSON) and N (the client's pktTx).
 flood_run() {
 	local name=$1 extra=$3 lip=198.18.1.2 rip=198.18.2.1 me=198.18.0.2 gw=198.18.0.1
@@ -26,7 +25,7 @@ listen 80 1
 flood
 payload_size 18
 slow_start 0
-wait 0
+wait 1
 launch_num 64
 $extra
 CONF
