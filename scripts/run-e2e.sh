@@ -12,7 +12,7 @@ export BUILD=${BUILD:-build}
 # sanitized one (make e2e-asan; its tools come from the default build).
 case "$BUILD" in
 build) make -s --no-print-directory all build/tests/tls_bridge || exit 2 ;;
-build/asan) make -s --no-print-directory all asan || exit 2 ;;
+build/asan) env -u BUILD make -s --no-print-directory all asan || exit 2 ;; # (asan sets its BUILD itself: an exported BUILD=build/asan built unsanitized objects there)
 *) [ -x "$BUILD/dperf" ] || { echo "run-e2e: $BUILD/dperf is missing: build it first"; exit 2; } ;;
 esac
 failed=()
