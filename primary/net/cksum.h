@@ -29,6 +29,33 @@ dp_cksum_fold(uint32_t s)
 
 #define DP_CKSUM_WIDE_MIN 256
 
+#ifdef __AVX2__
+/* 64 bytes (a, b) added into acc as 16-bit words widened to 32-bit lanes. */
+static inline __m256i
+dp_cksum_add64(__m256i acc, __m256i a, __m256i b)
+{
+	const __m256i z = _mm256_setzero_si256();
+
+	acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(a, z));
+	acc = _mm256_add_epi32(acc, _mm256_unpackhi_epi16(a, z));
+	acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(b, z));
+	return _mm256_add_epi32(acc, _mm256_unpackhi_epi16(b, z));
+}
+
+/* The eight lanes' sum. */
+static inline uint64_t
+dp_cksum_lanes(__m256i acc)
+{
+	uint32_t lanes[8];
+	uint64_t s = 0;
+
+	_mm256_storeu_si256((__m256i *)(void *)lanes, acc);
+	for (int i = 0; i < 8; i++)
+		s += lanes[i];
+	return s;
+}
+#endif
+
 /* len at most 65535 (the 32-bit lanes cannot overflow below 1 MB). */
 static inline uint32_t
 dp_cksum(const void *buf, uint32_t len, uint32_t sum)
@@ -36,23 +63,16 @@ dp_cksum(const void *buf, uint32_t len, uint32_t sum)
 #ifdef __AVX2__
 	if (len >= DP_CKSUM_WIDE_MIN) {
 		const uint8_t *p = buf;
-		const __m256i z = _mm256_setzero_si256();
-		__m256i acc = z;
-		uint32_t lanes[8];
+		__m256i acc = _mm256_setzero_si256();
 		uint64_t s = sum;
 
 		for (; len >= 64; p += 64, len -= 64) {
 			__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
 			__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
 
-			acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(a, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpackhi_epi16(a, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(b, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpackhi_epi16(b, z));
+			acc = dp_cksum_add64(acc, a, b);
 		}
-		_mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-		for (int i = 0; i < 8; i++)
-			s += lanes[i];
+		s += dp_cksum_lanes(acc);
 		s += __rte_raw_cksum(p, len, 0); /* the last 0-63 bytes */
 		s = (s & 0xffffffff) + (s >> 32);
 		s = (s & 0xffffffff) + (s >> 32);
@@ -75,9 +95,7 @@ dp_copy_cksum(void *dst, const void *src, uint32_t len, uint32_t sum)
 
 #ifdef __AVX2__
 	if (len >= DP_CKSUM_WIDE_MIN) {
-		const __m256i z = _mm256_setzero_si256();
-		__m256i acc = z;
-		uint32_t lanes[8];
+		__m256i acc = _mm256_setzero_si256();
 
 		for (; len >= 64; p += 64, d += 64, len -= 64) {
 			__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
@@ -85,14 +103,9 @@ dp_copy_cksum(void *dst, const void *src, uint32_t len, uint32_t sum)
 
 			_mm256_storeu_si256((__m256i *)(void *)d, a);
 			_mm256_storeu_si256((__m256i *)(void *)(d + 32), b);
-			acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(a, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpackhi_epi16(a, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpacklo_epi16(b, z));
-			acc = _mm256_add_epi32(acc, _mm256_unpackhi_epi16(b, z));
+			acc = dp_cksum_add64(acc, a, b);
 		}
-		_mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-		for (int i = 0; i < 8; i++)
-			s += lanes[i];
+		s += dp_cksum_lanes(acc);
 	}
 #endif
 	/* (the rest: 8 bytes a step, their two 32-bit halves added; each is
