@@ -18,6 +18,7 @@ tls_throughput's with 1 MB answers),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
 """
+import fcntl
 import json
 import os
 import re
@@ -1099,6 +1100,12 @@ def main():
     global TMP, SOCK
     if os.geteuid() != 0:
         raise SystemExit("bench: needs root (hugepages)")
+    # One DPDK run at a time on this box, across checkouts: the lock
+    # run-e2e.sh takes, held until exit, unless the caller holds it
+    # already (DPDK_LOCK_HELD=1: run-e2e.sh's tests, test_bench_smoke).
+    if os.environ.get("DPDK_LOCK_HELD") != "1":
+        lock = open(os.environ.get("DPDK_LOCK", "/tmp/dperf-dpdk.lock"), "a")
+        fcntl.flock(lock, fcntl.LOCK_EX)
     TMP = tempfile.mkdtemp(prefix="dperf-bench.")
     SOCK = os.path.join(TMP, "m.sock")
     t0 = time.time()
