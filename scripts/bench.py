@@ -592,29 +592,50 @@ def bench_cc(cc):
 # what it can do (the client skips the slots it cannot launch, launchSkip,
 # every connection it opens completes: test_memif_saturate), so the
 # answers per second are the pair's capacity: without kind lines, with one
-# kind (dperf's behaviour, the mix's pick skipped), and with two kinds of
-# the same request (the pick made for every connection, counted per kind).
-# Interleaved, fresh server each run, MIX_ROUNDS times; the one-kind mix
-# is judged within the no-mix runs' spread (their max - min), the
-# two-kind one reported beside it.
+# kind (dperf's behaviour: the pick, the per-kind counters and the
+# per-kind latency are all skipped, worker_setup.c, so the same code runs
+# as without kind lines), and with two kinds of the same request (the pick
+# made for every connection, counted per kind). Interleaved, fresh server
+# each run, MIX_ROUNDS times; the one-kind mix is judged within the no-mix
+# runs' spread (their max - min), the two-kind one reported beside it.
+# Five rounds: with three, the no-mix runs of one quiet run spread by 1.6%
+# while single runs moved by 5% (docs/performance.md, session 12), so a
+# spread of three measured less than the box's own variation. A run with
+# errors gets a second try, as the other scenarios' (a TX ring found full
+# while the peer was descheduled: client dropTx 2,025 and synRt 1,984 in
+# one two-kind run of that session).
 MIX_RUNS = (("none", ""), ("one_kind", "kind one 1 /"), ("two_kinds", "kind_seed 1\nkind a 1 /\nkind b 1 /"))
-MIX_ROUNDS = 3
+MIX_ROUNDS = 5
 MIX_TARGET = "4m"
+
+
+def mix_run(extra):
+    """One run of the mix scenario: (answers per second, the median steady
+    second; its errors; both sides' totals), the second try's when the
+    first had errors (outside a smoke run)."""
+    for attempt in ((1,) if SMOKE else (1, 2)):  # the smoke run judges no figure: one try
+        with Server() as server:
+            run = run_client(MIX_TARGET, extra)
+        errs = level_errors(run.total, server.total)
+        if not errs:
+            break
+        log(f"  try {attempt}: " + ", ".join(f"{k} {v}" for k, v in errs.items()))
+    return stat([s.get("http2XX", 0) for s in run.secs])["median"], errs, attempt, sides(run.total, server.total)
 
 
 def bench_mix():
     runs = MIX_RUNS[2:] if SMOKE else MIX_RUNS  # a smoke run: the mix's path once (it judges nothing)
-    per, errs, judged_ = {n: [] for n, _ in runs}, {}, {}
+    per, errs, judged_, tries = {n: [] for n, _ in runs}, {}, {}, 0
     for _ in range(1 if SMOKE else MIX_ROUNDS):
         for name, extra in runs:
-            with Server() as server:
-                run = run_client(MIX_TARGET, extra)
-            per[name].append(stat([s.get("http2XX", 0) for s in run.secs])["median"])
-            add_counts(errs, level_errors(run.total, server.total))
-            add_counts(judged_, sides(run.total, server.total))
+            cps, e, t, j = mix_run(extra)
+            per[name].append(cps)
+            add_counts(errs, e)
+            add_counts(judged_, j)
+            tries += t - 1
     res = {n: stat(v) | {"runs": v} for n, v in per.items()}
     res.update({"target": parse_number(MIX_TARGET), "rounds": 1 if SMOKE else MIX_ROUNDS, "cores": "1+1",
-                "errors": errs, "judged": judged_})
+                "errors": errs, "judged": judged_, "second_tries": tries})
     if errs:
         res["failed"] = "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
     if "none" in res:
@@ -1300,7 +1321,8 @@ def table(r):
                       f" ({'within' if m['one_kind_within_spread'] else 'OUTSIDE'})", "")]
         else:
             rows.append((f"mix cps at {MIX_TARGET} (saturated), two kinds", mmm(m["two_kinds"]), "1+1"))
-        rows.append(("  errors, both sides, whole runs", "FAILED: " + m["failed"] if m.get("failed") else "none", ""))
+        rows.append(("  errors, both sides, whole runs; runs tried twice",
+                     ("FAILED: " + m["failed"] if m.get("failed") else "none") + f"; {m['second_tries']}", ""))
     if "tx_mpps" in r:
         rows.append(("tx_mpps (UDP flood to net_null)", mmm(r["tx_mpps"], "{:.2f}"), "1"))
     if "testpmd_mpps" in r:
