@@ -2,8 +2,12 @@
 # Our HTTPS server (protocol https, our TCP and TLS) on a tap port inside a
 # namespace, against the kernel's TLS clients: curl --cacert (the exact
 # body), openssl s_client -tls1_2 and -tls1_3 (certificate verified, then
-# the saved session reported Reused), ab and wrk over HTTPS (zero failures,
-# http2XX equal to their counts); every handshake completed, none failed.
+# the saved session reported Reused); a 1 MB answer of random bytes (an
+# object from a file) downloaded by curl and by s_client, each over TLS 1.2
+# and over TLS 1.3 (the version checked), its sha256 the file's, the
+# object's requests, http2XX and goodTx (bits) and tlsHsDone grown by
+# exactly the 4 downloads; ab and wrk over HTTPS (zero failures, http2XX
+# equal to their counts); every handshake completed, none failed.
 . "$(dirname "$0")/lib.sh"
 for tool in curl ab wrk openssl; do command -v $tool >/dev/null || fail "$tool is not installed (scripts/install-deps.sh)"; done
 CERT=$ROOT/build/tls/test-cert.pem KEY=$ROOT/build/tls/test-key.pem
@@ -11,6 +15,11 @@ CERT=$ROOT/build/tls/test-cert.pem KEY=$ROOT/build/tls/test-key.pem
 
 NS=dperf-e2e-tls-tap
 make_ns $NS
+# the 1 MB answer: random bytes, so that a record lost, repeated or out of
+# place changes the hash (a body of one repeated byte would hide it)
+BIG=1048576
+head -c $BIG /dev/urandom >"$T/1m.bin"
+BIG_SHA=$(sha256sum <"$T/1m.bin" | cut -d' ' -f1)
 cat >"$T/server.conf" <<CONF
 mode server
 cpu 0
@@ -20,7 +29,8 @@ client 198.18.0.2 1
 server 198.18.0.1 1
 listen 443 1
 keepalive
-payload_size 200
+object / 115
+object /1m file:$T/1m.bin
 protocol https
 tls_cert $CERT
 tls_key $KEY
@@ -40,7 +50,7 @@ note "$(grep -E '^TLS: ' "$T/e2e-tls-tap.log")"
 URL=https://dperf.test/
 RES=(--resolve dperf.test:443:198.18.0.1)
 
-# curl: the exact body (payload_size 200: an 85-byte head, 115 bytes of 'a')
+# curl: the exact body (object / 115: an 85-byte head, 115 bytes of 'a')
 in_ns curl -sS --max-time 10 --cacert "$CERT" "${RES[@]}" -D "$T/hdr" -o "$T/body" $URL || fail "curl --cacert failed"
 grep -qi '^HTTP/1.1 200' "$T/hdr" || fail "curl status: $(head -1 "$T/hdr")"
 [ "$(cat "$T/body")" = "$(printf 'a%.0s' $(seq 115))" ] || fail "curl body: $(head -c 200 "$T/body" | od -c | head -3)"
@@ -63,6 +73,56 @@ for v in 1_2 1_3; do
 done
 [ "$(st tlsResumed)" = 2 ] || fail "tlsResumed $(st tlsResumed), s_client reused 2"
 note "s_client ok: TLS 1.2 and 1.3 verified, each resumed (tlsResumed 2)"
+
+# The 1 MB object, each client over each version: the body's sha256 the
+# file's, the version the one asked for. s_client -quiet writes only what
+# it read (the answer, head and body) to stdout; its saved session names
+# the version (Protocol  : TLSv1.x).
+# obj PATH: the object PATH's requests, http2XX and goodTx in S (the last snap)
+obj() { /usr/bin/python3 -c 'import json,sys; o=[o for o in json.loads(sys.argv[1])["objects"] if o["path"] == sys.argv[2]][0]; print(o["requests"], o["http2XX"], o["goodTx"])' "$S" "$1"; }
+# body_of FILE: the body after the head of the answer in FILE, checked
+# against its Content-Length (a record repeated or lost changes it)
+body_of() {
+	/usr/bin/python3 - "$1" <<'PY' || fail "s_client answer: $(head -c 300 "$1" | tr -d '\r' | head -5)"
+import sys, re
+d = open(sys.argv[1], "rb").read()
+h, sep, b = d.partition(b"\r\n\r\n")
+m = re.search(rb"\r\ncontent-length: *([0-9]+)", h, re.I)
+if not h.startswith(b"HTTP/1.1 200 ") or not sep or not m or int(m.group(1)) != len(b):
+    sys.exit("head %r, %d bytes after it" % (h[:200], len(b)))
+sys.stdout.buffer.write(b)
+PY
+}
+t0=$(date +%s%3N)
+snap
+hs0=$(sv tlsHsDone) o0=($(obj /1m))
+for v in 1.2 1.3; do
+	if [ $v = 1.2 ]; then cv=(--tlsv1.2 --tls-max 1.2); else cv=(--tlsv1.3); fi
+	in_ns curl -sS -v --max-time 20 --cacert "$CERT" "${RES[@]}" "${cv[@]}" -o "$T/c$v.bin" ${URL}1m 2>"$T/c$v.err" ||
+		fail "curl 1m TLS $v: $(grep -v '^[{}>]' "$T/c$v.err" | tail -5)"
+	grep -q "^\* SSL connection using TLSv$v " "$T/c$v.err" || fail "curl 1m TLS $v: $(grep 'SSL connection' "$T/c$v.err")"
+	grep -q "^< HTTP/1.1 200" "$T/c$v.err" || fail "curl 1m TLS $v: $(grep '^< HTTP' "$T/c$v.err")"
+	[ "$(sha256sum <"$T/c$v.bin" | cut -d' ' -f1)" = "$BIG_SHA" ] ||
+		fail "curl 1m TLS $v: $(stat -c %s "$T/c$v.bin") bytes, not the file's $BIG (sha256 differs)"
+	printf 'GET /1m HTTP/1.1\r\nHost: dperf.test\r\nConnection: close\r\n\r\n' |
+		in_ns timeout 20 openssl s_client -connect 198.18.0.1:443 -tls${v/./_} -servername dperf.test \
+			-CAfile "$CERT" -verify_return_error -quiet -sess_out "$T/s1m$v.sess" >"$T/s1m$v.out" 2>"$T/s1m$v.err" ||
+		fail "s_client 1m -tls${v/./_}: $(tail -5 "$T/s1m$v.err")"
+	openssl sess_id -in "$T/s1m$v.sess" -noout -text | grep -qE "^ +Protocol +: TLSv$v\$" ||
+		fail "s_client 1m -tls${v/./_}: $(openssl sess_id -in "$T/s1m$v.sess" -noout -text | grep Protocol)"
+	body_of "$T/s1m$v.out" >"$T/s1m$v.bin"
+	[ "$(sha256sum <"$T/s1m$v.bin" | cut -d' ' -f1)" = "$BIG_SHA" ] ||
+		fail "s_client 1m -tls${v/./_}: the body's sha256 is not the file's"
+done
+# (a starved worker may count its last answer late)
+counted() { snap; o1=($(obj /1m)); [ "${o1[1]}" -ge $((o0[1] + 4)) ] && [ "$(sv tlsHsDone)" -ge $((hs0 + 4)) ]; }
+wait_until 5 counted || true # (then exactly, below)
+[ "${o1[0]}" = $((o0[0] + 4)) ] && [ "${o1[1]}" = $((o0[1] + 4)) ] ||
+	fail "object /1m: requests +$((o1[0] - o0[0])), http2XX +$((o1[1] - o0[1])), 4 downloads"
+# (goodTx in bits: dperf-ctl(8))
+[ "${o1[2]}" = $((o0[2] + 4 * (BIG + 85) * 8)) ] || fail "object /1m: goodTx +$((o1[2] - o0[2])) bits, 4 answers of $((BIG + 85)) bytes"
+[ "$(sv tlsHsDone)" = $((hs0 + 4)) ] || fail "tlsHsDone +$(( $(sv tlsHsDone) - hs0 )), 4 downloads"
+note "1 MB over HTTPS ok: curl and s_client, TLS 1.2 and 1.3, sha256 of the file each; object /1m requests and http2XX +4, tlsHsDone +4 ($(( $(date +%s%3N) - t0 )) ms)"
 
 # ab over HTTPS: a handshake per request, and with keep-alive
 for k in "" -k; do
@@ -109,4 +169,4 @@ done
 hs=$(sv tlsHsDone) eof=$(sv tlsFailEof)
 ctl -p e2e-tls-tap stop >/dev/null
 wait_exit "$PID_e2e_tls_tap" 20 || fail "server exit status"
-pass "curl, s_client TLS 1.2/1.3 new and resumed, ab ($done_n, -k too), wrk ($reqs): $hs handshakes, $eof closed by ab mid-handshake, no other failure"
+pass "curl, s_client TLS 1.2/1.3 new and resumed, 1 MB by both over both (sha256), ab ($done_n, -k too), wrk ($reqs): $hs handshakes, $eof closed by ab mid-handshake, no other failure"
