@@ -74,7 +74,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test test-build unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
+.PHONY: all asan test test-build test-build-default test-build-asan unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
         fuzz fuzz-bins fuzz-long soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
@@ -213,9 +213,14 @@ test:
 	$(MAKE) e2e e2e-asan
 	$(MAKE) fuzz FUZZ_PAR=2 FUZZ_SECONDS_ctl=15 FUZZ_SECONDS_tls=15
 	scripts/check-leftovers.sh
+# The two builds side by side under one make -j2 (each sub-make takes
+# its jobs from it): neither waits for the other's last, single-job links.
 test-build:
-	$(MAKE) -j2 all man $(TLS_BRIDGE) $(TLS_TEST_KEY) fuzz-bins
-	$(MAKE) -j2 $(ASAN_VARS) all unit-bins
+	$(MAKE) -j2 test-build-default test-build-asan
+test-build-default:
+	$(MAKE) all man $(TLS_BRIDGE) $(TLS_TEST_KEY) fuzz-bins
+test-build-asan:
+	$(MAKE) $(ASAN_VARS) all unit-bins
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
 # its seed corpus; crashes land in build/fuzz/ and fail the target.
