@@ -127,6 +127,7 @@ tls_cli_open(struct netw *nw, struct sock *sk, uint32_t idx, const struct seg *s
 	if (!tcp_client_opened(nw, sk, s))
 		return;
 	CNT(&nw->cnt, TLS_HS);
+	tls_part_opened(nw->tls, c);
 	if (tls_open(c, &nw->tls->side) < 0) {
 		tls_failed(nw, c, TLS_HS);
 		tcp_client_fail(nw, sk, t);

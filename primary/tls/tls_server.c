@@ -166,6 +166,7 @@ read_records(struct netw *nw, struct sock *sk, uint32_t idx, const struct tuple 
 
 	if (c->state == TLS_IDLE) {
 		CNT(&nw->cnt, TLS_HS);
+		tls_part_opened(nw->tls, c);
 		if (tls_open(c, &nw->tls->side) < 0) {
 			tls_failed(nw, c, TLS_HS);
 			sk->flags |= SKF_CLOSE;

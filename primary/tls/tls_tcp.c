@@ -87,7 +87,7 @@ void
 tls_part_fini(struct tls_part *p, struct netw *nw)
 {
 	if (p->conn != NULL) {
-		for (uint64_t i = 0; i < p->n_conn; i++)
+		for (uint64_t i = 0; i < p->n_opened; i++)
 			if (p->conn[i].ssl != NULL)
 				tls_close(&p->conn[i]);
 		munmap(p->conn, p->n_conn * sizeof(struct tls_conn));

@@ -93,19 +93,21 @@ PROM=$LAST_PID
 
 sleep 1 # some traffic at the first rate before the change (fleet-start waited for both clients to run)
 play "$A/fleet-rate.yml" -e cps=1600 >"$T/rate.log" 2>&1 || fail "fleet-rate: $(grep -A3 'FAILED\|fatal' "$T/rate.log" | head -8)"
-# Both clients' status at once (each dperf-ctl attaches: 2-3 s here).
+# Both clients' status at once (each dperf-ctl attaches: 2-3 s here),
+# while fleet_check waits for Prometheus' samples (at least 13 s), and
+# read after it.
 sts=()
 for n in e2e-fc1 e2e-fc2; do ctl -p $n status --json >"$T/$n.status" 2>&1 & sts+=($!); done
+
+/usr/bin/python3 "$(dirname "$0")/fleet_check.py" prometheus http://127.0.0.1:$((base + 5)) \
+	"$(cat "$T/fleet.token")" $((base + 3)) $((base + 4)) "$ROOT/scripts/grafana/dperf-fleet.json" \
+	"$T/prom.json" >"$T/check.log" 2>&1 || fail "$(grep FAIL "$T/check.log" || tail -3 "$T/check.log")"
 wait "${sts[@]}" || true # (a failed one shows below)
 for n in e2e-fc1 e2e-fc2; do
 	t=$(jget "$(cat "$T/$n.status")" target_cps) || fail "$n: status: $(cat "$T/$n.status")"
 	[ "$t" = 800 ] || fail "$n: target_cps $t after fleet-rate -e cps=1600 (800 expected)"
 done
 note "fleet-rate -e cps=1600 (from 800): target_cps 800 on both clients"
-
-/usr/bin/python3 "$(dirname "$0")/fleet_check.py" prometheus http://127.0.0.1:$((base + 5)) \
-	"$(cat "$T/fleet.token")" $((base + 3)) $((base + 4)) "$ROOT/scripts/grafana/dperf-fleet.json" \
-	"$T/prom.json" >"$T/check.log" 2>&1 || fail "$(grep FAIL "$T/check.log" || tail -3 "$T/check.log")"
 while read -r l; do note "$l"; done <"$T/check.log"
 
 # End the test now (its duration is long enough for the checks on a

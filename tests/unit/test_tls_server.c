@@ -246,6 +246,17 @@ assert_gone(struct node *s)
 		assert_null(part.conn[i].ssl);
 }
 
+/* Every connection holding an SSL lies below n_opened (what
+ * tls_part_fini scans) and some do when any was opened. */
+static void
+assert_opened_below(const struct tls_part *p)
+{
+	for (uint64_t i = p->n_opened; i < p->n_conn; i++)
+		if (p->conn[i].ssl != NULL)
+			fail_msg("connection %llu holds an SSL above n_opened %llu", (unsigned long long)i,
+				 (unsigned long long)p->n_opened);
+}
+
 static int
 teardown(void **state)
 {
@@ -256,6 +267,10 @@ teardown(void **state)
 	SSL_SESSION_free(part_c.side.sess);
 	part_c.side.sess = NULL;
 	live = tls_mem_live();
+	/* tls_part_fini frees the connections below n_opened only */
+	assert_opened_below(&part);
+	if (our_cli != NULL)
+		assert_opened_below(&part_c);
 	tls_part_fini(&part, &srv->wk.net);
 	if (our_cli != NULL)
 		tls_part_fini(&part_c, &our_cli->wk.net);
@@ -278,6 +293,7 @@ https_get(struct node *s, struct peer *p, uint64_t idx, int version, uint32_t fi
 	peer_new(p, s, idx, version);
 	peer_connect(s, p);
 	assert_int_equal(handshake(s, p, first, one), 1);
+	assert_opened_below(&part); /* its SSL, held, where tls_part_fini looks */
 	assert_int_equal(SSL_write(p->ssl, get, sizeof(get) - 1), (int)sizeof(get) - 1);
 	send_pending(s, p, 0, one);
 	read_plain(s, p);
