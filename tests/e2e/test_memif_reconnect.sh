@@ -3,10 +3,12 @@
 # as a user re-running tests against a server left up. The server survives
 # every disconnect (DPDK 22.11's memif PMD can fault in the survivor's
 # datapath there; dev_fault.c recovers and counts it in devFault), and it
-# answers each client's every request.
+# answers each client's every request. Each client runs 1 s at 100k
+# connections/s (about 100k requests on an idle box) and must send more
+# than 25k of them (a quarter: a loaded box halves the rate).
 . "$(dirname "$0")/lib.sh"
 
-CPS=100k CLIENT_DURATION=2s SERVER_DURATION=120s memif_pair "$T"
+CPS=100k CLIENT_DURATION=1s SERVER_DURATION=120s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 sum=0
 for i in 1 2 3 4 5; do
@@ -15,7 +17,7 @@ for i in 1 2 3 4 5; do
 	kill -0 "$PID_e2e_srv" 2>/dev/null || fail "server died when client $i left"
 	c=$T/e2e-cli$i.log
 	get=$(total "$c" httpGet) ok=$(total "$c" http2XX)
-	[ "$get" -gt 50000 ] || fail "client $i sent only $get requests"
+	[ "$get" -gt 25000 ] || fail "client $i sent only $get requests"
 	[ "$get" = "$ok" ] || fail "client $i: httpGet $get != http2XX $ok"
 	for k in skErr tcpDrop httpErr dropTx synRt pushRt; do
 		[ "$(total "$c" $k)" = 0 ] || fail "client $i: $k = $(total "$c" $k)"

@@ -22,7 +22,7 @@ CONF
 cat >"$T/client.conf" <<CONF
 mode client
 cpu 1
-duration 5s
+duration 3s
 cps 500
 port net_tap0,iface=dptap1 198.18.0.2 198.18.0.1
 client 198.18.0.2 1

@@ -32,12 +32,14 @@ timeout 60 gdb -batch -x "$T/gdb.cmds" --args "$SECONDARY_BUILD/dperf-ctl" -p e2
 # Killed with the lock held: inside the lookup, not before nor after it.
 grep -q "^#1 .* in rte_memzone_lookup" "$T/gdb.out" || fail "gdb did not stop dperf-ctl inside rte_memzone_lookup: $(grep -E '^#|Breakpoint|rror' "$T/gdb.out" | head -5)"
 
+# The client's seconds printed so far: it must print two more after the
+# kill (checked below, once the later tool has given up: those 6 s count).
+n0=$(grep -c '^seconds' "$T/e2e-cli.log")
 # DPERF_ATTACH_TIMEOUT_S=6: it says so after 6 s, not the default 15 (an
 # attach here takes 0.5-2.5 s, loaded).
 rc=0; out=$(DPERF_ATTACH_TIMEOUT_S=6 timeout 40 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json 2>&1) || rc=$?
 [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out" || fail "a tool after the kill: exit $rc, expected 3 and 'stuck inside DPDK': $out"
 note "a later tool: $(tail -1 <<<"$out" | cut -c1-110)..."
-n0=$(grep -c '^seconds' "$T/e2e-cli.log")
 counting() { [ "$(grep -c '^seconds' "$T/e2e-cli.log")" -ge $((n0 + 2)) ]; }
 wait_until 5 counting || fail "the client stopped printing its seconds after the kill"
 

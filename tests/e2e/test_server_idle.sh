@@ -10,7 +10,7 @@
 
 SERVER_DURATION=120s CPS=2k CLIENT_DURATION=60s CLIENT_EXTRA="cc 2000
 keepalive_request_interval 1s" SERVER_EXTRA="keepalive
-retransmit_timeout 500ms" memif_pair "$T"
+retransmit_timeout 250ms" memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
 start_primary e2e-cli "$T/client.conf"
 # snap: one stats --json into S (each dperf-ctl attaches: a while on a
@@ -21,10 +21,10 @@ for _ in $(seq 100); do snap; [ "$(sv skCon)" -ge 2000 ] && break; sleep 0.1; do
 [ "$(sv skCon)" -ge 2000 ] || fail "the server holds only $(sv skCon) connections"
 kill -KILL "$PID_e2e_cli"
 t0=$(date +%s)
-# Idle timeout 2 x retransmit + interval + 1 s = 3 s (the server's
-# retransmit_timeout is 500 ms here, not the default 2 s, which made it
+# Idle timeout 2 x retransmit + interval + 1 s = 2.5 s (the server's
+# retransmit_timeout is 250 ms here, not the default 2 s, which made it
 # 6 s, then its 5 FIN retransmits 2 s apart: 20 s of the test's 33), then
-# 5 FIN retransmits: about 7 s.
+# 5 FIN retransmits: 4-5 s (7 s at 500 ms).
 while snap && [ $(( $(date +%s) - t0 )) -lt 40 ] && [ "$(sv skCon)" != 0 ]; do sleep 0.2; done
 secs=$(( $(date +%s) - t0 ))
 con=$(sv skCon) idle=$(sv idleClose) err=$(sv skErr)

@@ -21,6 +21,9 @@ trap 'rc=$?; tm kill-server 2>/dev/null; (exit $rc); cleanup' EXIT
 shows() { tm capture-pane -p -t "$1" | grep -qiF -- "$2"; }
 # (The trailing sleep keeps the pane, and its exit line, on screen.)
 tm new-session -d -s stop -x 100 -y 30 "$SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
+# The server's dperf-top, for the kill below, attaches and draws meanwhile
+# (the client's stop leaves the server running).
+tm new-session -d -s kill -x 80 -y 24 "$SECONDARY_BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
 wait_until 10 shows stop e2e-cli || fail "dperf-top did not draw: $(tm capture-pane -p -t stop)"
 tm send-keys -t stop s
 wait_until 5 shows stop "stop the test" || fail "'s' did not ask for confirmation: $(tm capture-pane -p -t stop)"
@@ -33,7 +36,6 @@ shows stop "top-exit=0" || fail "dperf-top did not exit 0 after the engine stopp
 note "'s' + 'y' stopped the engine; dperf-top showed it and exited 0"
 
 # The server dies (SIGKILL) under dperf-top: the terminal must come back.
-tm new-session -d -s kill -x 80 -y 24 "$SECONDARY_BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
 wait_until 10 shows kill e2e-srv || fail "dperf-top did not draw: $(tm capture-pane -p -t kill)"
 kill -9 "$PID_e2e_srv"
 wait_until 10 shows kill "top-exit=" || fail "dperf-top did not exit 10 s after its primary was killed: $(tm capture-pane -p -t kill)"
