@@ -14,7 +14,7 @@
  * core could do with nothing but OpenSSL and this BIO, the ceiling an
  * engine can approach.
  *
- *   tls_ref [-m hs|keepalive|bulk] [-s BYTES] [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] CERT KEY
+ *   tls_ref [-m hs|keepalive|bulk] [-s BYTES] [-n N] [-r none|tickets] [-g GROUPS] [-v 12|13] [-S SEG] CERT KEY
  *
  * -m hs (the default): prints one JSON object: per side the microseconds
  * of CPU per connection and the connections per CPU-second; the share
@@ -29,6 +29,11 @@
  * each). Per side: the microseconds of its median answer (read on the
  * TSC: see cpu_ns), answers per CPU-second and the answers' Gbit/s per
  * core, and the cipher negotiated.
+ *
+ * -S SEG (not the reference, which make bench runs without it): the
+ * client reads the server's records SEG bytes at a time (1460: as the
+ * engine's client reads a segment at a time), to see what reading a
+ * record in pieces costs beside reading it whole.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -216,6 +221,22 @@ count(void *arg, const uint8_t *data, uint32_t len)
 	got_bytes += len;
 }
 
+/* -S: the client reads the server's records in pieces of this many
+ * bytes, one tls_input each, as the engine's client reads a segment at a
+ * time (0: whole, the reference). */
+static uint32_t seg_bytes;
+
+static int
+client_input(struct end *cli, const uint8_t *data, uint32_t len)
+{
+	uint32_t step = seg_bytes ? seg_bytes : len;
+	int r = 0;
+
+	for (uint32_t off = 0; off < len && r >= 0; off += step)
+		r = tls_input(&cli->conn, data + off, len - off < step ? len - off : step, count, NULL);
+	return r;
+}
+
 /* A request and its answer on the connection open: 0, or -1. */
 static int
 exchange(struct end *cli, struct end *srv, const uint8_t *answer_msg, uint32_t len)
@@ -232,7 +253,7 @@ exchange(struct end *cli, struct end *srv, const uint8_t *answer_msg, uint32_t l
 	if (r < 0 || timed_answer(srv, answer_msg, len) != 0)
 		return -1;
 	t0 = cpu_ns();
-	r = tls_input(&cli->conn, srv->conn.out, srv->conn.out_len, count, NULL);
+	r = client_input(cli, srv->conn.out, srv->conn.out_len);
 	cli->ns += cpu_ns() - t0;
 	t0 = cpu_ns();
 	tls_acked(&srv->conn, srv->conn.out_len);
@@ -337,7 +358,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: tls_ref [-m hs|keepalive|bulk] [-s BYTES] [-n N] [-r none|tickets] [-g GROUPS] "
-			"[-v 12|13] CERT KEY\n");
+			"[-v 12|13] [-S SEG] CERT KEY\n");
 	exit(2);
 }
 
@@ -347,13 +368,13 @@ main(int argc, char **argv)
 	struct end cli = {0}, srv = {0};
 	struct tls_opts so = {.server = 1, .version = 13, .groups = "X25519"}, co;
 	char err[512];
-	long n = 2000, size = 0;
+	long n = 2000, size = 0, size_seg = 0;
 	int opt, resumed = 0;
 	uint64_t *s_ns, *c_ns;
 	double s_med, c_med;
 	const char *mode = "hs";
 
-	while ((opt = getopt(argc, argv, "m:s:n:r:g:v:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:n:r:g:v:S:")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -395,6 +416,15 @@ main(int argc, char **argv)
 			break;
 		case 'v':
 			so.version = atoi(optarg);
+			break;
+		case 'S':
+			errno = 0;
+			size_seg = strtol(optarg, &end, 10);
+			if (errno || *end || size_seg < 1 || size_seg > 65536) {
+				fprintf(stderr, "tls_ref: -S %s: 1 to 65536 bytes\n", optarg);
+				return 2;
+			}
+			seg_bytes = (uint32_t)size_seg;
 			break;
 		default:
 			usage();

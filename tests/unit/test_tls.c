@@ -732,6 +732,44 @@ test_long_body(void **state)
 	free(body);
 }
 
+/* Records handed over whole, several in one input or one per input
+ * (tls_input stops reading once a record ended the input: issue 38):
+ * every record's plaintext read, and the close_notify after them, TLS
+ * 1.2 and 1.3. */
+static void
+test_whole_records(void **state)
+{
+	for (int v = 12; v <= 13; v++) {
+		for (int one_each = 0; one_each <= 1; one_each++) {
+			struct end cli, srv;
+			uint32_t cut[3], n = 0;
+
+			(void)state;
+			side(&cli, (struct tls_opts){.version = v});
+			side(&srv, (struct tls_opts){.server = 1, .version = v});
+			handshake(&cli, &srv, MSS);
+			assert_int_equal(tls_write(&srv.c, "abc", 3), 0);
+			cut[n++] = srv.c.out_len;
+			assert_int_equal(tls_write(&srv.c, "defg", 4), 0);
+			cut[n++] = srv.c.out_len;
+			tls_shutdown(&srv.c);
+			cut[n++] = srv.c.out_len;
+			if (one_each)
+				for (uint32_t k = 0, at = 0; k < n; at = cut[k++])
+					event(&cli, tls_input(&cli.c, srv.c.out + at, cut[k] - at, on_plain, &cli));
+			else
+				event(&cli, tls_input(&cli.c, srv.c.out, srv.c.out_len, on_plain, &cli));
+			tls_acked(&srv.c, srv.c.out_len);
+			assert_int_equal(cli.err, 0);
+			assert_int_equal(cli.got_len, 7);
+			assert_memory_equal(cli.got, "abcdefg", 7);
+			assert_true(cli.closed);
+			assert_int_equal(cli.c.state, TLS_SHUT);
+			free_both(&cli, &srv);
+		}
+	}
+}
+
 static void
 test_conn_size(void **state)
 {
@@ -800,6 +838,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_measure_at_start, mark, returned),
 		cmocka_unit_test_setup_teardown(test_sides_from_config, mark, returned),
 		cmocka_unit_test_setup_teardown(test_long_body, mark, returned),
+		cmocka_unit_test_setup_teardown(test_whole_records, mark, returned),
 		cmocka_unit_test(test_conn_size),
 		cmocka_unit_test(test_mem_stop), /* last: counting ends */
 	};
