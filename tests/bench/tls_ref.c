@@ -362,6 +362,22 @@ usage(void)
 	exit(2);
 }
 
+/* -OPT's argument (optarg) into *v: a whole number from lo to hi, else one
+ * line naming the option and the range, and -1. */
+static int
+num_arg(char opt, long lo, long hi, const char *unit, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(optarg, &end, 10);
+	if (errno || *end || *v < lo || *v > hi) {
+		fprintf(stderr, "tls_ref: -%c %s: %ld to %ld %s\n", opt, optarg, lo, hi, unit);
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -375,8 +391,6 @@ main(int argc, char **argv)
 	const char *mode = "hs";
 
 	while ((opt = getopt(argc, argv, "m:s:n:r:g:v:S:")) != -1) {
-		char *end;
-
 		switch (opt) {
 		case 'm':
 			if (strcmp(optarg, "hs") != 0 && strcmp(optarg, "keepalive") != 0 && strcmp(optarg, "bulk") != 0) {
@@ -386,20 +400,12 @@ main(int argc, char **argv)
 			mode = optarg;
 			break;
 		case 's':
-			errno = 0;
-			size = strtol(optarg, &end, 10);
-			if (errno || *end || size < 64 || size > 4000000) {
-				fprintf(stderr, "tls_ref: -s %s: 64 to 4000000 bytes\n", optarg);
+			if (num_arg('s', 64, 4000000, "bytes", &size) < 0)
 				return 2;
-			}
 			break;
 		case 'n':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || n < 1 || n > 10000000) {
-				fprintf(stderr, "tls_ref: -n %s: 1 to 10000000 connections\n", optarg);
+			if (num_arg('n', 1, 10000000, "connections", &n) < 0)
 				return 2;
-			}
 			break;
 		case 'r':
 			if (strcmp(optarg, "none") == 0)
@@ -418,12 +424,8 @@ main(int argc, char **argv)
 			so.version = atoi(optarg);
 			break;
 		case 'S':
-			errno = 0;
-			size_seg = strtol(optarg, &end, 10);
-			if (errno || *end || size_seg < 1 || size_seg > 65536) {
-				fprintf(stderr, "tls_ref: -S %s: 1 to 65536 bytes\n", optarg);
+			if (num_arg('S', 1, 65536, "bytes", &size_seg) < 0)
 				return 2;
-			}
 			seg_bytes = (uint32_t)size_seg;
 			break;
 		default:
