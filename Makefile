@@ -14,6 +14,7 @@
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS each; FUZZ_HARNESSES="rx" for one)
 #   make fuzz-long  the same, 200 s each (FUZZ_LONG_SECONDS): not part of make test
 #                   (two processes per harness, both cores: FUZZ_JOBS=1 for one)
+#   make fuzz-grow  fuzz-long, then its finds folded into tests/fuzz/grown/ (commit them)
 #   make man        the man pages in build/man/, from docs/man/*.md
 #   make docs       regenerate README's generated block (dperf-ctl's examples) from docs/man/*.md
 #   make install    binaries, man pages, example configs, dperf@.service (PREFIX, DESTDIR)
@@ -74,8 +75,8 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test test-build test-build-default test-build-asan unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
-        fuzz fuzz-bins fuzz-long soak \
+.PHONY: all asan test test-build test-build-asan unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
+        fuzz fuzz-bins fuzz-long fuzz-grow soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
 
@@ -196,44 +197,53 @@ e2e-all: all hugepages $(TLS_BRIDGE)
 
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root). Everything is compiled
-# first, on both cores (test-build); the suites then run one after the
-# other, since the end-to-end tests need both cores to themselves; the
-# fuzzers last, two at once. The sanitized build needs only what the demo
-# installed: it compiles on one core while apt installs the tests'
-# packages (a minute on a fresh box), unless DPDK is not there yet.
+# first, on both cores; the suites then run one after the other, since
+# the end-to-end tests need both cores to themselves; the fuzzers last,
+# two at once. The sanitized build needs only what the demo installed: it
+# compiles on one core while apt installs the tests' packages (a minute
+# on a fresh box), unless DPDK is not there yet. Then what every later
+# step takes from the default build (TEST_BASE: the binaries and tls_ref
+# for e2e and docs-check, tls_bridge for test_tls_interop, the test key
+# for e2e and fuzz). Then, under one make -j2, the fuzz harnesses compile
+# while the checks that need no fuzzer run: the ASan unit tests (built
+# first), the Python ones and docs-check. Those three were a step of
+# their own after the whole build, waiting at its end on single-job links
+# and at theirs on the longest of them (issue 39: no core idle).
 # The C unit tests run once, under ASan+UBSan (unit-asan: issue 39, no
 # repeated work between suites); the default build's test binaries are
-# not built (make unit builds and runs them). What the later steps take
-# from the default build stays: the binaries and tls_ref (all: e2e,
-# docs-check), tls_bridge (test_tls_interop), the test key (e2e, fuzz).
+# not built (make unit builds and runs them).
+TEST_BASE = all man $(TLS_BRIDGE) $(TLS_TEST_KEY)
 test:
 	$(MAKE) -j2 deps $$(pkg-config --exists libdpdk && echo asan)
-	$(MAKE) test-build
-	$(MAKE) -j2 --output-sync=target unit-asan unit-py docs-check
+	$(MAKE) -j2 $(TEST_BASE)
+	$(MAKE) -j2 --output-sync=target fuzz-bins unit-asan unit-py docs-check
 	$(MAKE) e2e e2e-asan
-	$(MAKE) fuzz FUZZ_PAR=2 FUZZ_SECONDS_ctl=15 FUZZ_SECONDS_tls=15
+	$(MAKE) fuzz FUZZ_PAR=2 FUZZ_SECONDS_ctl=10 FUZZ_SECONDS_tls=10
 	scripts/check-leftovers.sh
-# The two builds side by side under one make -j2 (each sub-make takes
-# its jobs from it): neither waits for the other's last, single-job links.
+# Everything make test compiles, without running anything: the two
+# builds side by side under one make -j2 (each sub-make takes its jobs
+# from it), neither waiting for the other's last, single-job links.
 test-build:
-	$(MAKE) -j2 test-build-default test-build-asan
-test-build-default:
-	$(MAKE) all man $(TLS_BRIDGE) $(TLS_TEST_KEY) fuzz-bins
+	$(MAKE) -j2 $(TEST_BASE)
+	$(MAKE) -j2 fuzz-bins test-build-asan
 test-build-asan:
 	$(MAKE) $(ASAN_VARS) all unit-bins
 
 # Fuzzing (libFuzzer, clang): each harness runs FUZZ_SECONDS on a copy of
-# its seed corpus; crashes land in build/fuzz/ and fail the target.
-# 45 s in make test (issue 39: the whole of it under 20 minutes): fuzz_rx
-# still runs about 7M inputs there (9.5M in 60 s in CI, 5.1M the week
-# before); depth is make fuzz-long's (200 s, both cores). fuzz_ctl and
-# fuzz_tls run 15 s there: in 45 s runs (two harnesses at once, beside a
-# compile) their last new coverage came at 2.7 s (ctl, cov 62, 12.9M
-# inputs) and 10.6 s (tls, cov 65), while fuzz_config and fuzz_http still
-# found some at 68 s and 60 s, so those keep 45 s. With two at a time,
-# in the order of FUZZ_HARNESSES, the six end in 105 s instead of 135.
+# its seed corpus and of what long runs grew (tests/fuzz/grown/, make
+# fuzz-grow); crashes land in build/fuzz/ and fail the target.
+# 25 s in make test (issue 39: the whole of it under 20 minutes), 10 s
+# for fuzz_ctl and fuzz_tls: started from the grown corpus, each harness
+# has more coverage once its inputs are loaded than 45 s (ctl and tls:
+# 15 s) from the seeds reached, side by side on one box (cov/ft, seeds'
+# end against grown's start: config 750/1678 against 833/2074, http
+# 373/1298 against 375/1588, rx 1536/5772 against 1638/7014, rx_tls
+# 1088/3867 against 1272/6123, ctl 104/128 against 102/125 then 105/130,
+# tls 66/238 against 66/243). Depth is make fuzz-long's (200 s, both
+# cores) and what fuzz-grow keeps of it. With two at a time, in the order
+# of FUZZ_HARNESSES, the six end in about 60 s.
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 45
+FUZZ_SECONDS ?= 25
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(INCLUDES) -Iprimary -I$(BUILD)/gen -std=gnu11
 FUZZ_CFG     := $(CONFIG_SRC) common/numbers.c common/escape.c
 build/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_CFG)
@@ -365,6 +375,7 @@ fuzz: fuzz-bins
 fuzz-run-%:
 	@set -e; h=$*; out=build/fuzz/run-$$h.out; : > $$out; \
 	  rm -rf build/fuzz/corpus-$$h build/fuzz/fuzz-$$h-*.log; cp -r tests/fuzz/corpus/$$h build/fuzz/corpus-$$h; \
+	  if [ -d tests/fuzz/grown/$$h ]; then cp tests/fuzz/grown/$$h/* build/fuzz/corpus-$$h/; fi; \
 	  j=1; while [ $$j -lt $(FUZZ_JOBS) ]; do \
 	    build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-$$j.log 2>&1 & j=$$((j + 1)); done; \
 	  build/fuzz/fuzz_$$h $(FUZZ_RUN) > build/fuzz/fuzz-$$h-0.log 2>&1 || true; wait; \
@@ -387,6 +398,10 @@ FUZZ_LONG_SECONDS ?= 200
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_HARNESSES="$(FUZZ_HARNESSES)" \
 	  FUZZ_JOBS=$(if $(filter file,$(origin FUZZ_JOBS)),2,$(FUZZ_JOBS)) FUZZ_PAR=1
+# fuzz-long, then what it found folded into tests/fuzz/grown/ (commit it):
+# make fuzz starts from there (tests/fuzz/grow.sh says how).
+fuzz-grow: fuzz-long
+	tests/fuzz/grow.sh $(FUZZ_HARNESSES)
 
 # The ten-minute soak (a 20 s version runs in make test): 1M keepalive
 # connections, 20k of them closed and replaced every second.

@@ -8,7 +8,10 @@ tx_flush in dev/tx.c was a circle). It fails on
   - a circle of modules of different rooms (primary/<room>/, common/, lib/);
   - a file of tcp/ including http/ or tls/ (TCP carries the application,
     it does not know it: tcp/tcp_app.h), or of net/ including tcp/ (the
-    frames are built below the segment writer, tcp/tcp_out.c).
+    frames are built below the segment writer, tcp/tcp_out.c);
+  - a file of primary/ including a room above its own in the layout
+    block of docs/architecture.md;
+  - a file of common/ including a lib/ header.
 Prints each failure with the edges that make it; exit 1 when there is one.
 Run from the tree's top (check_docs.sh does)."""
 import os, re, sys
@@ -140,4 +143,31 @@ for f in files:
         if (p[1], m.group(1)) in FORBIDDEN:
             fails += 1
             print(f"{f} ({p[1]}/) includes {m.group(1)}/: {p[1]}/ may not (tests/docs/check_includes.py)")
+# primary/'s rooms: a file includes only headers of its own room or of
+# rooms listed below it in docs/architecture.md's layout block (make
+# docs-check, 5b; here, not in the shell, whose three processes a file and
+# include took half of docs-check's minute on a busy box: issue 39).
+layout = re.search(r"^<!-- layout -->$(.*?)^<!-- /layout -->$", open("docs/architecture.md").read(), re.S | re.M)
+order = []
+for m in re.finditer(r"^primary/([a-z0-9]+)/", layout.group(1) if layout else "", re.M):
+    if m.group(1) not in order:
+        order.append(m.group(1))
+rank = {r: i for i, r in enumerate(reversed(order))}
+for f in files:
+    p = f.split("/")
+    if p[0] != "primary" or len(p) != 3:
+        continue
+    own = p[1]
+    for inc in sorted(set(re.findall(r'^#include "([a-z0-9_]+)/[a-z0-9_]+\.h"', open(f).read(), re.M))):
+        if rank.get(inc, -1) > rank.get(own, -1):
+            fails += 1
+            print(f"{f} ({own}/) includes {inc}/, a room above its own in docs/architecture.md")
+# common/ includes nothing of lib/ (lib/ sits on common/, not under it; 5c).
+lib_h = sorted(f for f in os.listdir("lib") if f.endswith(".h"))
+for f in files:
+    if f.startswith("common/"):
+        for h in re.findall(r'^#\s*include\s*"([^"/]+)"', open(f).read(), re.M):
+            if h in lib_h:
+                fails += 1
+                print(f"common/ includes a lib/ header: {f} includes {h}")
 sys.exit(1 if fails else 0)
