@@ -13,6 +13,7 @@
 #include <rte_errno.h>
 
 #include "ctl_client.h"
+#include "numbers.h"
 
 /* How often a caller waiting for an answer looks whether the primary can
  * still give one. */
@@ -94,6 +95,14 @@ unlist(struct waiter *me)
 			*p = me->next;
 			break;
 		}
+}
+
+int
+dp_ctl_timeout_ms(void)
+{
+	unsigned int s = dp_env_seconds("DPERF_CTL_TIMEOUT_S", DP_CTL_TIMEOUT_MS / 1000);
+
+	return s * 1000 > DP_CTL_MAX_AGE_MS ? (int)s * 1000 : DP_CTL_TIMEOUT_MS;
 }
 
 int
