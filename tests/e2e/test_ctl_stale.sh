@@ -35,18 +35,36 @@ GDB
 timeout 60 gdb -batch -x "$T/gdb.cmds" --args "$SECONDARY_BUILD/dperf-ctl" -p e2e-dies set duration 40s >"$T/gdb.out" 2>&1 &
 gdb_pid=$!
 
+# The set: gdb holds it just before its request, attached while the
+# primary runs (a tool that attaches to a stopped primary waits 5 s in
+# DPDK's vdev scan first, as the status below does); then the primary is
+# stopped and the set goes on. Both wait out their whole time for an
+# answer: status 1 s, set 6 s (DPERF_CTL_TIMEOUT_S instead of the default
+# 10 s: still past the 5 s after which the primary refuses a request).
+cat >"$T/gdb-set.cmds" <<GDB
+set pagination off
+set breakpoint pending on
+break dp_ctl_send_kind
+run
+shell touch $T/set.held; while [ ! -e $T/go ]; do sleep 0.05; done
+continue
+quit
+GDB
+DPERF_CTL_TIMEOUT_S=6 timeout 60 gdb -batch -x "$T/gdb-set.cmds" --args "$SECONDARY_BUILD/dperf-ctl" -p $N set duration 30s >"$T/set.err" 2>&1 &
+set_pid=$!
+held() { [ -e "$T/set.held" ]; }
+wait_until 20 held || fail "gdb did not hold the set before its request: $(tail -3 "$T/set.err")"
 kill -STOP "$PID_e2e_stale"
-# Both asked at once (each waits out its whole time for an answer: status
-# 1 s, set 6 s, DPERF_CTL_TIMEOUT_S instead of the default 10 s: still past
-# the 5 s after which the primary refuses a request as too old).
+touch "$T/go"
 (rc=0; ctl -p $N status >"$T/status.out" 2>"$T/status.err" || rc=$?; echo $rc >"$T/status.rc") &
 st=$!
-rc=0; DPERF_CTL_TIMEOUT_S=6 ctl -p $N set duration 30s >"$T/set.out" 2>"$T/set.err" || rc=$?
 wait $st
+wait $set_pid || true
 [ "$(cat "$T/status.rc")" = 4 ] || fail "status of a stopped primary: exit $(cat "$T/status.rc"), expected 4"
 grep -q "did not answer\|no answer" "$T/status.err" || fail "status did not say the primary is not answering: $(cat "$T/status.err")"
-[ $rc = 4 ] || fail "set duration to a stopped primary: exit $rc, expected 4 ($(tail -1 "$T/set.err"))"
-grep -q "within 6 s: set duration was not applied" "$T/set.err" || fail "no 'within 6 s ... not applied': $(tail -1 "$T/set.err")"
+rc=$(sed -n 's/.*exited with code 0*\([0-9][0-9]*\)\]$/\1/p' "$T/set.err")
+[ "$rc" = 4 ] || fail "set duration to a stopped primary: exit ${rc:-0}, expected 4 ($(grep -E 'dperf-ctl|exited' "$T/set.err" | tail -2))"
+grep -q "within 6 s: set duration was not applied" "$T/set.err" || fail "no 'within 6 s ... not applied': $(grep dperf-ctl "$T/set.err")"
 note "$(grep "was not applied" "$T/set.err")"
 kill -CONT "$PID_e2e_stale"
 sleep 0.5 # (not readiness: the time the primary gets to apply the queued change, which it must refuse)
