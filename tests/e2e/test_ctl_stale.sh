@@ -22,6 +22,7 @@ start_primary e2e-dies "$T/s2.conf"
 # its socket, and the primary killed 0.5 s later.
 cat >"$T/gdb.cmds" <<GDB
 set pagination off
+set auto-solib-add off
 set breakpoint pending on
 break dp_ctl_send_kind
 run
@@ -43,6 +44,7 @@ gdb_pid=$!
 # 10 s: still past the 5 s after which the primary refuses a request).
 cat >"$T/gdb-set.cmds" <<GDB
 set pagination off
+set auto-solib-add off
 set breakpoint pending on
 break dp_ctl_send_kind
 run
