@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +86,64 @@ forget_own_files(const char *name)
 	(void)rmdir(dir);
 }
 
+/*
+ * A primary that ends while we attach: EAL's secondary start then waits on
+ * requests it will not answer (the vdev scan's, 5 s) before failing. A
+ * thread looks every 50 ms whether the primary is still there (its marker
+ * and its lock on its config file: dp_instance_alive) and ends the tool
+ * with exit 3 as soon as it is not. (A CI run's test_ctl saw a request
+ * racing a stop take 11.9 s to say the primary had ended.)
+ */
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static int watching;
+static char watch_prog[64], watch_name[64];
+
+static void forget_own_files(const char *name);
+
+static void *
+watch_primary(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		usleep(50 * 1000);
+		pthread_mutex_lock(&watch_lock);
+		if (!watching) {
+			pthread_mutex_unlock(&watch_lock);
+			return NULL;
+		}
+		if (!dp_instance_alive(watch_name)) {
+			fprintf(stderr, "%s: cannot attach to '%s': the primary exited while we attached\n",
+				watch_prog, watch_name);
+			forget_own_files(watch_name);
+			_exit(DP_EXIT_NOPRIMARY);
+		}
+		pthread_mutex_unlock(&watch_lock);
+	}
+}
+
+static void
+watch_start(const char *prog, const char *name)
+{
+	pthread_t t;
+
+	snprintf(watch_prog, sizeof(watch_prog), "%s", prog);
+	snprintf(watch_name, sizeof(watch_name), "%s", name);
+	watching = 1;
+	if (pthread_create(&t, NULL, watch_primary, NULL) == 0)
+		pthread_detach(t);
+	else
+		watching = 0;
+}
+
+/* The thread ends by itself within 50 ms; it ends nothing after this. */
+static void
+watch_stop(void)
+{
+	pthread_mutex_lock(&watch_lock);
+	watching = 0;
+	pthread_mutex_unlock(&watch_lock);
+}
+
 static int
 start_eal(const char *prog, const char *name)
 {
@@ -164,10 +223,13 @@ dp_attach(const char *prog, const char *name, const struct dp_shm **out)
 	if (rc != 0)
 		return rc;
 	attach_watchdog(prog, inst);
+	watch_start(prog, inst);
 	if (start_eal(prog, inst) != 0) {
+		watch_stop();
 		alarm(0);
 		return DP_EXIT_NOPRIMARY;
 	}
+	watch_stop();
 	/* The memzone may not exist yet right after the primary's EAL init. */
 	for (int i = 0; i < 50 && mz == NULL; i++) {
 		mz = rte_memzone_lookup(DP_SHM_NAME);

@@ -12,6 +12,12 @@
  * which the primary refuses a request, so that a refusal still arrives. */
 #define DP_CTL_TIMEOUT_MS (2 * DP_CTL_MAX_AGE_MS)
 
+/* DP_CTL_TIMEOUT_MS, or DPERF_CTL_TIMEOUT_S (whole seconds, above the
+ * primary's DP_CTL_MAX_AGE_MS and at most the default, so that a request
+ * given up on is still one the primary refuses): for test_ctl_stale, which
+ * makes the silence certain and would otherwise wait the whole 10 s. */
+int dp_ctl_timeout_ms(void);
+
 /* Returns 0 when a reply arrived (rep filled; rep->status says accepted or
  * refused), -1 when none did (rep->msg says why). timeout_ms bounds the wait. */
 int dp_ctl_send(uint32_t op, int64_t value, struct dp_ctl_rep *rep, int timeout_ms);

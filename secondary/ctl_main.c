@@ -188,8 +188,9 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value, const char *kind)
 {
 	struct dp_ctl_rep rep;
 	uint64_t sent = rte_rdtsc();
+	int timeout_ms = dp_ctl_timeout_ms();
 
-	if (dp_ctl_send_kind(op, value, kind, &rep, DP_CTL_TIMEOUT_MS) != 0) {
+	if (dp_ctl_send_kind(op, value, kind, &rep, timeout_ms) != 0) {
 		/* A primary that ended meanwhile is no longer one to ask. */
 		if (dp_primary_end(s) != DP_END_RUNNING) {
 			fprintf(stderr, "dperf-ctl: the primary '%s' ended before answering: %s was not applied\n",
@@ -197,7 +198,7 @@ send_op(const struct dp_shm *s, uint32_t op, int64_t value, const char *kind)
 			return DP_EXIT_NOPRIMARY;
 		}
 		fprintf(stderr, "dperf-ctl: %s within %d s: %s was not applied and will not be (the primary refuses requests older than %d s)\n",
-			rep.msg, DP_CTL_TIMEOUT_MS / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
+			rep.msg, timeout_ms / 1000, dp_ctl_op_name(op), DP_CTL_MAX_AGE_MS / 1000);
 		return DP_EXIT_NOANSWER;
 	}
 	if (rep.status != DP_CTL_OK) {

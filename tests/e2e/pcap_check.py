@@ -17,13 +17,16 @@ import struct
 import sys
 
 
-def csum(data):
+def csum_ok(data):
+    """The ones' complement sum of data's 16-bit words is 0xFFFF (a
+    correct checksum): as 2**16 is 1 modulo 0xFFFF, the sum is the value
+    of the bytes as one big number, modulo 0xFFFF, where 0 stands for 0xFFFF
+    unless every word is 0. (One big-number operation, in C, rather than
+    a sum over the words: the checker ran 1.3 s for 150k frames.)"""
     if len(data) % 2:
         data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
+    v = int.from_bytes(data, "big")
+    return v != 0 and v % 0xFFFF == 0
 
 
 def main(path):
@@ -54,7 +57,7 @@ def main(path):
             ihl = (pkt[l3] & 0xF) * 4
             tot, ip_id = struct.unpack("!HH", pkt[l3 + 2:l3 + 6])
             proto = pkt[l3 + 9]
-            if csum(pkt[l3:l3 + ihl]) != 0xFFFF:
+            if not csum_ok(pkt[l3:l3 + ihl]):
                 r["bad_ip"] += 1
             if last_id is not None and ip_id != (last_id + 1) & 0xFFFF:
                 r["ip_id_gaps"] += 1
@@ -84,15 +87,16 @@ def main(path):
             payloads.add(l4[8:])
         elif proto == 6 and l4[13] == 0x02:
             r["syn"] += 1
-        if proto in (6, 17) and csum(phdr + l4) != 0xFFFF:
+        if proto in (6, 17) and not csum_ok(phdr + l4):
             r["bad_l4"] += 1
         tuples.add((src, l4[0:2]))
         if last_src is not None:
             r["same_src_addr"] += src == last_src[0]
             r["same_src_port"] += l4[0:2] == last_src[1]
         last_src = (src, l4[0:2])
-        d = socket.inet_ntop(socket.AF_INET if len(dst) == 4 else socket.AF_INET6, dst)
-        dsts[d] = dsts.get(d, 0) + 1
+        dsts[dst] = dsts.get(dst, 0) + 1
+    dsts = {socket.inet_ntop(socket.AF_INET if len(d) == 4 else socket.AF_INET6, d): n
+            for d, n in dsts.items()}
     r["tuples"] = len(tuples)
     r["payloads"] = len(payloads)
     r["proto"] = sorted(protos)

@@ -29,10 +29,13 @@ done
 
 # run MODE POLICY: one client run against a server, both on bondMODE:POLICY.
 run() {
-	local mode=$1 policy=$2 tag=m$1p$2 wait=0
-	# 802.3ad: the link is up once LACP has converged (2-3 s here); the
-	# client's wait covers it, so that its 3 s all run at full rate.
-	[ "$mode" != 4 ] || wait=5
+	local mode=$1 policy=$2 tag=m$1p$2 duration=3s
+	# 802.3ad: the link is up once LACP has converged (2-5 s here), and
+	# the client launches nothing before (state "wait"). Its duration,
+	# counted from its start, is first a deadline; once it runs, it is set
+	# to end 3 to 4 s later, so that 3 s at least run at full rate (a fixed
+	# wait of 5 s did that before, whatever LACP took).
+	[ "$mode" != 4 ] || duration=30s
 	# Frames the members send that the engine did not: 802.3ad's own LACP
 	# frames (about one a second per member; 8 in an 8 s run here).
 	local lacp=0
@@ -49,17 +52,26 @@ CONF
 	cat >"$T/client-$tag.conf" <<CONF
 mode client
 cpu 1
-duration 3s
+duration $duration
 cps 5k
 port bond$mode:$policy(net_af_packet0,iface=dpbc0,net_af_packet1,iface=dpbc1) 198.18.0.2 198.18.0.1
 client 198.18.1.2 4
 server 198.18.2.1 1
 listen 80 1
 slow_start 0
-wait $wait
+wait 0
 CONF
 	start_primary e2e-bonds-$tag "$T/server-$tag.conf" $S
 	DPERF_ARGS="-o $T/client-$tag.json" start_primary e2e-bondc-$tag "$T/client-$tag.conf" $C
+	if [ "$mode" = 4 ]; then
+		# The first second the client's own log (flushed each second)
+		# shows it running: it has run at full rate since then at least.
+		local up=
+		running() { up=$(awk '/^seconds/ && $4 == "running" { print $2; exit }' "$T/e2e-bondc-$tag.log"); [ -n "$up" ]; }
+		wait_until 20 running || fail "$tag: the client is not running 20 s after its start (LACP): $(grep '^seconds' "$T/e2e-bondc-$tag.log" | tail -1)"
+		ctl -p e2e-bondc-$tag set duration $((up + 3))s >/dev/null || fail "$tag: set duration refused"
+		note "$tag: LACP converged, the client running at second $up"
+	fi
 	wait_exit "$(eval echo "\$PID_e2e_bondc_$tag")" 30 || fail "$tag: client exited with an error"
 	ctl -p e2e-bonds-$tag stop >/dev/null || fail "$tag: stop refused"
 	wait_exit "$(eval echo "\$PID_e2e_bonds_$tag")" 15 || fail "$tag: server exited with an error"

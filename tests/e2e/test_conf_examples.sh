@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The shipped examples do what the README says: each client in conf/
 # against its server in conf/, as shipped but for a shorter duration
-# (2 s at full rate; 10 s for cc): every request answered; cc-client.conf
+# (1 s at full rate, enough for "every request answered"; 10 s for cc):
+# every request answered; cc-client.conf
 # holds its 2000 connections against memif-server.conf. memif-client.conf
 # and cc-client.conf run one after the other against one memif-server.conf
 # (a server left up for a second client).
@@ -22,7 +23,7 @@ unserve() {
 # against the server up; the server has closed its connections after it.
 client() {
 	local pid=PID_${1//-/_}
-	sed "s/^duration .*/duration    ${CLI_DURATION:-2s}/" "$ROOT/conf/$2" >"$T/$1.conf"
+	sed "s/^duration .*/duration    ${CLI_DURATION:-1s}/" "$ROOT/conf/$2" >"$T/$1.conf"
 	start_primary "$1" "$T/$1.conf"
 	wait_exit "${!pid}" 40 || fail "$2 against $SERVER: the client exited with an error"
 	srv_idle() { [ "$(stat_of ex-srv skCon)" = 0 ]; }

@@ -39,7 +39,7 @@ grep -q "RX-packets" <<<"$out" || fail "dpdk-proc-info shows no port stats: $out
 note "dpdk-proc-info: port statistics shown"
 
 before=$(jget "$(ctl -p e2e-cli stats --json)" pktTx)
-dpdk-dumpcap --file-prefix=e2e-cli -i 0 -a duration:3 -w "$T/cap.pcapng" -q >"$T/dumpcap.log" 2>&1 || fail "dpdk-dumpcap: $(tail -3 "$T/dumpcap.log")"
+dpdk-dumpcap --file-prefix=e2e-cli -i 0 -a duration:2 -w "$T/cap.pcapng" -q >"$T/dumpcap.log" 2>&1 || fail "dpdk-dumpcap: $(tail -3 "$T/dumpcap.log")"
 after=$(jget "$(ctl -p e2e-cli stats --json)" pktTx)
 n=$(/usr/bin/python3 - "$T/cap.pcapng" <<'PY'
 import struct, sys
@@ -57,7 +57,7 @@ PY
 )
 sent=$((after - before))
 note "dumpcap captured $n packets; the client sent $sent and received about as many in the window"
-# The capture sees both directions over 3 of the (longer) measured seconds.
+# The capture sees both directions over 2 of the (longer) measured seconds.
 [ "$n" -gt $((sent / 2)) ] && [ "$n" -lt $((sent * 3)) ] || fail "capture has $n packets, the engine sent $sent in the window"
 ctl -p e2e-cli stop >/dev/null
 wait_exit "$PID_e2e_cli" 20 || fail "client exit status"

@@ -88,7 +88,7 @@ for drop in 0 100; do
 	# window in flight, and on this shared 2-core box a worker descheduled
 	# for 50 ms fired spurious timeouts (pushRt 712 in one run).
 	[ $drop = 0 ] || extra+=$'\ntest_rx_drop '$drop sextra+=$'\nretransmit_timeout 50ms'
-	CPS=2k CLIENT_DURATION=3s SERVER_DURATION=30s CLIENT_EXTRA=$extra \
+	CPS=2k CLIENT_DURATION=2s SERVER_DURATION=30s CLIENT_EXTRA=$extra \
 		SERVER_EXTRA=$sextra memif_pair "$T"
 	run_pair e2e-srv e2e-cli "$T/server.conf" "$T/client.conf"
 	c=$T/e2e-cli.log s=$T/e2e-srv.log
