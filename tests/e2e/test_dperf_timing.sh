@@ -24,7 +24,7 @@ while kill -0 "$PID_e2e_cli" 2>/dev/null; do
 done
 wait_exit "$PID_e2e_cli" 5 || fail "client exited with an error"
 t1=$(date +%s.%N)
-ctl -p e2e-srv stop >/dev/null
+kill -INT "$PID_e2e_srv" # (a graceful stop without another attach)
 wait_exit "$PID_e2e_srv" 15 || fail "server exited with an error"
 
 # The run on its own clock (from the start of its workers): the stop at

@@ -20,7 +20,7 @@ wait_until 10 up || fail "no /metrics answer"
 timeout 90 /usr/bin/python3 "$(dirname "$0")/exporter_http.py" "$port" 3 >"$T/http.log" 2>&1 ||
 	fail "$(grep FAIL "$T/http.log" || tail -3 "$T/http.log")"
 while read -r l; do note "$l"; done <"$T/http.log"
-ctl -p e2e-srv stop >/dev/null
+kill -INT "$PID_e2e_srv" # (a graceful stop without another attach)
 wait_exit "$PID_e2e_srv" 20 || fail "server exit status"
 wait_exit "$EXP" 5 || fail "the exporter did not exit when the engine stopped"
 pass "concurrent scrapes, request deadline, split requests, HEAD, slowloris"

@@ -13,10 +13,11 @@ command -v gdb >/dev/null || fail "gdb is not installed (scripts/install-deps.sh
 
 CPS=5k CLIENT_DURATION=60s SERVER_DURATION=90s memif_pair "$T"
 start_primary e2e-srv "$T/server.conf"
-# Its teardown is made to hang: DPERF_TEARDOWN_S=4 lets its watchdog end
-# it after 4 s, not the default 10 (a memif client's teardown takes well
-# under a second when nothing is held).
-DPERF_TEARDOWN_S=4 start_primary e2e-cli "$T/client.conf"
+# Its teardown is made to hang: DPERF_TEARDOWN_S=2 lets its watchdog end
+# it after 2 s, not the default 10 (the lock is held here, so the
+# watchdog ends it whatever its length: a shorter one only waits less; a
+# memif client's teardown takes well under a second when nothing is held).
+DPERF_TEARDOWN_S=2 start_primary e2e-cli "$T/client.conf"
 cat >"$T/gdb.cmds" <<'GDB'
 set pagination off
 set breakpoint pending on
@@ -33,11 +34,13 @@ timeout 60 gdb -batch -x "$T/gdb.cmds" --args "$SECONDARY_BUILD/dperf-ctl" -p e2
 grep -q "^#1 .* in rte_memzone_lookup" "$T/gdb.out" || fail "gdb did not stop dperf-ctl inside rte_memzone_lookup: $(grep -E '^#|Breakpoint|rror' "$T/gdb.out" | head -5)"
 
 # The client's seconds printed so far: it must print two more after the
-# kill (checked below, once the later tool has given up: those 6 s count).
+# kill (checked below, once the later tool has given up: those 3 s count).
 n0=$(grep -c '^seconds' "$T/e2e-cli.log")
-# DPERF_ATTACH_TIMEOUT_S=6: it says so after 6 s, not the default 15 (an
-# attach here takes 0.5-2.5 s, loaded).
-rc=0; out=$(DPERF_ATTACH_TIMEOUT_S=6 timeout 40 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json 2>&1) || rc=$?
+# DPERF_ATTACH_TIMEOUT_S=3: it says so after 3 s, not the default 15 (the
+# lock is held for good here, so no attach can end before it: a shorter
+# timeout only waits less; the two seconds the client must print after
+# the kill have their own 5 s deadline below).
+rc=0; out=$(DPERF_ATTACH_TIMEOUT_S=3 timeout 40 "$SECONDARY_BUILD/dperf-ctl" -p e2e-cli stats --json 2>&1) || rc=$?
 [ $rc = 3 ] && grep -q "is stuck inside DPDK" <<<"$out" || fail "a tool after the kill: exit $rc, expected 3 and 'stuck inside DPDK': $out"
 note "a later tool: $(tail -1 <<<"$out" | cut -c1-110)..."
 counting() { [ "$(grep -c '^seconds' "$T/e2e-cli.log")" -ge $((n0 + 2)) ]; }

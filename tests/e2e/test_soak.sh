@@ -87,7 +87,7 @@ while kill -0 "$cpid" 2>/dev/null; do
 	fi
 done
 wait_exit "$cpid" 5 || fail "client exited with an error"
-ctl -p soak-srv stop >/dev/null
+kill -INT "$spid" # (a graceful stop without another attach)
 wait_exit "$spid" 20 || fail "server exited with an error"
 
 c=$T/soak-cli.log s=$T/soak-srv.log

@@ -12,8 +12,6 @@ start_primary e2e-cli "$T/client.conf"
 # Answers counted in a whole second: the screen has a CPS to compare.
 counting() { [ "$(stat_of e2e-cli http2XX)" -ge 10000 ]; }
 wait_until 15 counting || fail "the client counted no second at 10k 15 s after its start"
-BUILD=$SECONDARY_BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" || fail "top checks"
-
 SOCK=dperf-top-e2e-$$
 tm() { tmux -L "$SOCK" "$@"; }
 trap 'rc=$?; tm kill-server 2>/dev/null; (exit $rc); cleanup' EXIT
@@ -22,8 +20,12 @@ shows() { tm capture-pane -p -t "$1" | grep -qiF -- "$2"; }
 # (The trailing sleep keeps the pane, and its exit line, on screen.)
 tm new-session -d -s stop -x 100 -y 30 "$SECONDARY_BUILD/dperf-top -p e2e-cli -d 0.5; echo top-exit=\$?; sleep 30"
 # The server's dperf-top, for the kill below, attaches and draws meanwhile
-# (the client's stop leaves the server running).
+# (the client's stop leaves the server running). Both attach while
+# top_checks.sh runs (its own tmux server; these two only watch until
+# then).
 tm new-session -d -s kill -x 80 -y 24 "$SECONDARY_BUILD/dperf-top -p e2e-srv --exit-on-stop; echo top-exit=\$?; sleep 30"
+BUILD=$SECONDARY_BUILD CLIENT_NAME=e2e-cli bash "$(dirname "$0")/top_checks.sh" || fail "top checks"
+
 wait_until 10 shows stop e2e-cli || fail "dperf-top did not draw: $(tm capture-pane -p -t stop)"
 tm send-keys -t stop s
 wait_until 5 shows stop "stop the test" || fail "'s' did not ask for confirmation: $(tm capture-pane -p -t stop)"
