@@ -125,8 +125,11 @@ def wait_listening(name, proc, path, timeout=30):
 
 
 def stop(name, proc, timeout=20):
+    """A graceful stop, as dperf-ctl stop (dperf(8), SIGNALS: the first
+    SIGTERM stops the test, open connections closed, the summary written),
+    without attaching a secondary (an EAL start) for it."""
     if proc.poll() is None:
-        subprocess.run([CTL, "-p", name, "stop"], capture_output=True)
+        proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(timeout)
     except subprocess.TimeoutExpired:
@@ -612,7 +615,7 @@ def bench_cc(cc):
             res["server_table_rss"] = rss_of_table(server.p.pid, n_sk * 64)
             res["hugepages_mb"] = hugepages_used_mb()
             res["mem_available_mb"] = mem_available_mb()
-            subprocess.run([CTL, "-p", "bench-cli", "stop"], capture_output=True)
+            p.send_signal(signal.SIGTERM)  # a graceful stop, as dperf-ctl stop, without a secondary (stop())
         run_client(ramp_cps, f"cc {cc}\n{ka}", during,
                    duration=int(ramp_s + hold + 90))
     LISTEN = 1
@@ -1166,7 +1169,7 @@ def bench_ctl_apply():
             for i in range(5 if SMOKE else 20):
                 outputs.append(subprocess.run([CTL, "-p", "bench-cli", "set", "cps", str(20000 + 1000 * (i % 2))],
                                               capture_output=True, text=True).stdout)
-            subprocess.run([CTL, "-p", "bench-cli", "stop"], capture_output=True)
+            p.send_signal(signal.SIGTERM)  # a graceful stop, as dperf-ctl stop, without a secondary (stop())
         run_client("20k", during=during, duration=120)
     return apply_latency(outputs)
 
