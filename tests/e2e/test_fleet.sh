@@ -21,7 +21,6 @@ mkdir -p "$T/conf" "$T/run" "$T/results"
 kill_fleet() {
 	for f in "$T"/run/*.pid; do [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done
 	[ -n "${PROM:-}" ] && kill -TERM "$PROM" 2>/dev/null || true
-	[ -n "${COLLECT:-}" ] && kill -TERM -- -"$COLLECT" 2>/dev/null || true
 }
 # fleet_alive: one of them still running (up to a second given to them).
 fleet_alive() {
@@ -101,12 +100,6 @@ play "$A/fleet-rate.yml" -e cps=1600 >"$T/rate.log" 2>&1 || fail "fleet-rate: $(
 sts=()
 for n in e2e-fc1 e2e-fc2; do ctl -p $n status --json >"$T/$n.status" 2>&1 & sts+=($!); done
 
-# fleet-collect starts now, while fleet_check waits for Prometheus' samples
-# (its start and first tasks cost ansible a few CPU-seconds): it waits for
-# the clients' summaries, which come once they are stopped below.
-# (setsid: its own process group, all of it ended on a failed check.)
-ANSIBLE_NOCOLOR=1 ANSIBLE_HOST_KEY_CHECKING=0 setsid ansible-playbook -i "$T/inventory.yml" "$A/fleet-collect.yml" >"$T/collect.log" 2>&1 &
-COLLECT=$!
 /usr/bin/python3 "$(dirname "$0")/fleet_check.py" prometheus http://127.0.0.1:$((base + 5)) \
 	"$(cat "$T/fleet.token")" $((base + 3)) $((base + 4)) "$ROOT/scripts/grafana/dperf-fleet.json" \
 	"$T/prom.json" >"$T/check.log" 2>&1 || fail "$(grep FAIL "$T/check.log" || tail -3 "$T/check.log")"
@@ -126,7 +119,9 @@ for p in $((base + 3)) $((base + 4)); do
 	curl -sf -m 15 -X POST -H "Authorization: Bearer $(cat "$T/fleet.token")" "http://127.0.0.1:$p/v1/stop" >/dev/null ||
 		fail "POST /v1/stop to the client on $p"
 done
-wait "$COLLECT" || fail "fleet-collect: $(grep -A3 'FAILED\|fatal' "$T/collect.log" | head -8)"
+# (fleet-collect only now: started during the check, its wait_for met the
+# clients' summaries still empty, "cannot mmap an empty file")
+play "$A/fleet-collect.yml" >"$T/collect.log" 2>&1 || fail "fleet-collect: $(grep -A3 'FAILED\|fatal' "$T/collect.log" | head -8)"
 /usr/bin/python3 "$(dirname "$0")/fleet_check.py" merged "$T/results" "$T/prom.json" "$t_stop" >"$T/merged.log" 2>&1 ||
 	fail "$(grep FAIL "$T/merged.log" || tail -3 "$T/merged.log")"
 while read -r l; do note "$l"; done <"$T/merged.log"
