@@ -78,7 +78,17 @@ def prometheus(prom, token, ports, dashboard, out):
     b = [get("http://127.0.0.1:%s/v1/stats" % p, token) for p in ports]
     t1 = time.time()
     own = sum((y["http2XX"] - x["http2XX"]) / (y["elapsed"] - x["elapsed"]) for x, y in zip(a, b))
-    time.sleep(1.5)  # the scrape of t1 is in
+    # The scrapes up to t1 are in once both clients have a sample taken
+    # after it (every second: a deadline, not a fixed wait).
+    deadline = time.time() + 15
+    while True:
+        r = query(prom, 'min(timestamp(dperf_http_2xx_total{role="client"})) and count(dperf_http_2xx_total{role="client"}) == 2',
+                  time.time())
+        if r and float(r[0]["value"][1]) > t1:
+            break
+        if time.time() > deadline:
+            fail("Prometheus has no scrape of both clients after t1 %.3f within 15 s: %r" % (t1, r))
+        time.sleep(0.2)
     r = query(prom, "sum(rate(dperf_http_2xx_total[10s]))", t1)
     if not r:
         fail("sum(rate(dperf_http_2xx_total[10s])): no data")

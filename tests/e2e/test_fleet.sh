@@ -91,7 +91,8 @@ bg prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/prom" \
 	--web.listen-address=127.0.0.1:$((base + 5)) >"$T/prometheus.log" 2>&1
 PROM=$LAST_PID
 
-sleep 1 # some traffic at the first rate before the change (fleet-start waited for both clients to run)
+# (traffic at the first rate meanwhile: fleet-start waited for both
+# clients to run, and this playbook's start takes a second or more)
 play "$A/fleet-rate.yml" -e cps=1600 >"$T/rate.log" 2>&1 || fail "fleet-rate: $(grep -A3 'FAILED\|fatal' "$T/rate.log" | head -8)"
 # Both clients' status at once (each dperf-ctl attaches: 2-3 s here),
 # while fleet_check waits for Prometheus' samples (at least 13 s), and
@@ -118,6 +119,8 @@ for p in $((base + 3)) $((base + 4)); do
 	curl -sf -m 15 -X POST -H "Authorization: Bearer $(cat "$T/fleet.token")" "http://127.0.0.1:$p/v1/stop" >/dev/null ||
 		fail "POST /v1/stop to the client on $p"
 done
+# (fleet-collect only now: started during the check, its wait_for met the
+# clients' summaries still empty, "cannot mmap an empty file")
 play "$A/fleet-collect.yml" >"$T/collect.log" 2>&1 || fail "fleet-collect: $(grep -A3 'FAILED\|fatal' "$T/collect.log" | head -8)"
 /usr/bin/python3 "$(dirname "$0")/fleet_check.py" merged "$T/results" "$T/prom.json" "$t_stop" >"$T/merged.log" 2>&1 ||
 	fail "$(grep FAIL "$T/merged.log" || tail -3 "$T/merged.log")"

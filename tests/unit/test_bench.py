@@ -193,6 +193,41 @@ class Loss(Patched):
         res = self.loss(10, {}, {})
         self.assertIn("dropped nothing", res["failed"])
 
+    def large_then_loss(self, smoke):
+        """bench_large then bench_loss, in a smoke run or not: (loss figure,
+        which runs had test_rx_drop)."""
+        saved = bench.SMOKE, bench.LOSS_ROUNDS
+        bench.SMOKE, bench.LOSS_ROUNDS = smoke, 1
+        bench.SMOKE_RUNS.clear()
+        try:
+            self.runs = [good_run(10, dict(CLEAN_CLIENT)), good_run(1, dict(CLEAN_CLIENT))]
+            self.servers = [dict(CLEAN_SERVER), dict(CLEAN_SERVER)]
+            if not smoke:
+                self.runs.append(good_run(8, dict(CLEAN_CLIENT)))
+                self.servers.append(dict(CLEAN_SERVER))
+            self.runs.append(good_run(9, dict(CLEAN_CLIENT, testDrop=100)))
+            self.servers.append(dict(CLEAN_SERVER, pushRt=100))
+            bench.bench_large()
+            res = bench.bench_loss()
+        finally:
+            bench.SMOKE, bench.LOSS_ROUNDS = saved
+            bench.SMOKE_RUNS.clear()
+        self.assertEqual((self.runs, self.servers), ([], []))  # every run given was made, no more
+        return res, ["test_rx_drop" in e for e in self.extras]
+
+    def test_smoke_lossless_is_the_large_run(self):
+        # a smoke run: the large scenario's 1 MB run (the same server and
+        # client) is the loss scenario's lossless run, not made again
+        res, drops = self.large_then_loss(True)
+        self.assertEqual(drops, [False, False, True])
+        self.assertEqual((res["lossless_gbps"]["median"], res["lossy_gbps"]["median"]), (10, 9))
+        self.assertNotIn("failed", res)
+
+    def test_full_bench_makes_its_own_lossless_run(self):
+        res, drops = self.large_then_loss(False)
+        self.assertEqual(drops, [False, False, False, True])
+        self.assertEqual((res["lossless_gbps"]["median"], res["lossy_gbps"]["median"]), (8, 9))
+
     def test_lossless_errors(self):
         self.runs = [good_run(10, dict(CLEAN_CLIENT, pushRt=3)), good_run(9, dict(CLEAN_CLIENT, testDrop=10)),
                      good_run(10, dict(CLEAN_CLIENT)), good_run(9, dict(CLEAN_CLIENT, testDrop=10))]
