@@ -49,10 +49,14 @@ bio_write(BIO *b, const char *data, int len)
 	BIO_clear_retry_flags(b);
 	if (len <= 0)
 		return 0;
-	if (out_reserve(c, (uint32_t)len) < 0)
+	/* at c->fill: the next planned record's place while records are
+	 * planned (tls_write_later), else the end */
+	if ((uint32_t)len > c->out_len - c->fill && out_reserve(c, (uint32_t)len - (c->out_len - c->fill)) < 0)
 		return -1; /* not a retry: the SSL call fails, counted as internal */
-	memcpy(c->out + c->out_len, data, (size_t)len);
-	c->out_len += (uint32_t)len;
+	memcpy(c->out + c->fill, data, (size_t)len);
+	c->fill += (uint32_t)len;
+	if (c->fill > c->out_len)
+		c->out_len = c->fill;
 	return len;
 }
 
@@ -107,6 +111,14 @@ tls_bio_method(void)
 }
 
 /* ---- the connection ---- */
+
+/* Before anything else is written: every planned record. */
+static inline void
+plan_finish(struct tls_conn *c)
+{
+	tls_fill(c, c->out_len);
+}
+
 
 static int
 failed(struct tls_conn *c, enum tls_fail kind)
@@ -193,6 +205,9 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 		return -(int)c->fail;
 	if (c->state != TLS_HS && c->state != TLS_UP)
 		return 0; /* after close_notify: nothing more is read */
+	plan_finish(c); /* (SSL_read may write an alert) */
+	if (c->state == TLS_FAILED)
+		return -(int)c->fail;
 	c->in = data;
 	c->in_len = len;
 	if (c->state == TLS_HS) {
@@ -208,7 +223,14 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 	/* Until the BIO is empty: every record of the segment, and the
 	 * post-handshake messages (tickets) that SSL_read handles itself. */
 	for (const struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));;) {
-		int n = SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX);
+		int n;
+
+		plan_finish(c); /* an answer planned by fn: written before SSL_read may write */
+		if (c->state == TLS_FAILED) {
+			r = -(int)c->fail;
+			break;
+		}
+		n = SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX);
 
 		if (n > 0) {
 			fn(arg, s->plain, (uint32_t)n);
@@ -237,8 +259,8 @@ out:
 	return r < 0 ? r : ev;
 }
 
-int
-tls_write(struct tls_conn *c, const void *data, uint32_t len)
+static int
+write_now(struct tls_conn *c, const void *data, uint32_t len)
 {
 	int r;
 
@@ -251,6 +273,73 @@ tls_write(struct tls_conn *c, const void *data, uint32_t len)
 		return 0;
 	r = ssl_error(c, r);
 	return r < 0 ? r : failed(c, TLS_F_INTERNAL);
+}
+
+/* ---- records planned, written as the sender needs them ---- */
+
+/* The plan given up: the rest zeros (the peer refuses the record), the
+ * connection failed unless it already is. */
+static void
+plan_drop(struct tls_conn *c)
+{
+	if (c->fill < c->out_len)
+		memset(c->out + c->fill, 0, c->out_len - c->fill);
+	c->fill = c->out_len;
+	c->src = NULL;
+	c->src_len = 0;
+	if (c->state != TLS_FAILED)
+		failed(c, TLS_F_INTERNAL);
+}
+
+void
+tls_fill_slow(struct tls_conn *c, uint32_t end)
+{
+	const struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));
+	uint32_t ovh = tls_record_overhead(c);
+
+	if (end > c->out_len)
+		end = c->out_len;
+	while (c->fill < end) {
+		uint32_t n = tls_record_plain(c->src_len, c->fill % s->mss, s->mss, ovh, 0);
+		uint32_t want = c->fill + n + ovh;
+		const uint8_t *p = c->src;
+
+		if (c->src_len == 0 || want > c->out_len) {
+			plan_drop(c);
+			return;
+		}
+		c->src += n;
+		c->src_len -= n;
+		if (write_now(c, p, n) < 0 || c->fill != want) {
+			plan_drop(c);
+			return;
+		}
+	}
+	if (c->fill == c->out_len)
+		c->src = NULL;
+}
+
+int
+tls_write_later(struct tls_conn *c, const void *data, uint32_t len, uint32_t out_end)
+{
+	plan_finish(c);
+	if (c->state != TLS_UP)
+		return -TLS_F_INTERNAL;
+	if (len == 0)
+		return 0;
+	if (out_end < c->out_len + len || out_reserve(c, out_end - c->out_len) < 0)
+		return failed(c, TLS_F_INTERNAL);
+	c->src = data;
+	c->src_len = len;
+	c->out_len = out_end; /* c->fill stays: the records go there */
+	return 0;
+}
+
+int
+tls_write(struct tls_conn *c, const void *data, uint32_t len)
+{
+	plan_finish(c);
+	return write_now(c, data, len);
 }
 
 int64_t
@@ -295,6 +384,7 @@ tls_record_overhead(const struct tls_conn *c)
 void
 tls_shutdown(struct tls_conn *c)
 {
+	plan_finish(c);
 	if (c->state == TLS_UP || c->state == TLS_SHUT) {
 		SSL_shutdown(c->ssl);
 		ERR_clear_error();
@@ -322,11 +412,15 @@ tls_acked(struct tls_conn *c, uint32_t n)
 		/* all of it: the buffer goes, as OpenSSL's own do between records */
 		OPENSSL_free(c->out);
 		c->out = NULL;
-		c->out_len = c->out_cap = 0;
+		c->out_len = c->out_cap = c->fill = 0;
+		c->src = NULL;
+		c->src_len = 0;
 		return;
 	}
+	plan_finish(c);
 	memmove(c->out, c->out + n, c->out_len - n);
 	c->out_len -= n;
+	c->fill -= n;
 }
 
 void

@@ -5,6 +5,14 @@
  * sender cuts into segments (tls_src.h) and which is kept until the peer
  * acknowledges it (a retransmission is cut again from it).
  *
+ * A long message's records after its first are written as the sender
+ * needs them (tls_write_later, tls_fill): the buffer's room and length are
+ * the whole message's from the start (an AEAD record's length is known
+ * before it is written), its bytes encrypted a record at a time just
+ * ahead of the segment cut from them, so they are still in the caches
+ * when copied into the packet (issue 38: they were written a megabyte
+ * ahead and read back cold).
+ *
  * Memory: what a connection holds is measured (tls_mem.h); between
  * records OpenSSL's buffers are released (SSL_MODE_RELEASE_BUFFERS) and so
  * is ours once acknowledged.
@@ -43,8 +51,11 @@ enum tls_fail {
 struct tls_conn {
 	SSL *ssl;
 	uint8_t *out;       /* records written, from the first byte not yet acknowledged */
-	uint32_t out_len;
+	uint32_t out_len;   /* bytes of records, written or planned (tls_write_later) */
 	uint32_t out_cap;
+	const uint8_t *src; /* plaintext of the planned records not yet written (tls_write_later) */
+	uint32_t src_len;
+	uint32_t fill;      /* bytes of c->out written: out_len but while records are planned */
 	const uint8_t *in;  /* ciphertext of the segment being read */
 	uint32_t in_len;
 	uint8_t state;      /* enum tls_state */
@@ -77,6 +88,30 @@ int tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_f
 /* Plaintext to send: its records appended to c->out. 0, or -enum tls_fail.
  * For a message whose records fit below TLS_OUT_MAX (a request, a head). */
 int tls_write(struct tls_conn *c, const void *data, uint32_t len);
+
+/* The rest of a message whose first record tls_write wrote: len bytes
+ * of plaintext at data (which must stay put until written) planned as
+ * records ending at out_end (c->out's length once all are written, sized
+ * by the caller with tls_plan.h's tls_record_plain for the side's mss
+ * and the connection's exact overhead, tls_record_overhead), written by
+ * tls_fill as the sender needs them. Only with an AEAD cipher (a record's
+ * length known before it is written). 0, or -enum tls_fail (no room). */
+int tls_write_later(struct tls_conn *c, const void *data, uint32_t len, uint32_t out_end);
+
+/* c->out's first end bytes written (the planned records up to them
+ * encrypted). Anything else written to c->out (a record, an alert, our
+ * close_notify) first writes every planned record, so nothing lands
+ * inside the plan. Should a planned record not come out as planned (an
+ * internal failure) the connection fails and the rest of the plan is
+ * zeros, which the peer refuses. */
+void tls_fill_slow(struct tls_conn *c, uint32_t end);
+
+static inline void
+tls_fill(struct tls_conn *c, uint32_t end)
+{
+	if (__builtin_expect(end > c->fill, 0))
+		tls_fill_slow(c, end);
+}
 
 /* (TLS_OUT_MAX, the records not yet acknowledged a connection may hold:
  * tls_plan.h) */

@@ -48,6 +48,7 @@ struct tls_side {
 	int verify;
 	int server;
 	uint8_t *plain;         /* TLS_PLAIN_MAX bytes: where records are decrypted */
+	uint32_t mss;           /* the segment planned records are cut to (tls_write_later; the worker's) */
 };
 
 /* o from the configuration's tls_* keywords (its strings point into cfg,

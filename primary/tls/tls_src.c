@@ -7,8 +7,10 @@
 static void
 src_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
 {
-	const struct tls_conn *c = src->ctx;
+	struct tls_conn *c = (struct tls_conn *)src->ctx; /* (tls_src's, not const) */
 	uint32_t off = k * mss, len = src->len - off < mss ? src->len - off : mss;
+
+	tls_fill(c, off + len); /* a planned record's bytes written now, hot for the copy */
 
 	out->data = c->out + off;
 	out->len = len;
@@ -19,7 +21,7 @@ src_seg(const struct snd_src *src, uint32_t k, uint32_t mss, struct msg *out)
 }
 
 void
-tls_src(struct snd_src *src, const struct tls_conn *c)
+tls_src(struct snd_src *src, struct tls_conn *c)
 {
 	src->len = c->out_len;
 	src->seg = src_seg;

@@ -214,6 +214,24 @@ tls_write_msg(const struct netw *nw, struct tls_conn *c, const struct msg *m)
 	ovh = tls_record_overhead(c);
 	/* its records' room at once (at most two records under 8 KB: tls_plan.h) */
 	(void)tls_out_reserve(c, m->len + (2 + m->len / (TLS_RECORD_PLAIN_MAX / 2)) * ovh);
+	if (ovh != TLS_RECORD_OVERHEAD) {
+		/* an AEAD: the first record now (with whatever OpenSSL had
+		 * waiting to write), the others planned, each written as the
+		 * sender reaches it (tls_write_later): the message (a template
+		 * of the worker's) stays put while it is sent */
+		uint32_t first = tls_record_plain(m->len, c->out_len % nw->mss, nw->mss, ovh, 1), end;
+		int r = tls_write(c, m->data, first);
+
+		if (r < 0)
+			return r;
+		end = c->out_len;
+		for (uint32_t off = first, n; off < m->len; off += n) {
+			n = tls_record_plain(m->len - off, end % nw->mss, nw->mss, ovh, 0);
+			end += n + ovh;
+		}
+		nw->tls->side.mss = nw->mss;
+		return tls_write_later(c, m->data + first, m->len - first, end);
+	}
 	for (uint32_t off = 0; off < m->len;) {
 		uint32_t n = tls_record_plain(m->len - off, c->out_len % nw->mss, nw->mss, ovh, off == 0);
 		int r = tls_write(c, m->data + off, n);

@@ -520,6 +520,67 @@ test_https_pipe_during_answer(void **state)
 	pipe_close(s, &p);
 }
 
+/* A 1 MB answer's records after the first are written as the sender cuts
+ * them (tls_write_later, tls_fill): after the first flight the
+ * connection's buffer has the whole answer's length but holds written
+ * only what went and at most one record more; read whole, byte for byte.
+ * Then a second answer cut short by the client's close_notify mid-way:
+ * the rest of its records written before our close_notify, which follows
+ * the answer's last byte, then our FIN (TLS 1.3 and 1.2). */
+static void
+test_https_records_as_sent(void **state)
+{
+	static const int versions[] = { TLS1_3_VERSION, TLS1_2_VERSION };
+
+	(void)state;
+	for (size_t v = 0; v < 2; v++) {
+		struct node *s = tls_server(https_pipe_server);
+		const struct msg *ka = &s->wk.net.msg.rsp_ka;
+		const struct sock *sk;
+		const struct tls_conn *c;
+		uint32_t sent, ovh;
+		struct peer p;
+
+		pipe_peer(s, &p, 0, versions[v]);
+		sk = server_sock(s, &p.t);
+		c = tls_conn_of(&s->wk.net, sk);
+		ovh = tls_record_overhead(c);
+		assert_int_equal(ovh, versions[v] == TLS1_3_VERSION ? 22 : 29);
+		for (int round = 0; round < 2; round++) {
+			peer_ask(s, &p, PGET, sizeof(PGET) - 1);
+			sent = sk->snd_nxt - sk_snd_of(&s->wk.net, sk)->base;
+			assert_true(sent > 0 && sent < ka->len / 2); /* the windows: a part of it */
+			assert_true(c->out_len >= ka->len + 62 * ovh);
+			if (c->fill < sent || c->fill > sent + TLS_RECORD_PLAIN_MAX + ovh)
+				fail_msg("TLS 1.%d: %u bytes of records written, %u sent, %u planned (expected what "
+					 "went and at most one record more)", versions[v] == TLS1_3_VERSION ? 3 : 2,
+					 c->fill, sent, c->out_len);
+			if (round == 0) {
+				read_plain(s, &p);
+				assert_int_equal(c->fill, c->out_len);
+				assert_answers(s, &p, (const struct msg *[]){ ka }, 1);
+				continue;
+			}
+			read_now(&p); /* the first flight, not acknowledged */
+			assert_true(p.got_len < 2 * ka->len);
+			SSL_shutdown(p.ssl); /* our close_notify mid-answer */
+			send_pending(s, &p, 0, 0);
+			assert_int_equal(c->fill, c->out_len);
+			read_plain(s, &p);
+			assert_true(p.fin_rx);
+			assert_int_equal(SSL_get_shutdown(p.ssl) & SSL_RECEIVED_SHUTDOWN, SSL_RECEIVED_SHUTDOWN);
+			assert_answers(s, &p, (const struct msg *[]){ ka, ka }, 2);
+		}
+		assert_int_equal(C(s, HTTP_2XX), 2);
+		assert_int_equal(C(s, TLS_ERR) + C(s, TLS_F_INTERNAL) + C(s, TLS_F_PROTO), 0);
+		peer_close(s, &p);
+		peer_free(&p);
+		assert_gone(s);
+		if (v == 0)
+			teardown(NULL); /* the last one's: cmocka's */
+	}
+}
+
 /* GET, HEAD, GET in one record: the HEAD's head alone between two whole
  * answers; then a bad request behind a GET: the GET's answer, 400, our
  * close_notify and FIN (what follows the bad request is not read). */
@@ -1076,6 +1137,7 @@ main(void)
 		cmocka_unit_test_teardown(test_https_segments_per_answer, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_two_in_one_record, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_during_answer, teardown),
+		cmocka_unit_test_teardown(test_https_records_as_sent, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_five_in_one_record, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_head_and_bad, teardown),
 		cmocka_unit_test_teardown(test_https_pipe_then_fin, teardown),
