@@ -159,6 +159,27 @@ ssl_error(struct tls_conn *c, int r)
 	return failed(c, TLS_F_PROTO);
 }
 
+/* The client's session to resume, offered: a copy of the side's latest
+ * (s->sess), shared by the connections opened until one of them ends a
+ * handshake with it. OpenSSL's TLS 1.3 client then marks the session it
+ * resumed not resumable (tls_finish_handshake removes it from the cache:
+ * tickets used once), and the connections opened before that
+ * connection's new ticket arrives would offer nothing: at the bench's
+ * saturation 23% of the handshakes were full for this (issue 38,
+ * test_resume_in_flight). The side's own session is never offered, so
+ * it stays resumable and a fresh copy is made from it. */
+static int
+offer(struct tls_conn *c, struct tls_side *s)
+{
+	if (s->offer == NULL || !SSL_SESSION_is_resumable(s->offer)) {
+		SSL_SESSION_free(s->offer);
+		s->offer = SSL_SESSION_dup(s->sess);
+		if (s->offer == NULL)
+			return -1;
+	}
+	return SSL_set_session(c->ssl, s->offer) ? 0 : -1;
+}
+
 int
 tls_open(struct tls_conn *c, struct tls_side *s)
 {
@@ -184,7 +205,7 @@ tls_open(struct tls_conn *c, struct tls_side *s)
 		goto bad;
 	if (s->alpn != NULL && SSL_set_alpn_protos(c->ssl, s->alpn, s->alpn_len) != 0)
 		goto bad;
-	if (s->sess != NULL && !SSL_set_session(c->ssl, s->sess))
+	if (s->sess != NULL && offer(c, s) < 0)
 		goto bad;
 	SSL_set_connect_state(c->ssl);
 	if (ssl_error(c, SSL_do_handshake(c->ssl)) < 0)

@@ -29,7 +29,8 @@ ctx_fail(char *err, size_t errlen, const char *what, const char *arg)
 }
 
 /* The client keeps the latest session it was given to resume the next
- * connection with: one per worker, whichever connection received it. */
+ * connection with: one per worker, whichever connection received it.
+ * Connections offer a copy of it (tls_open), made afresh from this one. */
 static int
 new_session(SSL *ssl, SSL_SESSION *sess)
 {
@@ -38,6 +39,8 @@ new_session(SSL *ssl, SSL_SESSION *sess)
 	if (s->sess != NULL)
 		SSL_SESSION_free(s->sess);
 	s->sess = sess;
+	SSL_SESSION_free(s->offer); /* the newest is offered from now on */
+	s->offer = NULL;
 	return 1; /* the reference is ours */
 }
 
@@ -265,6 +268,7 @@ void
 tls_side_free(struct tls_side *s)
 {
 	SSL_SESSION_free(s->sess);
+	SSL_SESSION_free(s->offer);
 	SSL_CTX_free(s->ctx);
 	BIO_meth_free(s->bio);
 	OPENSSL_free(s->alpn);

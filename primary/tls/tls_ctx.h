@@ -41,7 +41,8 @@ struct tls_opts {
 struct tls_side {
 	SSL_CTX *ctx;
 	BIO_METHOD *bio;        /* tls_conn.c's BIO between OpenSSL and our TCP */
-	SSL_SESSION *sess;      /* client: the session to resume (the latest received) */
+	SSL_SESSION *sess;      /* client: the session to resume (the latest received), never offered itself */
+	SSL_SESSION *offer;     /* client: sess's copy that connections offer, until a handshake used it up */
 	uint8_t *alpn;          /* ALPN protocols, wire format (length-prefixed) */
 	uint32_t alpn_len;
 	const char *sni;

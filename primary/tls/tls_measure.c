@@ -146,6 +146,8 @@ out:
 	ERR_clear_error();
 	tls_side_free(&p);
 	/* a session from the throwaway peer would be offered to the real one */
+	SSL_SESSION_free(s->offer);
+	s->offer = NULL;
 	if (s->sess != kept) {
 		SSL_SESSION_free(s->sess);
 		s->sess = kept; /* our reference becomes the side's */

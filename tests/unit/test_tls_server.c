@@ -262,10 +262,12 @@ teardown(void **state)
 {
 	int64_t live;
 
-	/* the client's saved session (one per worker, to resume) is not a
-	 * connection's */
+	/* the client's saved session (one per worker, to resume) and the
+	 * copy of it its connections offer are not a connection's */
 	SSL_SESSION_free(part_c.side.sess);
 	part_c.side.sess = NULL;
+	SSL_SESSION_free(part_c.side.offer);
+	part_c.side.offer = NULL;
 	live = tls_mem_live();
 	/* tls_part_fini frees the connections below n_opened only */
 	assert_opened_below(&part);
