@@ -75,7 +75,7 @@ CTL_OBJ     := $(call obj,$(CTL_SRC))
 TUI_OBJ     := $(call obj,$(TUI_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all asan test test-build test-build-asan unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
+.PHONY: all asan test test-build test-build-default test-build-asan unit unit-c unit-py unit-bins unit-asan e2e e2e-asan e2e-all demo bench clean deps deps-demo hugepages \
         fuzz fuzz-bins fuzz-long fuzz-grow soak \
         dpdk-check man docs docs-check install uninstall FORCE
 all: $(BUILD)/dperf $(BUILD)/dperf-ctl $(BUILD)/dperf-top $(BUILD)/dperf-report $(BUILD)/tests/tls_ref
@@ -197,35 +197,29 @@ e2e-all: all hugepages $(TLS_BRIDGE)
 
 # The test command: installs what is missing and reserves hugepages first,
 # so it works on a fresh Debian 12 box (as root). Everything is compiled
-# first, on both cores; the suites then run one after the other, since
-# the end-to-end tests need both cores to themselves; the fuzzers last,
-# two at once. The sanitized build needs only what the demo installed: it
-# compiles on one core while apt installs the tests' packages (a minute
-# on a fresh box), unless DPDK is not there yet. Then what every later
-# step takes from the default build (TEST_BASE: the binaries and tls_ref
-# for e2e and docs-check, tls_bridge for test_tls_interop, the test key
-# for e2e and fuzz). Then, under one make -j2, the fuzz harnesses compile
-# while the checks that need no fuzzer run: the ASan unit tests (built
-# first), the Python ones and docs-check. Those three were a step of
-# their own after the whole build, waiting at its end on single-job links
-# and at theirs on the longest of them (issue 39: no core idle).
+# first, on both cores (test-build); the suites then run one after the
+# other, since the end-to-end tests need both cores to themselves; the
+# fuzzers last, two at once. The sanitized build needs only what the demo
+# installed: it compiles on one core while apt installs the tests'
+# packages (a minute on a fresh box), unless DPDK is not there yet.
 # The C unit tests run once, under ASan+UBSan (unit-asan: issue 39, no
 # repeated work between suites); the default build's test binaries are
-# not built (make unit builds and runs them).
-TEST_BASE = all man $(TLS_BRIDGE) $(TLS_TEST_KEY)
+# not built (make unit builds and runs them). What the later steps take
+# from the default build stays: the binaries and tls_ref (all: e2e,
+# docs-check), tls_bridge (test_tls_interop), the test key (e2e, fuzz).
 test:
 	$(MAKE) -j2 deps $$(pkg-config --exists libdpdk && echo asan)
-	$(MAKE) -j2 $(TEST_BASE)
-	$(MAKE) -j2 --output-sync=target fuzz-bins unit-asan unit-py docs-check
+	$(MAKE) test-build
+	$(MAKE) -j2 --output-sync=target unit-asan unit-py docs-check
 	$(MAKE) e2e e2e-asan
 	$(MAKE) fuzz FUZZ_PAR=2 FUZZ_SECONDS_ctl=10 FUZZ_SECONDS_tls=10
 	scripts/check-leftovers.sh
-# Everything make test compiles, without running anything: the two
-# builds side by side under one make -j2 (each sub-make takes its jobs
-# from it), neither waiting for the other's last, single-job links.
+# The two builds side by side under one make -j2 (each sub-make takes
+# its jobs from it): neither waits for the other's last, single-job links.
 test-build:
-	$(MAKE) -j2 $(TEST_BASE)
-	$(MAKE) -j2 fuzz-bins test-build-asan
+	$(MAKE) -j2 test-build-default test-build-asan
+test-build-default:
+	$(MAKE) all man $(TLS_BRIDGE) $(TLS_TEST_KEY) fuzz-bins
 test-build-asan:
 	$(MAKE) $(ASAN_VARS) all unit-bins
 
