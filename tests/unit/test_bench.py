@@ -34,11 +34,19 @@ class Patched(unittest.TestCase):
 
     def setUp(self):
         self.saved = {k: getattr(bench, k) for k in ("Server", "run_client", "attach_viewers",
-                                                     "detach_viewers", "log", "start", "tls_extras")}
+                                                     "detach_viewers", "log", "start", "tls_extras",
+                                                     "tls_ref_run", "TLS_ANSWER_ROUNDS")}
         self.saved_which = bench.shutil.which
         bench.log = lambda msg: None
         self.runs, self.servers, self.calls, self.extras = [], [], [], []
+        # tls_ref's runs, in order (ref_beside: one before a figure, one after)
+        self.ref_runs, self.ref_calls, self.server_secs = [], [], []
         test = self
+
+        def fake_ref(name):
+            test.ref_calls.append(name)
+            return test.ref_runs.pop(0) if test.ref_runs else {"failed": "no tls_ref in this test"}
+        bench.tls_ref_run = fake_ref
 
         class FakeServer:
             def __init__(self, extra=""):
@@ -49,6 +57,8 @@ class Patched(unittest.TestCase):
 
             def __exit__(self, *a):
                 self.total = test.servers.pop(0)
+                if test.server_secs:
+                    self.secs = test.server_secs.pop(0)
 
         def fake_run(cps, extra="", during=None, duration=None, wait=1):
             test.calls.append("with" if during else "without")
@@ -448,18 +458,47 @@ class TlsCps(Patched):
                           [second(9, cpu=1.0)] * 4)
         bench.Server = BusyServer
         crypto = dict(CRYPTO, server_full_hs_rsa2048=1200, client_full_hs_rsa2048=9000)
-        ref = {"rsa2048_full": {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}}
-        r = bench.bench_tls_cps("none", crypto, ref, "rsa2048")
+        # tls_ref before and after the search: their mean, 1250 / 1500
+        self.ref_runs = [{"server_per_cpu_s": 1200, "client_per_cpu_s": 1400, "server_us": 1},
+                         {"server_per_cpu_s": 1300, "client_per_cpu_s": 1600}]
+        r = bench.bench_tls_cps("none", crypto, "rsa2048")
+        self.assertEqual(self.ref_calls, ["rsa2048_full", "rsa2048_full"])
+        self.assertEqual(r["tls_ref"], {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500,
+                                        "runs": [{"server_per_cpu_s": 1200, "client_per_cpu_s": 1400},
+                                                 {"server_per_cpu_s": 1300, "client_per_cpu_s": 1600}]})
         self.assertEqual(self.extras[0], "client tls_resume none rsa2048")
         self.assertEqual((r["target"], r["error_free_cps"], r["error_free_server_cpu_pct"]), (750, 900, 77.0))
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs_rsa2048": 0.75, "client_full_hs_rsa2048": 0.1})
         self.assertTrue(r["target_70pct_met"])
-        # 900/s at 77% busy: 1169/s per busy core, 93.5% of tls_ref's 1250
-        self.assertEqual(r["of_openssl_handshake"], {"server": 0.72, "server_per_busy_core": 0.935,
-                                                     "client_per_busy_core": 1.2})
+        # per busy core, each level: server 250/25%, 500/45%, 750/65%,
+        # 900/77% -> median 1132.5/s, 90.6% of 1250; client 50% busy at
+        # each -> 500..1800, median 1250/s, 83.3% of 1500
+        o = r["of_openssl_handshake"]
+        self.assertEqual(o["server_per_busy_core_levels"], [1000, 1111, 1154, 1169])
+        self.assertEqual(o["client_per_busy_core_levels"], [500, 1000, 1500, 1800])
+        self.assertEqual((o["server"], o["server_per_busy_core"], o["client_per_busy_core"]), (0.72, 0.906, 0.833))
+        self.assertFalse(o["target_90pct_met"])
         # 8% of a core per 100/s more between levels: 800 µs per connection
         self.assertEqual(r["server_us_per_conn_slope"], 800.0)
         self.assertIsNone(bench.busy_slope(r["levels"][:1]))
+        rows = dict((a, b) for a, b, _ in bench.tls_rows({"tls_cps_rsa": r}))
+        self.assertEqual(rows["  tls_ref beside it, per CPU-second: server / client (before; after)"],
+                         "1250 / 1500 (1200 / 1400; 1300 / 1600)")
+
+    def test_per_busy_core_levels(self):
+        lv = lambda cps, srv, errors=None: {"cps": {"median": cps}, "server_cpu_pct": srv, "errors": errors or {}}
+        # a level under 20% busy and a level with errors count for nothing
+        self.assertEqual(bench.per_busy_core([lv(100, 10), lv(500, 50), lv(900, 60, {"client tcpDrop": 1}),
+                                              lv(600, 40), lv(700, 70)], "server_cpu_pct"),
+                         (1000, [1000, 1500, 1000]))
+        # none that busy: the best error-free level
+        self.assertEqual(bench.per_busy_core([lv(100, 10), lv(150, 12)], "server_cpu_pct"), (1250, [1250]))
+        self.assertEqual(bench.per_busy_core([], "server_cpu_pct"), (0, []))
+
+    def test_reference_failed_beside(self):
+        self.ref_runs = [{"server_per_cpu_s": 1, "client_per_cpu_s": 1}, {"failed": "tls_ref ec_full exited 1: x"}]
+        out, ref = bench.ref_beside("ec_full", lambda: 7)
+        self.assertEqual((out, ref), (7, {"failed": "tls_ref ec_full exited 1: x"}))
 
     def test_no_ratio_without_the_crypto(self):
         self.assertEqual(bench.tls_ratios(500, {"failed": "openssl speed exited 1"}, ("resumed_hs",)), {})
@@ -470,13 +509,24 @@ class TlsAnswers(Patched):
     answers (each side's answers per CPU-second, and the lower one against
     the target), their plaintext Gbit/s over the cipher's on 16 KB."""
 
-    REF = {"ka_1460": {"server_per_cpu_s": 100000, "client_per_cpu_s": 80000},
-           "bulk_1m": {"server_per_cpu_s": 2000, "client_per_cpu_s": 2500}}
+    def round_of(self, tls_rate, plain_rate, ref, cpu=(100.0, 80.0), total=6000):
+        """One round: the run without TLS (server cpu[0]% busy, client
+        cpu[1]%), then the run with TLS between two tls_ref runs of ref."""
+        for rate in (plain_rate, tls_rate):
+            self.runs.append(bench.Run([second(i + 1, http2XX=rate, bitsRx=rate * 8, cpu=cpu[1]) for i in range(6)],
+                                       dict(CLEAN_CLIENT, httpGet=total, http2XX=total)))
+            self.servers.append(dict(CLEAN_SERVER, httpGet=total, http2XX=total))
+            self.server_secs.append([second(i + 1, http2XX=rate, cpu=cpu[0]) for i in range(4)])
+        self.ref_runs += [ref, ref]
 
     def test_keepalive_over_tls_ref(self):
-        self.runs.append(run_of(50000, dict(CLEAN_CLIENT, httpGet=300000, http2XX=300000)))
-        self.servers.append(dict(CLEAN_SERVER, httpGet=300000, http2XX=300000))
-        r = bench.bench_tls_throughput(self.REF, {"aead_16k_gbps": 10.0})
+        bench.TLS_ANSWER_ROUNDS = 1
+        self.round_of(50000, 200000, {"server_per_cpu_s": 100000, "client_per_cpu_s": 80000}, total=300000)
+        r = bench.bench_tls_throughput({"aead_16k_gbps": 10.0})
+        self.assertEqual(self.ref_calls, ["ka_1460", "ka_1460"])
+        # the run without TLS first, then the same answers over TLS
+        self.assertEqual(self.extras, ["cc 200\nkeepalive_request_interval 1us",
+                                       "client tls_resume none ec\ncc 200\nkeepalive_request_interval 1us"])
         self.assertEqual(r["response_bytes"], 1460)
         self.assertEqual(r["answers_per_s"], 50000)
         self.assertEqual(r["plain_gbps"], 0.584)  # 50,000 x 1460 x 8
@@ -484,25 +534,53 @@ class TlsAnswers(Patched):
         self.assertEqual(r["of_openssl"], {"server": 0.5, "client": 0.625, "lower": 0.625,
                                            "target_50pct_met": True})
         self.assertEqual(r["of_aead_16k"], 0.058)
+        self.assertEqual((r["server_cpu_pct"], r["client_cpu_pct"]), (100.0, 80.0))
+        # without TLS 200k/s: server 5 µs + tls_ref's 10, client 4 + 12.5:
+        # the client's 16.5 µs -> 60,606/s, 75.8% of tls_ref's lower 80k
+        self.assertEqual(r["link_ceiling"], {"plain_answers_per_s": 200000, "server_us": 15.0, "client_us": 16.5,
+                                             "answers_per_s": 60606, "of_lower": 0.758})
         self.assertNotIn("failed", r)
 
-    def test_bulk_target_not_met(self):
-        self.runs.append(run_of(1000, dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000)))
-        self.servers.append(dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
-        r = bench.bench_tls_large(self.REF, {"aead_16k_gbps": 20.0})
+    def test_bulk_median_round(self):
+        # three rounds, each against its own tls_ref runs: 50%, 25%, 40%
+        # of the lower side; the figure is the 40% round
+        self.round_of(1000, 4000, {"server_per_cpu_s": 2000, "client_per_cpu_s": 2500})
+        self.round_of(1000, 4000, {"server_per_cpu_s": 4000, "client_per_cpu_s": 4500})
+        self.round_of(1200, 4000, {"server_per_cpu_s": 3000, "client_per_cpu_s": 3500})
+        r = bench.bench_tls_large({"aead_16k_gbps": 20.0})
+        self.assertEqual(self.ref_calls, ["bulk_1m"] * 6)
         self.assertEqual(r["response_bytes"], 1000000)
-        self.assertEqual(r["plain_gbps"], 8.0)
-        # 1000/s over the server's 2000 (the lower): 50%, under 60%
-        self.assertEqual(r["of_openssl"], {"server": 0.5, "client": 0.4, "lower": 0.5,
-                                           "target_60pct_met": False})
-        self.assertEqual(r["of_aead_16k"], 0.4)
+        self.assertEqual(r["answers_per_s"], 1200)
+        self.assertEqual(r["of_openssl"], {"server": 0.4, "client": 0.343, "lower": 0.4, "target_60pct_met": False})
+        self.assertEqual([x["of_openssl_lower"] for x in r["rounds"]], [0.5, 0.25, 0.4])
+        self.assertEqual([x["tls_ref_lower"] for x in r["rounds"]], [2000, 4000, 3000])
+        self.assertEqual(r["of_aead_16k"], 0.48)
+        # the median round's ceiling: 250 µs + 333.3 on the server
+        self.assertEqual(r["link_ceiling"]["server_us"], 583.33)
+        self.assertEqual(r["link_ceiling"]["answers_per_s"], 1714)
+        self.assertNotIn("failed", r)
+
+    def test_round_with_errors_fails(self):
+        bench.TLS_ANSWER_ROUNDS = 2
+        ref = {"server_per_cpu_s": 2000, "client_per_cpu_s": 2500}
+        self.round_of(1000, 4000, ref)
+        # the second round's TLS run had drops in both of its tries
+        self.round_of(1000, 4000, ref)
+        bad = dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000, tcpDrop=3)
+        self.runs[3] = bench.Run(self.runs[3].all, bad)
+        self.runs.insert(4, bench.Run(self.runs[3].all, bad))
+        self.servers.insert(4, dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
+        self.server_secs.insert(4, self.server_secs[3])
+        r = bench.bench_tls_large()
+        self.assertEqual(r["failed"], "1 of 2 rounds: errors client tcpDrop 3")
 
     def test_no_ratio_without_references(self):
-        self.runs.append(run_of(1000, dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000)))
-        self.servers.append(dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
-        r = bench.bench_tls_throughput(None, {"failed": "openssl speed exited 1"})
+        bench.TLS_ANSWER_ROUNDS = 1
+        self.round_of(1000, 4000, {"failed": "tls_ref bulk_1m exited 1"})
+        r = bench.bench_tls_throughput({"failed": "openssl speed exited 1"})
         self.assertNotIn("of_openssl", r)
         self.assertNotIn("of_aead_16k", r)
+        self.assertEqual(r["link_ceiling"], {})
         self.assertEqual(bench.of_tls_ref(10, {"server_per_cpu_s": 0}, 0.5), {})
 
     def test_aead_speed_line(self):
@@ -515,7 +593,7 @@ class TlsAnswers(Patched):
                                     of_aead_16k=0.4, of_openssl={"server": 0.5, "client": 0.4, "lower": 0.5,
                                                                  "target_60pct_met": False})}
         rows = dict((a, b) for a, b, _ in bench.tls_rows(r))
-        self.assertEqual(rows["  of tls_ref's answers per CPU-second: server / client / lower (target 60%)"],
+        self.assertEqual(rows["  of tls_ref's answers per CPU-second beside it: server / client / lower (target 60%)"],
                          "50% / 40% / 50% (not met)")
         self.assertEqual(rows["  answers/s; their plaintext Gbit/s; of the cipher's 16 KB Gbit/s on one core"],
                          "1000; 8.00; 40%")
