@@ -14,7 +14,8 @@ to run, of cps, throughput, keepalive, large, loss, cc, mix, tx_mpps, testpmd, a
 tls_crypto, tls_ref, tls_cps, tls_cps_rsa, tls_cps_resume, tls_throughput,
 tls_large; default all; tls_crypto, the cipher's reference, runs with
 any TLS scenario; each TLS figure runs tls_ref, OpenSSL's own, beside it
-(ref_beside), and tls_ref alone prints them all once; a smoke run leaves
+(ref_beside; between each CPS level and the next), and tls_ref alone
+prints them all once; a smoke run leaves
 tls_large out, whose code is tls_throughput's with 1 MB answers),
 BENCH_SMOKE=1 (a few seconds each, to check that the bench works; figures
 meaningless), BUILD (default build).
@@ -368,7 +369,7 @@ CPS_LEVELS = ["200k", "400k", "600k", "800k", "900k", "1m", "1.1m", "1.2m", "1.3
               "1.75m", "2m", "2.25m", "2.5m"]
 
 
-def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_extra=""):
+def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_extra="", between=None):
     """Raise the target until a level is not held: error-free on both
     sides over the whole level (level_errors) with a median of at least
     97% of the target. A client that cannot keep up skips launches (launchSkip)
@@ -377,6 +378,10 @@ def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_
     if SMOKE:
         levels = smoke_levels
     best, tried, saturation = None, [], None
+    # between(): a reference measured before the first level and after
+    # each, so that every level has one just before and one just after it
+    # (lv["between"]: the two)
+    last = between() if between else None
     for lv in levels:
         # A level counts as held when one of two tries holds it: this
         # shared 2-core box has stray stalls (docs/performance.md). Each try gets
@@ -394,6 +399,9 @@ def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_
         if v != "held":
             secs, v, info = kept
         info.update({"ok": v == "held", "verdict": v, "tries": attempt})
+        if between:
+            info["between"] = [last, between()]
+            last = info["between"][1]
         tried.append(info)
         if v != "held":
             saturation = info
@@ -925,7 +933,8 @@ def bench_tls_ref():
     room with the pair's settings, both sides in one thread over memory,
     and times each side's CPU: the connections per CPU-second a core could
     do with nothing but OpenSSL, the engine's second reference. Printed
-    once; each TLS figure is judged against runs beside it (ref_beside)."""
+    once; each TLS figure is judged against runs beside it (ref_beside,
+    and bench_cps's between)."""
     res = {"cores": "1", "connections": 200 if SMOKE else 2000}
     for name in tls_ref_runs():
         r = tls_ref_run(name)
@@ -933,6 +942,15 @@ def bench_tls_ref():
             return r
         res[name] = r
     return res
+
+
+def mean_ref(runs):
+    """tls_ref runs' mean per side ({"failed": why} when one failed)."""
+    for r in runs:
+        if r.get("failed"):
+            return {"failed": r["failed"]}
+    keys = ("server_per_cpu_s", "client_per_cpu_s")
+    return {k: round(sum(r[k] for r in runs) / len(runs)) for k in keys}
 
 
 def ref_beside(name, measure):
@@ -945,12 +963,9 @@ def ref_beside(name, measure):
     before = tls_ref_run(name)
     out = measure()
     after = tls_ref_run(name)
-    for r in (before, after):
-        if r.get("failed"):
-            return out, {"failed": r["failed"]}
-    keys = ("server_per_cpu_s", "client_per_cpu_s")
-    ref = {k: round((before[k] + after[k]) / 2) for k in keys}
-    ref["runs"] = [{k: r[k] for k in keys} for r in (before, after)]
+    ref = mean_ref([before, after])
+    if not ref.get("failed"):
+        ref["runs"] = [{k: r[k] for k in ref} for r in (before, after)]
     return out, ref
 
 
@@ -1006,18 +1021,26 @@ def busy_slope(levels):
 PER_BUSY_MIN_PCT = 20
 
 
-def per_busy_core(levels, cpu_key):
-    """A side's connections per busy core-second: the median over its
-    error-free levels at least PER_BUSY_MIN_PCT busy (cps over busy share),
-    so that no one level's busy reading decides it (one quiet run here read
-    the server 44% busy at 1,988/s and 67% at 2,116/s); over the best
-    error-free level when none is that busy. (rate, the levels' rates)."""
-    clean = [lv for lv in levels if not lv["errors"] and lv["cps"]["median"] and lv.get(cpu_key)]
-    busy = [lv for lv in clean if lv[cpu_key] >= PER_BUSY_MIN_PCT]
+def per_busy_core(levels, side):
+    """A side's connections per busy core-second over what tls_ref did per
+    CPU-second beside each level (lv["between"]: the runs just before and
+    just after it; this box's speed moved 1.75x within one search): the
+    median over the error-free levels at least PER_BUSY_MIN_PCT busy, so
+    that no one level's busy reading decides it (one quiet run read the
+    server 44% busy at 1,988/s and 67% at 2,116/s); over the best
+    error-free level when none is that busy. (ratio, [[rate per busy
+    core, ratio] per level counted]); (0, []) without a usable level."""
+    key = f"{side}_cpu_pct"
+    clean = [lv for lv in levels if not lv["errors"] and lv["cps"]["median"] and lv.get(key)
+             and not mean_ref(lv.get("between") or [{"failed": "none"}]).get("failed")]
+    busy = [lv for lv in clean if lv[key] >= PER_BUSY_MIN_PCT]
     if not busy and clean:
         busy = [max(clean, key=lambda lv: lv["cps"]["median"])]
-    rates = [round(lv["cps"]["median"] / (lv[cpu_key] / 100)) for lv in busy]
-    return (statistics.median(rates) if rates else 0), rates
+    counted = []
+    for lv in busy:
+        rate = lv["cps"]["median"] / (lv[key] / 100)
+        counted.append([round(rate), round(rate / mean_ref(lv["between"])[f"{side}_per_cpu_s"], 3)])
+    return (round(statistics.median(c[1] for c in counted), 3) if counted else 0), counted
 
 
 def bench_tls_cps(resume, crypto, cert="ec"):
@@ -1029,9 +1052,12 @@ def bench_tls_cps(resume, crypto, cert="ec"):
     levels, ceilings = ((TLS_FULL_LEVELS, TLS_CEILINGS[cert]) if resume == "none"
                         else (TLS_RESUME_LEVELS, ("resumed_hs",)))
     # A smoke run: one level (it judges nothing; the search's way is bench_cps's).
-    (res, _), r = ref_beside(TLS_REF_RUNS[(cert, resume)],
-                             lambda: bench_cps(levels, ("500",), server_extra, client_extra))
+    name = TLS_REF_RUNS[(cert, resume)]
+    res, _ = bench_cps(levels, ("500",), server_extra, client_extra, between=lambda: tls_ref_run(name))
     res["cert"] = cert
+    runs = [res["levels"][0]["between"][0]] + [lv["between"][1] for lv in res["levels"]]
+    keys = ("server_per_cpu_s", "client_per_cpu_s")
+    r = dict(mean_ref(runs), runs=[r if r.get("failed") else {k: r[k] for k in keys} for r in runs])
     res["tls_ref"] = r
     # The error-free rate: the best median of a level without errors, held
     # or short of its target (the first level not held is the saturation).
@@ -1058,13 +1084,12 @@ def bench_tls_cps(resume, crypto, cert="ec"):
         res["target_70pct_met"] = res["of_crypto_ceiling"][ceilings[0]] >= 0.7
     if not r.get("failed"):
         # OpenSSL's own handshake on one core: each side's connections
-        # per busy core (per_busy_core) over what tls_ref did per
-        # CPU-second beside the search; target 90% each (issue 38).
-        srv, srv_levels = per_busy_core(res["levels"], "server_cpu_pct")
-        cli, cli_levels = per_busy_core(res["levels"], "client_cpu_pct")
-        o = {"server": round(cps / r["server_per_cpu_s"], 3),
-             "server_per_busy_core": round(srv / r["server_per_cpu_s"], 3),
-             "client_per_busy_core": round(cli / r["client_per_cpu_s"], 3),
+        # per busy core over what tls_ref did per CPU-second beside each
+        # level (per_busy_core); target 90% each (issue 38).
+        srv, srv_levels = per_busy_core(res["levels"], "server")
+        cli, cli_levels = per_busy_core(res["levels"], "client")
+        o = {"server": round(cps / mean_ref(best["between"])["server_per_cpu_s"], 3),
+             "server_per_busy_core": srv, "client_per_busy_core": cli,
              "server_per_busy_core_levels": srv_levels, "client_per_busy_core_levels": cli_levels}
         o["target_90pct_met"] = o["server_per_busy_core"] >= 0.9 and o["client_per_busy_core"] >= 0.9
         res["of_openssl_handshake"] = o
@@ -1442,14 +1467,15 @@ def tls_rows(r):
         o = c.get("of_openssl_handshake")
         if o:
             t = c["tls_ref"]
-            rows += [("  of OpenSSL's own handshake (tls_ref beside it): server / per busy core; client per busy core",
+            rows += [("  of OpenSSL's own handshake (tls_ref beside each level): server / per busy core; client per busy core",
                       f"{o['server']:.0%} / {o['server_per_busy_core']:.0%}; {o['client_per_busy_core']:.0%} "
                       f"({'met' if o['target_90pct_met'] else 'not met'}, target 90%)", ""),
-                     ("  tls_ref beside it, per CPU-second: server / client (before; after)",
+                     ("  tls_ref between levels, per CPU-second: server / client, mean (each run)",
                       f"{t['server_per_cpu_s']} / {t['client_per_cpu_s']} ("
                       + "; ".join(f"{x['server_per_cpu_s']} / {x['client_per_cpu_s']}" for x in t["runs"]) + ")", ""),
-                     ("  per busy core, levels at least 20% busy: server; client",
-                      f"{o['server_per_busy_core_levels']}; {o['client_per_busy_core_levels']}", "")]
+                     ("  per busy core and of tls_ref beside, levels at least 20% busy: server; client",
+                      " ".join(f"{a}/{b:.0%}" for a, b in o["server_per_busy_core_levels"]) + "; "
+                      + " ".join(f"{a}/{b:.0%}" for a, b in o["client_per_busy_core_levels"]), "")]
         rows.append(("  resumed share", f"{c.get('resumed_share', 'n/a')}", ""))
     for key, what, target in (("tls_throughput_gbps", "1460-byte answers", 50),
                               ("tls_large_gbps", "1 MB answers, records sized to the segments", 60)):

@@ -458,42 +458,53 @@ class TlsCps(Patched):
                           [second(9, cpu=1.0)] * 4)
         bench.Server = BusyServer
         crypto = dict(CRYPTO, server_full_hs_rsa2048=1200, client_full_hs_rsa2048=9000)
-        # tls_ref before and after the search: their mean, 1250 / 1500
-        self.ref_runs = [{"server_per_cpu_s": 1200, "client_per_cpu_s": 1400, "server_us": 1},
-                         {"server_per_cpu_s": 1300, "client_per_cpu_s": 1600}]
+        # tls_ref before the first level and after each: the 500 level
+        # between 1500 and 1250 (1375), the others 1250 for the server
+        self.ref_runs = [{"server_per_cpu_s": 1000, "client_per_cpu_s": 1400, "server_us": 1},
+                         {"server_per_cpu_s": 1500, "client_per_cpu_s": 1600}] + \
+            [{"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}] * 3
         r = bench.bench_tls_cps("none", crypto, "rsa2048")
-        self.assertEqual(self.ref_calls, ["rsa2048_full", "rsa2048_full"])
+        self.assertEqual(self.ref_calls, ["rsa2048_full"] * 5)
         self.assertEqual(r["tls_ref"], {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500,
-                                        "runs": [{"server_per_cpu_s": 1200, "client_per_cpu_s": 1400},
-                                                 {"server_per_cpu_s": 1300, "client_per_cpu_s": 1600}]})
+                                        "runs": [{"server_per_cpu_s": 1000, "client_per_cpu_s": 1400},
+                                                 {"server_per_cpu_s": 1500, "client_per_cpu_s": 1600}] +
+                                        [{"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}] * 3})
         self.assertEqual(self.extras[0], "client tls_resume none rsa2048")
         self.assertEqual((r["target"], r["error_free_cps"], r["error_free_server_cpu_pct"]), (750, 900, 77.0))
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs_rsa2048": 0.75, "client_full_hs_rsa2048": 0.1})
         self.assertTrue(r["target_70pct_met"])
-        # per busy core, each level: server 250/25%, 500/45%, 750/65%,
-        # 900/77% -> median 1132.5/s, 90.6% of 1250; client 50% busy at
-        # each -> 500..1800, median 1250/s, 83.3% of 1500
+        # per busy core, each level over tls_ref beside it: server
+        # 1000/1250, 1111/1375, 1154/1250, 1169/1250 -> median of 0.8,
+        # 0.808, 0.923, 0.935; client 50% busy at each: 500..1800 over
+        # 1500, 1550, 1500, 1500
         o = r["of_openssl_handshake"]
-        self.assertEqual(o["server_per_busy_core_levels"], [1000, 1111, 1154, 1169])
-        self.assertEqual(o["client_per_busy_core_levels"], [500, 1000, 1500, 1800])
-        self.assertEqual((o["server"], o["server_per_busy_core"], o["client_per_busy_core"]), (0.72, 0.906, 0.833))
+        self.assertEqual(o["server_per_busy_core_levels"], [[1000, 0.8], [1111, 0.808], [1154, 0.923], [1169, 0.935]])
+        self.assertEqual(o["client_per_busy_core_levels"], [[500, 0.333], [1000, 0.645], [1500, 1.0], [1800, 1.2]])
+        self.assertEqual((o["server"], o["server_per_busy_core"], o["client_per_busy_core"]), (0.72, 0.866, 0.823))
         self.assertFalse(o["target_90pct_met"])
         # 8% of a core per 100/s more between levels: 800 µs per connection
         self.assertEqual(r["server_us_per_conn_slope"], 800.0)
         self.assertIsNone(bench.busy_slope(r["levels"][:1]))
         rows = dict((a, b) for a, b, _ in bench.tls_rows({"tls_cps_rsa": r}))
-        self.assertEqual(rows["  tls_ref beside it, per CPU-second: server / client (before; after)"],
-                         "1250 / 1500 (1200 / 1400; 1300 / 1600)")
+        self.assertEqual(rows["  tls_ref between levels, per CPU-second: server / client, mean (each run)"],
+                         "1250 / 1500 (1000 / 1400; 1500 / 1600; 1250 / 1500; 1250 / 1500; 1250 / 1500)")
+        self.assertEqual(rows["  per busy core and of tls_ref beside, levels at least 20% busy: server; client"],
+                         "1000/80% 1111/81% 1154/92% 1169/94%; 500/33% 1000/64% 1500/100% 1800/120%")
 
     def test_per_busy_core_levels(self):
-        lv = lambda cps, srv, errors=None: {"cps": {"median": cps}, "server_cpu_pct": srv, "errors": errors or {}}
-        # a level under 20% busy and a level with errors count for nothing
+        ref = lambda n: {"server_per_cpu_s": n, "client_per_cpu_s": n}
+        lv = lambda cps, srv, errors=None, between=(ref(1000), ref(1000)): {
+            "cps": {"median": cps}, "server_cpu_pct": srv, "errors": errors or {}, "between": list(between)}
+        # a level under 20% busy, a level with errors and one whose
+        # tls_ref failed count for nothing; each against its own tls_ref
         self.assertEqual(bench.per_busy_core([lv(100, 10), lv(500, 50), lv(900, 60, {"client tcpDrop": 1}),
-                                              lv(600, 40), lv(700, 70)], "server_cpu_pct"),
-                         (1000, [1000, 1500, 1000]))
+                                              lv(600, 40, between=(ref(1000), ref(2000))),
+                                              lv(800, 40, between=(ref(1000), {"failed": "x"})),
+                                              lv(700, 70)], "server"),
+                         (1.0, [[1000, 1.0], [1500, 1.0], [1000, 1.0]]))
         # none that busy: the best error-free level
-        self.assertEqual(bench.per_busy_core([lv(100, 10), lv(150, 12)], "server_cpu_pct"), (1250, [1250]))
-        self.assertEqual(bench.per_busy_core([], "server_cpu_pct"), (0, []))
+        self.assertEqual(bench.per_busy_core([lv(100, 10), lv(150, 12)], "server"), (1.25, [[1250, 1.25]]))
+        self.assertEqual(bench.per_busy_core([], "server"), (0, []))
 
     def test_reference_failed_beside(self):
         self.ref_runs = [{"server_per_cpu_s": 1, "client_per_cpu_s": 1}, {"failed": "tls_ref ec_full exited 1: x"}]
