@@ -67,7 +67,7 @@ assert (r["tls_crypto"].get("aead_16k_gbps") or 0) > 0, "no AEAD figure: %s" % r
 tt = r["tls_throughput_gbps"]
 assert tt["answers_per_s"] > 0 and "lower" in tt.get("of_openssl", {}) and tt.get("of_aead_16k", 0) > 0, \
     "tls_throughput against tls_ref and the cipher: %s" % tt
-# each TLS figure against tls_ref runs beside it; the answers' link ceiling
+# each TLS figure against tls_ref runs beside it; the link ceiling of the answers
 assert len(tt["tls_ref"]["runs"]) == 2 and tt["link_ceiling"].get("of_lower", 0) > 0, \
     "tls_throughput: tls_ref beside it, link ceiling: %s" % tt
 for k in ("tls_cps", "tls_cps_rsa", "tls_cps_resume"):
