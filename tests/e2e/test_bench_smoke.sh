@@ -63,6 +63,11 @@ assert c["samples"] == 5 and c["unanswered"] == 0, "ctl samples %s" % c
 t = r["tls_ref"]
 for n in ("ka_1460", "bulk_1m"):
     assert t[n]["server_per_cpu_s"] > 0 and t[n]["client_per_cpu_s"] > 0, "tls_ref %s: %s" % (n, t.get(n))
+# tls_ref per CPU-second: a rate, over its mean (every slice lost counted,
+# as the engine counts them), not its median
+for n in ("ec_full", "ka_1460", "bulk_1m"):
+    for side in ("server", "client"):
+        assert abs(t[n][side + "_per_cpu_s"] * t[n][side + "_mean_us"] / 1e6 - 1) < 0.01, "tls_ref %s: %s" % (n, t[n])
 assert (r["tls_crypto"].get("aead_16k_gbps") or 0) > 0, "no AEAD figure: %s" % r["tls_crypto"]
 tt = r["tls_throughput_gbps"]
 assert tt["answers_per_s"] > 0 and "lower" in tt.get("of_openssl", {}) and tt.get("of_aead_16k", 0) > 0, \
