@@ -1098,7 +1098,7 @@ def bench_tls_cps(resume, crypto, cert="ec"):
 
 # Rounds of each HTTPS answers figure, each beside its own tls_ref runs:
 # the figure is the round with the median ratio.
-TLS_ANSWER_ROUNDS = 1 if SMOKE else 3
+TLS_ANSWER_ROUNDS = 1 if SMOKE else 5
 
 
 def bench_tls_throughput(crypto=None, size=1460, target=0.5, name="ka_1460"):
