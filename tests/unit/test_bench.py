@@ -530,6 +530,15 @@ class TlsAnswers(Patched):
             self.server_secs.append([second(i + 1, http2XX=rate, cpu=cpu[0]) for i in range(4)])
         self.ref_runs += [ref, ref]
 
+    def both_tries_fail(self, i, **errors):
+        """Run i of the queued ones (0 and 1 are a round's without and
+        with TLS) has errors in its first try and in its second."""
+        bad = dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000, **errors)
+        self.runs[i] = bench.Run(self.runs[i].all, bad)
+        self.runs.insert(i + 1, bench.Run(self.runs[i].all, bad))
+        self.servers.insert(i + 1, dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
+        self.server_secs.insert(i + 1, self.server_secs[i])
+
     def test_keepalive_over_tls_ref(self):
         bench.TLS_ANSWER_ROUNDS = 1
         self.round_of(50000, 200000, {"server_per_cpu_s": 100000, "client_per_cpu_s": 80000}, total=300000)
@@ -578,11 +587,7 @@ class TlsAnswers(Patched):
         self.round_of(1000, 4000, ref)
         # the second round's TLS run had drops in both of its tries
         self.round_of(1000, 4000, ref)
-        bad = dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000, tcpDrop=3)
-        self.runs[3] = bench.Run(self.runs[3].all, bad)
-        self.runs.insert(4, bench.Run(self.runs[3].all, bad))
-        self.servers.insert(4, dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
-        self.server_secs.insert(4, self.server_secs[3])
+        self.both_tries_fail(3, tcpDrop=3)
         r = bench.bench_tls_large()
         self.assertEqual(r["failed"], "1 of 2 rounds: errors client tcpDrop 3")
 
@@ -591,11 +596,7 @@ class TlsAnswers(Patched):
         # tries: its µs per answer still make the ceiling, its errors shown
         bench.TLS_ANSWER_ROUNDS = 1
         self.round_of(1000, 4000, {"server_per_cpu_s": 2000, "client_per_cpu_s": 2500})
-        bad = dict(CLEAN_CLIENT, httpGet=6000, http2XX=6000, dropTx=5)
-        self.runs[0] = bench.Run(self.runs[0].all, bad)
-        self.runs.insert(1, bench.Run(self.runs[0].all, bad))
-        self.servers.insert(1, dict(CLEAN_SERVER, httpGet=6000, http2XX=6000))
-        self.server_secs.insert(1, self.server_secs[0])
+        self.both_tries_fail(0, dropTx=5)
         r = bench.bench_tls_large()
         self.assertNotIn("failed", r)
         self.assertEqual(r["link_ceiling"]["plain_errors"], {"client dropTx": 5})
