@@ -334,6 +334,11 @@ def verdict(target, rates, errs, skip=0):
     return "held"
 
 
+def answers_per_s(secs):
+    """Answers per second over a run's steady seconds: the median second."""
+    return stat([s.get("http2XX", 0) for s in secs])["median"]
+
+
 def server_busy(server, rates):
     """The server's busy share, %: it runs before and after the client, so
     it is read over the seconds it answered at least half the client's
@@ -352,9 +357,6 @@ def cps_try(lv, server_extra="", client_extra=""):
     errs = level_errors(run.total, server.total)
     skip = run.total.get("launchSkip", 0)
     v = verdict(parse_number(lv), rates, errs, skip)
-    # The server runs before and after the client: its busy share is read
-    # over the seconds it answered at least half the client's rate, not
-    # diluted by its idle ones.
     log(f"  cps {lv}: {v}, median {stat(rates)['median']:.0f}/s, client busy {stat([s.get('cpu', 0) for s in secs])['median']:.0f}%, "
         f"client worker stalls >= 1 ms: {run.total.get('stall', 0)} "
         f"({run.total.get('stallUs', 0) / 1000:.1f} ms in all)")
@@ -944,13 +946,24 @@ def bench_tls_ref():
     return res
 
 
+REF_KEYS = ("server_per_cpu_s", "client_per_cpu_s")
+
+
 def mean_ref(runs):
     """tls_ref runs' mean per side ({"failed": why} when one failed)."""
     for r in runs:
         if r.get("failed"):
             return {"failed": r["failed"]}
-    keys = ("server_per_cpu_s", "client_per_cpu_s")
-    return {k: round(sum(r[k] for r in runs) / len(runs)) for k in keys}
+    return {k: round(sum(r[k] for r in runs) / len(runs)) for k in REF_KEYS}
+
+
+def ref_of(runs):
+    """A figure's reference: mean_ref of its tls_ref runs and, beside the
+    mean, each run's rates (runs)."""
+    ref = mean_ref(runs)
+    if not ref.get("failed"):
+        ref["runs"] = [{k: r[k] for k in REF_KEYS} for r in runs]
+    return ref
 
 
 def ref_beside(name, measure):
@@ -962,11 +975,7 @@ def ref_beside(name, measure):
     per CPU-second is the two runs' mean."""
     before = tls_ref_run(name)
     out = measure()
-    after = tls_ref_run(name)
-    ref = mean_ref([before, after])
-    if not ref.get("failed"):
-        ref["runs"] = [{k: r[k] for k in ref} for r in (before, after)]
-    return out, ref
+    return out, ref_of([before, tls_ref_run(name)])
 
 
 def of_tls_ref(answers_per_s, ref, target):
@@ -1031,15 +1040,16 @@ def per_busy_core(levels, side):
     error-free level when none is that busy. (ratio, [[rate per busy
     core, ratio] per level counted]); (0, []) without a usable level."""
     key = f"{side}_cpu_pct"
-    clean = [lv for lv in levels if not lv["errors"] and lv["cps"]["median"] and lv.get(key)
-             and not mean_ref(lv.get("between") or [{"failed": "none"}]).get("failed")]
-    busy = [lv for lv in clean if lv[key] >= PER_BUSY_MIN_PCT]
+    clean = [(lv, mean_ref(lv["between"])) for lv in levels
+             if not lv["errors"] and lv["cps"]["median"] and lv.get(key) and lv.get("between")]
+    clean = [(lv, ref) for lv, ref in clean if not ref.get("failed")]
+    busy = [(lv, ref) for lv, ref in clean if lv[key] >= PER_BUSY_MIN_PCT]
     if not busy and clean:
-        busy = [max(clean, key=lambda lv: lv["cps"]["median"])]
+        busy = [max(clean, key=lambda c: c[0]["cps"]["median"])]
     counted = []
-    for lv in busy:
+    for lv, ref in busy:
         rate = lv["cps"]["median"] / (lv[key] / 100)
-        counted.append([round(rate), round(rate / mean_ref(lv["between"])[f"{side}_per_cpu_s"], 3)])
+        counted.append([round(rate), round(rate / ref[f"{side}_per_cpu_s"], 3)])
     return (round(statistics.median(c[1] for c in counted), 3) if counted else 0), counted
 
 
@@ -1055,10 +1065,9 @@ def bench_tls_cps(resume, crypto, cert="ec"):
     name = TLS_REF_RUNS[(cert, resume)]
     res, _ = bench_cps(levels, ("500",), server_extra, client_extra, between=lambda: tls_ref_run(name))
     res["cert"] = cert
-    runs = [res["levels"][0]["between"][0]] + [lv["between"][1] for lv in res["levels"]]
-    keys = ("server_per_cpu_s", "client_per_cpu_s")
-    r = dict(mean_ref(runs), runs=[r if r.get("failed") else {k: r[k] for k in keys} for r in runs])
-    res["tls_ref"] = r
+    r = res["tls_ref"] = ref_of([res["levels"][0]["between"][0]] + [lv["between"][1] for lv in res["levels"]])
+    if r.get("failed"):
+        res.setdefault("failed", r["failed"])
     # The error-free rate: the best median of a level without errors, held
     # or short of its target (the first level not held is the saturation).
     clean = [lv for lv in res["levels"] if not lv["errors"]]
@@ -1117,10 +1126,12 @@ def bench_tls_throughput(crypto=None, size=1460, target=0.5, name="ka_1460"):
     for _ in range(TLS_ANSWER_ROUNDS):
         plain, psecs = keepalive_figure(f"keepalive\npayload_size {size}", "cc 200\nkeepalive_request_interval 1us",
                                         lambda s: s["bitsRx"] / 1e9)
-        plain["answers_per_s"] = stat([s.get("http2XX", 0) for s in psecs])["median"] if psecs else 0
+        plain["answers_per_s"] = answers_per_s(psecs)
         (res, secs), ref = ref_beside(name, lambda: keepalive_figure(server_extra, client_extra,
                                                                      lambda s: s["bitsRx"] / 1e9))
         res.update({"cores": "1+1", "response_bytes": size, "connections": 200, "tls_ref": ref})
+        if ref.get("failed"):
+            res.setdefault("failed", ref["failed"])
         res = tls_answer_ratios(res, secs, ref, crypto, size, target)
         res["link_ceiling"] = link_ceiling(plain, ref)
         rounds.append(res)
@@ -1141,7 +1152,7 @@ def tls_answer_ratios(res, secs, ref, crypto, size, target):
     """res (a keepalive figure) with the answers per second (http2XX, the
     median steady second), their plaintext Gbit/s, and those over tls_ref's
     (of_openssl, ref beside it) and the cipher's (of_aead_16k)."""
-    aps = stat([s.get("http2XX", 0) for s in secs])["median"] if secs else 0  # (steady seconds)
+    aps = answers_per_s(secs)
     res["answers_per_s"] = aps
     res["plain_gbps"] = round(aps * size * 8 / 1e9, 3)
     if ref and not ref.get("failed"):

@@ -45,7 +45,7 @@ class Patched(unittest.TestCase):
 
         def fake_ref(name):
             test.ref_calls.append(name)
-            return test.ref_runs.pop(0) if test.ref_runs else {"failed": "no tls_ref in this test"}
+            return test.ref_runs.pop(0) if test.ref_runs else {"server_per_cpu_s": 1000, "client_per_cpu_s": 1000}
         bench.tls_ref_run = fake_ref
 
         class FakeServer:
@@ -506,6 +506,17 @@ class TlsCps(Patched):
         self.assertEqual(bench.per_busy_core([lv(100, 10), lv(150, 12)], "server"), (1.25, [[1250, 1.25]]))
         self.assertEqual(bench.per_busy_core([], "server"), (0, []))
 
+    def test_tls_ref_failed_fails_search(self):
+        # 250 held, 500 reached 400 error-free; tls_ref failed after 250
+        self.runs = [run_of(250, TLS_CLIENT), run_of(400, TLS_CLIENT), run_of(400, TLS_CLIENT)]
+        self.servers = [CLEAN_SERVER] * 3
+        self.ref_runs = [{"server_per_cpu_s": 1000, "client_per_cpu_s": 1000},
+                         {"failed": "tls_ref ec_full exited 1: x"}]
+        r = bench.bench_tls_cps("none", CRYPTO)
+        self.assertEqual(r["failed"], "tls_ref ec_full exited 1: x")
+        self.assertNotIn("of_openssl_handshake", r)
+        self.assertEqual(r["error_free_cps"], 400)
+
     def test_reference_failed_beside(self):
         self.ref_runs = [{"server_per_cpu_s": 1, "client_per_cpu_s": 1}, {"failed": "tls_ref ec_full exited 1: x"}]
         out, ref = bench.ref_beside("ec_full", lambda: 7)
@@ -608,6 +619,9 @@ class TlsAnswers(Patched):
         bench.TLS_ANSWER_ROUNDS = 1
         self.round_of(1000, 4000, {"failed": "tls_ref bulk_1m exited 1"})
         r = bench.bench_tls_throughput({"failed": "openssl speed exited 1"})
+        # a tls_ref that failed beside the figure fails it, as the bench's
+        # own tls_ref run does
+        self.assertEqual(r["failed"], "1 of 1 rounds: tls_ref bulk_1m exited 1")
         self.assertNotIn("of_openssl", r)
         self.assertNotIn("of_aead_16k", r)
         self.assertEqual(r["link_ceiling"], {})
