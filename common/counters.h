@@ -67,6 +67,7 @@
 	X(TLS_HS, "tlsHs", CK_EVENT)         /* TLS handshakes started (primary/tls/tls_tcp.h) */ \
 	X(TLS_HS_DONE, "tlsHsDone", CK_EVENT) /* ...completed (Finished both ways) */ \
 	X(TLS_RESUMED, "tlsResumed", CK_EVENT) /* ...of which resumed a session */ \
+	X(TLS_US, "tlsUs", CK_EVENT) /* the worker's time inside OpenSSL's calls, microseconds (tls/tls_conn.h) */ \
 	X(TLS_F_ALERT, "tlsFailAlert", CK_EVENT) /* handshakes failed: the peer's fatal alert */ \
 	X(TLS_F_PROTO, "tlsFailProto", CK_EVENT) /* ...what the peer sent is malformed or unexpected */ \
 	X(TLS_F_VERIFY, "tlsFailVerify", CK_EVENT) /* ...the server's certificate did not verify */ \

@@ -339,13 +339,36 @@ def answers_per_s(secs):
     return stat([s.get("http2XX", 0) for s in secs])["median"]
 
 
-def server_busy(server, rates):
-    """The server's busy share, %: it runs before and after the client, so
-    it is read over the seconds it answered at least half the client's
-    median rate (rates), not diluted by its idle ones."""
+def loaded_secs(server, rates):
+    """The server's seconds of the client's run: it runs before and after
+    the client, so these are the seconds it answered at least half the
+    client's median rate (rates), not its idle ones."""
     srv = getattr(server, "secs", [])
-    loaded = [s for s in srv if s.get("http2XX", 0) >= stat(rates)["median"] / 2] or srv
-    return stat([s.get("cpu", 0) for s in loaded])["median"]
+    return [s for s in srv if s.get("http2XX", 0) >= stat(rates)["median"] / 2] or srv
+
+
+def server_busy(server, rates):
+    """The server's busy share, %, over its loaded seconds (loaded_secs)."""
+    return stat([s.get("cpu", 0) for s in loaded_secs(server, rates)])["median"]
+
+
+def in_openssl(client_secs, server_secs):
+    """Each side's time inside OpenSSL's calls (its tlsUs, engine/worker.c)
+    beside its busy time in the same seconds: share, OpenSSL's part of the
+    busy time; openssl_us and own_us, OpenSSL's and the rest's (our TCP,
+    HTTP and TLS glue, the device) µs per answer (the side's http2XX). Read
+    in the same seconds, the engine's own cost cannot take the box's speed
+    for its own, as a ratio to a tls_ref run minutes apart can (issue 38).
+    {} without TLS (no tlsUs counted) or without busy time."""
+    out = {}
+    for side, secs in (("server", server_secs), ("client", client_secs)):
+        busy = sum(s.get("cpu", 0) for s in secs) * 1e4  # % of a second -> µs
+        tls = sum(s.get("tlsUs", 0) for s in secs)
+        n = sum(s.get("http2XX", 0) for s in secs)
+        if not busy or not tls or not n:
+            return {}
+        out[side] = {"share": round(tls / busy, 3), "openssl_us": round(tls / n, 2), "own_us": round((busy - tls) / n, 2)}
+    return out
 
 
 def cps_try(lv, server_extra="", client_extra=""):
@@ -364,6 +387,7 @@ def cps_try(lv, server_extra="", client_extra=""):
                      "launch_skip": skip, "judged": sides(run.total, server.total),
                      "server_cpu_pct": server_busy(server, rates),
                      "client_cpu_pct": stat([s.get("cpu", 0) for s in secs])["median"],
+                     "in_openssl": in_openssl(secs, loaded_secs(server, rates)),
                      "resumed": run.total.get("tlsResumed", 0), "handshakes": run.total.get("tlsHsDone", 0)}
 
 
@@ -460,6 +484,8 @@ def keepalive_figure(server_extra, client_extra, figure):
     res.update({"errors": errs, "tries": attempt, "judged": sides(run.total, server.total),
                 "server_cpu_pct": server_busy(server, rates),
                 "client_cpu_pct": stat([s.get("cpu", 0) for s in run.secs])["median"]})
+    if in_openssl(run.secs, loaded_secs(server, rates)):
+        res["in_openssl"] = in_openssl(run.secs, loaded_secs(server, rates))
     if errs:
         res["failed"] = "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
     return res, run.secs
@@ -917,27 +943,46 @@ def tls_ref_runs():
     return runs
 
 
+# Each side's core (server_conf's cpu 0, client_conf's cpu 1).
+SIDE_CPUS = (("server", "0"), ("client", "1"))
+
+
 def tls_ref_run(name):
-    """One tls_ref run on the server's core (CPU 0), its JSON; {"failed": why}
-    when it exited non-zero."""
+    """tls_ref's run of name on each side's core at once: the server's
+    figures from the run on CPU 0, the client's from the one on CPU 1, as
+    the engine's two sides run. This VM's two cores move apart: two runs
+    at once read CPU 1 1.65x slower than CPU 0 for a minute on 2026-12-05,
+    so one core's run cannot be the other side's reference. Its JSON;
+    {"failed": why} when either exited non-zero."""
     args, cert = tls_ref_runs()[name]
     c, k = tls_cert(cert)
-    cmd = ["taskset", "-c", "0", TLS_REF, *args, "-g", TLS_GROUP, "-v", TLS_VERSION.replace(".", ""), c, k]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        return {"failed": f"tls_ref {name} exited {p.returncode}: {p.stderr.strip()[:200]}"}
-    return json.loads(p.stdout)
+    procs = [(side, subprocess.Popen(["taskset", "-c", cpu, TLS_REF, *args, "-g", TLS_GROUP,
+                                      "-v", TLS_VERSION.replace(".", ""), c, k],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+             for side, cpu in SIDE_CPUS]
+    out, failed = {}, None
+    for side, p in procs:
+        o, e = p.communicate(timeout=600)
+        if p.returncode != 0:
+            failed = failed or f"tls_ref {name} exited {p.returncode}: {e.strip()[:200]}"
+        else:
+            out[side] = json.loads(o)
+    if failed:
+        return {"failed": failed}
+    r = {key: v for key, v in out["server"].items() if not key.startswith("client_")}
+    r.update({key: v for key, v in out["client"].items() if key.startswith("client_")})
+    return r
 
 
 def bench_tls_ref():
-    """OpenSSL's own handshake on the server's core (CPU 0): tls_ref
-    (tests/bench/tls_ref.c) makes connections through the engine's TLS
+    """OpenSSL's own handshake, each side on its own core (tls_ref_run):
+    tls_ref (tests/bench/tls_ref.c) makes connections through the engine's TLS
     room with the pair's settings, both sides in one thread over memory,
     and times each side's CPU: the connections per CPU-second a core could
     do with nothing but OpenSSL, the engine's second reference. Printed
     once; each TLS figure is judged against runs beside it (ref_beside,
     and bench_cps's between)."""
-    res = {"cores": "1", "connections": 200 if SMOKE else 2000}
+    res = {"cores": "1 per side, at once", "connections": 200 if SMOKE else 2000}
     for name in tls_ref_runs():
         r = tls_ref_run(name)
         if r.get("failed"):
@@ -1076,7 +1121,7 @@ def bench_tls_cps(resume, crypto, cert="ec"):
     best = max(clean, key=lambda lv: lv["cps"]["median"])
     cps, busy = best["cps"]["median"], best["server_cpu_pct"] / 100
     res.update({"error_free_cps": cps, "of_crypto_ceiling": tls_ratios(cps, crypto, ceilings),
-                "error_free_server_cpu_pct": best["server_cpu_pct"],
+                "error_free_server_cpu_pct": best["server_cpu_pct"], "in_openssl": best.get("in_openssl", {}),
                 "resumed_share": round(best["resumed"] / best["handshakes"], 3) if best["handshakes"] else 0})
     # What the server's core would do busy all the time, over its own
     # ceiling: the client's core may saturate first (a full handshake's
@@ -1487,6 +1532,7 @@ def tls_rows(r):
                      ("  per busy core and of tls_ref beside, levels at least 20% busy: server; client",
                       " ".join(f"{a}/{b:.0%}" for a, b in o["server_per_busy_core_levels"]) + "; "
                       + " ".join(f"{a}/{b:.0%}" for a, b in o["client_per_busy_core_levels"]), "")]
+        rows += openssl_rows(c.get("in_openssl"), "connection, best level")
         rows.append(("  resumed share", f"{c.get('resumed_share', 'n/a')}", ""))
     for key, what, target in (("tls_throughput_gbps", "1460-byte answers", 50),
                               ("tls_large_gbps", "1 MB answers, records sized to the segments", 60)):
@@ -1507,6 +1553,7 @@ def tls_rows(r):
             rows.append(("  each round: answers/s, of tls_ref's lower (its rate); link ceiling",
                          "; ".join(f"{x['answers_per_s']:.0f}, {x['of_openssl_lower'] or 0:.0%} ({x['tls_ref_lower']}); "
                                    f"{x['link_ceiling_of_lower'] or 0:.0%}" for x in t["rounds"]), ""))
+        rows += openssl_rows(t.get("in_openssl"), "answer")
         lc = t.get("link_ceiling")
         if lc:
             rows.append(("  link ceiling: without TLS answers/s; µs per answer + tls_ref's, server / client; "
@@ -1516,6 +1563,15 @@ def tls_rows(r):
                          + (f" (without TLS: {', '.join(f'{k} {v}' for k, v in lc['plain_errors'].items())})"
                             if lc.get("plain_errors") else ""), ""))
     return rows
+
+
+def openssl_rows(o, unit):
+    """in_openssl's row: each side's share of busy time in OpenSSL, and
+    OpenSSL's and the rest's µs per unit."""
+    if not o:
+        return []
+    return [(f"  in OpenSSL's calls, same seconds: share of busy; µs per {unit}, OpenSSL + the engine's own: server; client",
+             "; ".join(f"{o[k]['share']:.0%}, {o[k]['openssl_us']} + {o[k]['own_us']}" for k in ("server", "client")), "")]
 
 
 def mmm(d, fmt="{:.0f}"):

@@ -18,6 +18,7 @@
 #include "net/rx.h"
 #include "tcp/tcp.h"
 #include "tcp/tlist.h"
+#include "tls/tls_conn.h"
 #include "udp/udp.h"
 #include "engine/worker.h"
 #include "state/txq.h"
@@ -102,11 +103,21 @@ apply_control(struct worker *wk)
 }
 
 /* Once per millisecond. */
+/* tlsUs from the cycles spent in OpenSSL so far (a total, not a sum of
+ * conversions: nothing is lost to rounding); once a millisecond. */
+static void
+tls_time_count(struct netw *net)
+{
+	if (net->tls != NULL)
+		net->cnt.c[DP_C_TLS_US] = (uint64_t)((double)tls_ossl_cycles() * 1000.0 / (double)net->tsc_per_ms);
+}
+
 void
 worker_tick(struct worker *wk)
 {
 	struct netw *net = &wk->net;
 	tx_tick(&net->txq, net->now_ms);
+	tls_time_count(net);
 	/* DPDK's 802.3ad bond sends its LACP frames only from within a TX
 	 * burst, and its peer gives up on a link after 3 s without them: an
 	 * idle worker offers it an empty burst every millisecond. */
@@ -300,6 +311,7 @@ worker_main(void *arg)
 	pkt_flood_release(&wk->net);
 	pkt_release(&wk->net);
 	/* The last figures, before the main lcore reads the totals. */
+	tls_time_count(&wk->net);
 	worker_publish(wk, rte_rdtsc() - wk->start_tsc);
 	return 0;
 }

@@ -3,6 +3,8 @@
  */
 #include <string.h>
 
+#include <x86intrin.h>
+
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
@@ -12,6 +14,26 @@
  * P-256 certificate (about 1.1 KB in TLS 1.3) fits; it doubles from there. */
 #define TLS_OUT_FIRST 2048
 _Static_assert(TLS_RECORD_PLAIN_MAX == TLS_PLAIN_MAX, "tls_plan.h's record is tls_ctx.h's");
+
+/* Cycles inside OpenSSL's calls (tls_ossl_cycles): per thread, as each
+ * worker owns its connections; a TSC read before and after each call
+ * (about 20 ns beside a record's microseconds). */
+static __thread uint64_t ossl_tsc;
+
+uint64_t
+tls_ossl_cycles(void)
+{
+	return ossl_tsc;
+}
+
+/* expr, an OpenSSL call, its cycles counted; its value. */
+#define OSSL(expr)                                        \
+	({                                                \
+		uint64_t t0_ = __rdtsc();                 \
+		__typeof__(expr) r_ = (expr);             \
+		ossl_tsc += __rdtsc() - t0_;              \
+		r_;                                       \
+	})
 
 /* ---- the BIO: reads the segment being received, writes to c->out ---- */
 
@@ -180,8 +202,12 @@ offer(struct tls_conn *c, struct tls_side *s)
 	return SSL_set_session(c->ssl, s->offer) ? 0 : -1;
 }
 
-int
-tls_open(struct tls_conn *c, struct tls_side *s)
+static void close_conn(struct tls_conn *c);
+
+/* tls_open's work, every line of it OpenSSL's (SSL_new, the BIO, the
+ * ClientHello): timed whole by tls_open. */
+static int
+open_conn(struct tls_conn *c, struct tls_side *s)
 {
 	BIO *b;
 
@@ -213,8 +239,18 @@ tls_open(struct tls_conn *c, struct tls_side *s)
 	return 0;
 bad:
 	ERR_clear_error();
-	tls_close(c);
+	close_conn(c);
 	return failed(c, TLS_F_INTERNAL);
+}
+
+int
+tls_open(struct tls_conn *c, struct tls_side *s)
+{
+	uint64_t t0 = __rdtsc();
+	int r = open_conn(c, s);
+
+	ossl_tsc += __rdtsc() - t0;
+	return r;
 }
 
 int
@@ -232,7 +268,7 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 	c->in = data;
 	c->in_len = len;
 	if (c->state == TLS_HS) {
-		r = SSL_do_handshake(c->ssl);
+		r = OSSL(SSL_do_handshake(c->ssl));
 		if (r != 1) {
 			r = ssl_error(c, r);
 			goto out;
@@ -251,7 +287,7 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 			r = -(int)c->fail;
 			break;
 		}
-		n = SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX);
+		n = OSSL(SSL_read(c->ssl, s->plain, TLS_PLAIN_MAX));
 
 		if (n > 0) {
 			fn(arg, s->plain, (uint32_t)n);
@@ -289,7 +325,7 @@ write_now(struct tls_conn *c, const void *data, uint32_t len)
 		return -TLS_F_INTERNAL;
 	if (len == 0)
 		return 0;
-	r = SSL_write(c->ssl, data, (int)len);
+	r = OSSL(SSL_write(c->ssl, data, (int)len));
 	if (r == (int)len)
 		return 0;
 	r = ssl_error(c, r);
@@ -407,7 +443,7 @@ tls_shutdown(struct tls_conn *c)
 {
 	plan_finish(c);
 	if (c->state == TLS_UP || c->state == TLS_SHUT) {
-		SSL_shutdown(c->ssl);
+		(void)OSSL(SSL_shutdown(c->ssl));
 		ERR_clear_error();
 	}
 }
@@ -444,8 +480,8 @@ tls_acked(struct tls_conn *c, uint32_t n)
 	c->fill -= n;
 }
 
-void
-tls_close(struct tls_conn *c)
+static void
+close_conn(struct tls_conn *c)
 {
 	/* A connection that completed its handshake and ends without our
 	 * close_notify (a TCP close, the usual way for HTTP) keeps its
@@ -457,4 +493,13 @@ tls_close(struct tls_conn *c)
 	SSL_free(c->ssl); /* and the BIO */
 	OPENSSL_free(c->out);
 	memset(c, 0, sizeof(*c));
+}
+
+void
+tls_close(struct tls_conn *c)
+{
+	uint64_t t0 = __rdtsc();
+
+	close_conn(c);
+	ossl_tsc += __rdtsc() - t0;
 }

@@ -151,4 +151,13 @@ void tls_acked(struct tls_conn *c, uint32_t n);
  * connection (FIN, RST, timeout, stop) calls it. Idempotent. */
 void tls_close(struct tls_conn *c);
 
+/* TSC cycles the calling thread has spent inside OpenSSL's calls, from
+ * the functions above (SSL_new to SSL_free, with our BIO's copies that
+ * they make; not the plaintext callbacks nor our own code around them).
+ * A worker's tlsUs counter (engine/worker.c): its core's time in OpenSSL
+ * beside its busy time, in the same seconds, so the engine's own cost
+ * per TLS connection or answer is measured where the box's speed cannot
+ * differ (issue 38: a reference run minutes apart saw up to 1.5x). */
+uint64_t tls_ossl_cycles(void);
+
 #endif

@@ -77,6 +77,15 @@ assert len(tt["tls_ref"]["runs"]) == 2 and tt["link_ceiling"].get("of_lower", 0)
     "tls_throughput: tls_ref beside it, link ceiling: %s" % tt
 for k in ("tls_cps", "tls_cps_rsa", "tls_cps_resume"):
     assert len(r[k]["tls_ref"]["runs"]) == len(r[k]["levels"]) + 1, "%s: tls_ref between levels: %s" % (k, r[k].get("tls_ref"))
+# every side: its time in OpenSSL (tlsUs) within its busy time, same seconds
+# (the busy share is printed in whole percents: a tenth of slack); none
+# without TLS
+for k, fig in [(k, lv) for k in ("tls_cps", "tls_cps_rsa", "tls_cps_resume") for lv in r[k]["levels"]] + [("tls_throughput_gbps", tt)]:
+    o = fig.get("in_openssl") or {}
+    for side in ("server", "client"):
+        assert 0.3 < o.get(side, {}).get("share", 0) <= 1.1 and o[side]["own_us"] >= -0.1 * o[side]["openssl_us"], \
+            "%s: in OpenSSL %s" % (k, o)
+assert "in_openssl" not in r["throughput_gbps"], "TLS time without TLS: %s" % r["throughput_gbps"]
 ' || fail "bench JSON: $(tail -1 "$T/bench.out" | cut -c1-300)"
 grep -q "^figure" "$T/bench.out" || fail "no table printed"
 pass "$(grep -E '^cps|^throughput' "$T/bench.out" | tr -s ' ' | tr '\n' ';')"

@@ -335,6 +335,24 @@ class TlsCrypto(unittest.TestCase):
         self.assertEqual(r, {"failed": "openssl speed printed no rsa2048_sign"})
 
 
+class InOpenssl(unittest.TestCase):
+    """Each side's tlsUs beside its busy time, over the same seconds."""
+
+    def test_shares_and_own_cost(self):
+        cli = [{"cpu": 90, "tlsUs": 810000, "http2XX": 2000}, {"cpu": 80, "tlsUs": 760000, "http2XX": 2000}]
+        srv = [{"cpu": 50, "tlsUs": 400000, "http2XX": 2000}, {"cpu": 30, "tlsUs": 240000, "http2XX": 2000}]
+        o = bench.in_openssl(cli, srv)
+        # client: 1.7 s busy, 1.57 s in OpenSSL, 4000 answers
+        self.assertEqual(o["client"], {"share": 0.924, "openssl_us": 392.5, "own_us": 32.5})
+        # server: 0.8 s busy, 0.64 s in OpenSSL
+        self.assertEqual(o["server"], {"share": 0.8, "openssl_us": 160.0, "own_us": 40.0})
+
+    def test_none_without_tls(self):
+        secs = [{"cpu": 50, "http2XX": 10}]
+        self.assertEqual(bench.in_openssl(secs, secs), {})
+        self.assertEqual(bench.in_openssl([{"cpu": 0, "tlsUs": 5, "http2XX": 1}], [{"cpu": 1, "tlsUs": 5, "http2XX": 1}]), {})
+
+
 class TlsRef(unittest.TestCase):
     """tls_ref's runs read from its JSON line, each certificate and
     resumption under its name; a run that fails fails the figure."""
@@ -368,6 +386,20 @@ class TlsRef(unittest.TestCase):
         r = bench.bench_tls_ref()
         self.assertEqual(r["ka_1460"], {"a2": "keepalive", "a4": "1460"})
         self.assertEqual(r["bulk_1m"], {"a2": "bulk", "a4": "1000000"})
+
+    def test_each_side_on_its_core(self):
+        # each run says the core it was pinned to: the server's figures
+        # come from CPU 0's run, the client's from CPU 1's, both at once
+        self.tool('c=$(awk \'/Cpus_allowed_list/ {print $2}\' /proc/self/status)\n'
+                  'echo "{\\"server_per_cpu_s\\":$((100+c)),\\"server_us\\":$c,\\"client_per_cpu_s\\":$((200+c)),'
+                  '\\"client_mean_us\\":$c,\\"resumed\\":$c}"\n')
+        r = bench.tls_ref_run("ec_full")
+        self.assertEqual(r, {"server_per_cpu_s": 100, "server_us": 0, "resumed": 0,
+                             "client_per_cpu_s": 201, "client_mean_us": 1})
+        # either run failing fails it
+        self.tool('c=$(awk \'/Cpus_allowed_list/ {print $2}\' /proc/self/status)\n'
+                  '[ "$c" = 1 ] && { echo "tls_ref: cpu 1 failed" >&2; exit 3; }\necho "{}"\n')
+        self.assertEqual(bench.tls_ref_run("ec_full"), {"failed": "tls_ref ec_full exited 3: tls_ref: cpu 1 failed"})
 
     def test_failure_fails_the_figure(self):
         self.tool("echo 'tls_ref: a connection failed' >&2; exit 1\n")

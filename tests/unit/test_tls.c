@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <x86intrin.h>
+
 #include <openssl/err.h>
 
 #include "config.h"
@@ -824,6 +826,69 @@ test_whole_records(void **state)
 	}
 }
 
+/* A plaintext callback that holds the CPU for BURN TSC ticks: time that
+ * is ours, not OpenSSL's, inside tls_input. */
+#define BURN 20000000ull
+static void
+on_plain_slow(void *arg, const uint8_t *data, uint32_t len)
+{
+	uint64_t t0 = __rdtsc();
+
+	on_plain(arg, data, len);
+	while (__rdtsc() - t0 < BURN)
+		;
+}
+
+/* tls_ossl_cycles (the engine's tlsUs): every OpenSSL call counted, our
+ * own code around them not, the plaintext callbacks above all (the
+ * server's HTTP answers run in them). */
+static void
+test_ossl_cycles(void **state)
+{
+	struct end cli, srv;
+	uint64_t c0, c1;
+
+	(void)state;
+	side(&cli, (struct tls_opts){.version = 13});
+	side(&srv, (struct tls_opts){.server = 1, .version = 13});
+	c0 = tls_ossl_cycles();
+	conn(&cli); /* SSL_new, the ClientHello */
+	c1 = tls_ossl_cycles();
+	assert_true(c1 > c0);
+	conn(&srv);
+	pump(&cli, &srv, MSS); /* the handshake's SSL_do_handshake and SSL_read */
+	assert_true(cli.done && srv.done);
+	assert_true(tls_ossl_cycles() > c1);
+	/* no OpenSSL call: nothing counted */
+	c0 = tls_ossl_cycles();
+	assert_int_equal(tls_eof(&srv.c), 0);
+	assert_int_equal(tls_timeout(&srv.c), 0);
+	tls_acked(&srv.c, 0);
+	assert_int_equal(tls_ossl_cycles(), c0);
+	/* SSL_write */
+	assert_int_equal(tls_write(&cli.c, "GET / HTTP/1.1\r\n\r\n", 18), 0);
+	c1 = tls_ossl_cycles();
+	assert_true(c1 > c0);
+	/* SSL_read counted, the callback's 20M ticks not: a whole record
+	 * decrypted costs tens of microseconds, far below them */
+	srv.got_len = 0;
+	event(&srv, tls_input(&srv.c, cli.c.out, cli.c.out_len, on_plain_slow, &srv));
+	assert_int_equal(srv.got_len, 18);
+	c0 = tls_ossl_cycles();
+	assert_true(c0 > c1);
+	assert_true(c0 - c1 < BURN / 2);
+	tls_acked(&cli.c, cli.c.out_len);
+	/* SSL_shutdown, and SSL_free */
+	tls_shutdown(&cli.c);
+	c1 = tls_ossl_cycles();
+	assert_true(c1 > c0);
+	tls_close(&cli.c);
+	assert_true(tls_ossl_cycles() > c1);
+	tls_close(&srv.c);
+	tls_side_free(&cli.side);
+	tls_side_free(&srv.side);
+}
+
 static void
 test_conn_size(void **state)
 {
@@ -894,6 +959,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_sides_from_config, mark, returned),
 		cmocka_unit_test_setup_teardown(test_long_body, mark, returned),
 		cmocka_unit_test_setup_teardown(test_whole_records, mark, returned),
+		cmocka_unit_test_setup_teardown(test_ossl_cycles, mark, returned),
 		cmocka_unit_test(test_conn_size),
 		cmocka_unit_test(test_mem_stop), /* last: counting ends */
 	};
