@@ -404,11 +404,10 @@ def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_
     if SMOKE:
         levels = smoke_levels
     best, tried, saturation = None, [], None
-    # between(): a reference measured before the first level and after
-    # each, so that every level has one just before and one just after it
-    # (lv["between"]: the two)
-    last = between() if between else None
     for lv in levels:
+        # between(lv): a reference measured just before the level and just
+        # after it, for that level (lv["between"]: the two)
+        before = between(lv) if between else None
         # A level counts as held when one of two tries holds it: this
         # shared 2-core box has stray stalls (docs/performance.md). Each try gets
         # a fresh server: DPDK 22.11's memif PMD can crash the side that
@@ -426,8 +425,7 @@ def bench_cps(levels=CPS_LEVELS, smoke_levels=("50k",), server_extra="", client_
             secs, v, info = kept
         info.update({"ok": v == "held", "verdict": v, "tries": attempt})
         if between:
-            info["between"] = [last, between()]
-            last = info["between"][1]
+            info["between"] = [before, between(lv)]
         tried.append(info)
         if v != "held":
             saturation = info
@@ -947,14 +945,21 @@ def tls_ref_runs():
 SIDE_CPUS = (("server", "0"), ("client", "1"))
 
 
-def tls_ref_run(name):
+def tls_ref_run(name, pace=None):
     """tls_ref's run of name on each side's core at once: the server's
     figures from the run on CPU 0, the client's from the one on CPU 1, as
     the engine's two sides run. This VM's two cores move apart: two runs
     at once read CPU 1 1.65x slower than CPU 0 for a minute on 2026-12-05,
-    so one core's run cannot be the other side's reference. Its JSON;
-    {"failed": why} when either exited non-zero."""
+    so one core's run cannot be the other side's reference. pace: its
+    connections started at that rate (tls_ref -p), about a second of them,
+    as beside an engine's level of that rate. Its JSON; {"failed": why}
+    when either exited non-zero."""
     args, cert = tls_ref_runs()[name]
+    if pace:
+        n = int(args[args.index("-n") + 1])
+        args = list(args)
+        args[args.index("-n") + 1] = str(max(200, min(n, int(pace))))
+        args += ["-p", str(int(pace))]
     c, k = tls_cert(cert)
     procs = [(side, subprocess.Popen(["taskset", "-c", cpu, TLS_REF, *args, "-g", TLS_GROUP,
                                       "-v", TLS_VERSION.replace(".", ""), c, k],
@@ -1077,8 +1082,9 @@ PER_BUSY_MIN_PCT = 20
 
 def per_busy_core(levels, side):
     """A side's connections per busy core-second over what tls_ref did per
-    CPU-second beside each level (lv["between"]: the runs just before and
-    just after it; this box's speed moved 1.75x within one search): the
+    CPU-second beside each level at its pace (lv["between"]: the runs just
+    before and just after it; this box's speed moved 1.75x within one
+    search): the
     median over the error-free levels at least PER_BUSY_MIN_PCT busy, so
     that no one level's busy reading decides it (one quiet run read the
     server 44% busy at 1,988/s and 67% at 2,116/s); over the best
@@ -1107,10 +1113,14 @@ def bench_tls_cps(resume, crypto, cert="ec"):
     levels, ceilings = ((TLS_FULL_LEVELS, TLS_CEILINGS[cert]) if resume == "none"
                         else (TLS_RESUME_LEVELS, ("resumed_hs",)))
     # A smoke run: one level (it judges nothing; the search's way is bench_cps's).
+    # Each level against tls_ref paced at its rate (tls_ref_run's pace): a
+    # core partly idle pays more per handshake on this VM than one making
+    # them back to back (tests/bench/tls_ref.c, -p).
     name = TLS_REF_RUNS[(cert, resume)]
-    res, _ = bench_cps(levels, ("500",), server_extra, client_extra, between=lambda: tls_ref_run(name))
+    res, _ = bench_cps(levels, ("500",), server_extra, client_extra,
+                       between=lambda lv: tls_ref_run(name, parse_number(lv)))
     res["cert"] = cert
-    r = res["tls_ref"] = ref_of([res["levels"][0]["between"][0]] + [lv["between"][1] for lv in res["levels"]])
+    r = res["tls_ref"] = ref_of([run for lv in res["levels"] for run in lv["between"]])
     if r.get("failed"):
         res.setdefault("failed", r["failed"])
     # The error-free rate: the best median of a level without errors, held
@@ -1523,10 +1533,11 @@ def tls_rows(r):
         o = c.get("of_openssl_handshake")
         if o:
             t = c["tls_ref"]
-            rows += [("  of OpenSSL's own handshake (tls_ref beside each level): server / per busy core; client per busy core",
+            rows += [("  of OpenSSL's own handshake (tls_ref beside each level, at its pace): server / per busy core; "
+                      "client per busy core",
                       f"{o['server']:.0%} / {o['server_per_busy_core']:.0%}; {o['client_per_busy_core']:.0%} "
                       f"({'met' if o['target_90pct_met'] else 'not met'}, target 90%)", ""),
-                     ("  tls_ref between levels, per CPU-second: server / client, mean (each run)",
+                     ("  tls_ref before and after each level, at its pace, per CPU-second: server / client, mean (each run)",
                       f"{t['server_per_cpu_s']} / {t['client_per_cpu_s']} ("
                       + "; ".join(f"{x['server_per_cpu_s']} / {x['client_per_cpu_s']}" for x in t["runs"]) + ")", ""),
                      ("  per busy core and of tls_ref beside, levels at least 20% busy: server; client",

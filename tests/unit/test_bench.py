@@ -43,8 +43,8 @@ class Patched(unittest.TestCase):
         self.ref_runs, self.ref_calls, self.server_secs = [], [], []
         test = self
 
-        def fake_ref(name):
-            test.ref_calls.append(name)
+        def fake_ref(name, pace=None):
+            test.ref_calls.append(name if pace is None else (name, pace))
             return test.ref_runs.pop(0) if test.ref_runs else {"server_per_cpu_s": 1000, "client_per_cpu_s": 1000}
         bench.tls_ref_run = fake_ref
 
@@ -401,6 +401,17 @@ class TlsRef(unittest.TestCase):
                   '[ "$c" = 1 ] && { echo "tls_ref: cpu 1 failed" >&2; exit 3; }\necho "{}"\n')
         self.assertEqual(bench.tls_ref_run("ec_full"), {"failed": "tls_ref ec_full exited 3: tls_ref: cpu 1 failed"})
 
+    def test_paced(self):
+        # paced at a level's rate: about a second of connections (at least
+        # 200, at most the run's 2000), -p the rate; unpaced as before
+        self.tool('echo "{\\"args\\":\\"$*\\"}"\n')
+        args = lambda pace: bench.tls_ref_run("ec_resumed", pace)["args"].split()
+        self.assertEqual(args(250)[:6], ["-n", "250", "-r", "tickets", "-p", "250"])
+        self.assertEqual(args(100)[:6], ["-n", "200", "-r", "tickets", "-p", "100"])
+        self.assertEqual(args(5000)[:6], ["-n", "2000", "-r", "tickets", "-p", "5000"])
+        self.assertEqual(args(None)[:5], ["-n", "2000", "-r", "tickets", "-g"])
+        self.assertEqual(bench.tls_ref_runs()["ec_resumed"][0][:2], ["-n", "2000"])  # left as it was
+
     def test_failure_fails_the_figure(self):
         self.tool("echo 'tls_ref: a connection failed' >&2; exit 1\n")
         r = bench.bench_tls_ref()
@@ -490,17 +501,17 @@ class TlsCps(Patched):
                           [second(9, cpu=1.0)] * 4)
         bench.Server = BusyServer
         crypto = dict(CRYPTO, server_full_hs_rsa2048=1200, client_full_hs_rsa2048=9000)
-        # tls_ref before the first level and after each: the 500 level
-        # between 1500 and 1250 (1375), the others 1250 for the server
-        self.ref_runs = [{"server_per_cpu_s": 1000, "client_per_cpu_s": 1400, "server_us": 1},
-                         {"server_per_cpu_s": 1500, "client_per_cpu_s": 1600}] + \
-            [{"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}] * 3
+        # tls_ref before and after each level, paced at its rate: the 250
+        # level between 1000 and 1500 (1250), the 500 level between 1500
+        # and 1250 (1375), the others 1250 for the server
+        a = {"server_per_cpu_s": 1000, "client_per_cpu_s": 1400}
+        b = {"server_per_cpu_s": 1500, "client_per_cpu_s": 1600}
+        c = {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}
+        self.ref_runs = [dict(a, server_us=1), b, b, c, c, c, c, c]
         r = bench.bench_tls_cps("none", crypto, "rsa2048")
-        self.assertEqual(self.ref_calls, ["rsa2048_full"] * 5)
-        self.assertEqual(r["tls_ref"], {"server_per_cpu_s": 1250, "client_per_cpu_s": 1500,
-                                        "runs": [{"server_per_cpu_s": 1000, "client_per_cpu_s": 1400},
-                                                 {"server_per_cpu_s": 1500, "client_per_cpu_s": 1600}] +
-                                        [{"server_per_cpu_s": 1250, "client_per_cpu_s": 1500}] * 3})
+        self.assertEqual(self.ref_calls, [("rsa2048_full", n) for n in (250, 250, 500, 500, 750, 750, 1000, 1000)])
+        self.assertEqual(r["tls_ref"], {"server_per_cpu_s": 1281, "client_per_cpu_s": 1512,
+                                        "runs": [a, b, b, c, c, c, c, c]})
         self.assertEqual(self.extras[0], "client tls_resume none rsa2048")
         self.assertEqual((r["target"], r["error_free_cps"], r["error_free_server_cpu_pct"]), (750, 900, 77.0))
         self.assertEqual(r["of_crypto_ceiling"], {"server_full_hs_rsa2048": 0.75, "client_full_hs_rsa2048": 0.1})
@@ -518,8 +529,9 @@ class TlsCps(Patched):
         self.assertEqual(r["server_us_per_conn_slope"], 800.0)
         self.assertIsNone(bench.busy_slope(r["levels"][:1]))
         rows = dict((a, b) for a, b, _ in bench.tls_rows({"tls_cps_rsa": r}))
-        self.assertEqual(rows["  tls_ref between levels, per CPU-second: server / client, mean (each run)"],
-                         "1250 / 1500 (1000 / 1400; 1500 / 1600; 1250 / 1500; 1250 / 1500; 1250 / 1500)")
+        self.assertEqual(rows["  tls_ref before and after each level, at its pace, per CPU-second: server / client, mean (each run)"],
+                         "1281 / 1512 (1000 / 1400; 1500 / 1600; 1500 / 1600; "
+                         + "; ".join(["1250 / 1500"] * 5) + ")")
         self.assertEqual(rows["  per busy core and of tls_ref beside, levels at least 20% busy: server; client"],
                          "1000/80% 1111/81% 1154/92% 1169/94%; 500/33% 1000/64% 1500/100% 1800/120%")
 
