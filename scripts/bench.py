@@ -949,7 +949,8 @@ def tls_ref_run(name, pace=None):
     """tls_ref's run of name on each side's core at once: the server's
     figures from the run on CPU 0, the client's from the one on CPU 1, as
     the engine's two sides run. This VM's two cores move apart: two runs
-    at once read CPU 1 1.65x slower than CPU 0 for a minute on 2026-12-05,
+    at once read CPU 1 1.2 to 1.7x slower than CPU 0 (median 1.6, 12
+    pairs over a minute) on 2026-12-05,
     so one core's run cannot be the other side's reference. pace: its
     connections started at that rate (tls_ref -p), about a second of them,
     as beside an engine's level of that rate. Its JSON; {"failed": why}

@@ -28,7 +28,7 @@
  * spinning between them as an engine's polling worker waits for its next
  * packet, instead of back to back. Set beside an engine's level of that
  * rate (make bench): a handshake made after a gap costs this VM's core
- * more (3 ms of spinning between connections: 1.15-1.6x the server's and
+ * more (3 ms of spinning between connections: 1.1-1.6x the server's and
  * 1.2-1.8x the client's CPU per connection, six pairs, 2026-12-05), so
  * the back-to-back rate is no reference for a core that is partly idle.
  * Behind the pace (the handshakes cost more than its gap), connections
