@@ -102,7 +102,6 @@ apply_control(struct worker *wk)
 	__atomic_store_n(&wk->st->applied_gen, gen, __ATOMIC_RELEASE);
 }
 
-/* Once per millisecond. */
 /* tlsUs from the cycles spent in OpenSSL so far (a total, not a sum of
  * conversions: nothing is lost to rounding); once a millisecond. */
 static void
@@ -112,6 +111,7 @@ tls_time_count(struct netw *net)
 		net->cnt.c[DP_C_TLS_US] = (uint64_t)((double)tls_ossl_cycles() * 1000.0 / (double)net->tsc_per_ms);
 }
 
+/* Once per millisecond. */
 void
 worker_tick(struct worker *wk)
 {

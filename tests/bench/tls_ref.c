@@ -481,6 +481,10 @@ main(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		usage();
+	if (per_s != 0 && strcmp(mode, "hs") != 0) {
+		fprintf(stderr, "tls_ref: -p %ld: paces handshakes (-m hs), not -m %s\n", per_s, mode);
+		return 2;
+	}
 	so.cert = argv[optind];
 	so.key = argv[optind + 1];
 	co = so;
