@@ -482,8 +482,9 @@ def keepalive_figure(server_extra, client_extra, figure):
     res.update({"errors": errs, "tries": attempt, "judged": sides(run.total, server.total),
                 "server_cpu_pct": server_busy(server, rates),
                 "client_cpu_pct": stat([s.get("cpu", 0) for s in run.secs])["median"]})
-    if in_openssl(run.secs, loaded_secs(server, rates)):
-        res["in_openssl"] = in_openssl(run.secs, loaded_secs(server, rates))
+    tls = in_openssl(run.secs, loaded_secs(server, rates))
+    if tls:
+        res["in_openssl"] = tls
     if errs:
         res["failed"] = "errors " + ", ".join(f"{k} {v}" for k, v in errs.items())
     return res, run.secs
@@ -948,13 +949,12 @@ SIDE_CPUS = (("server", "0"), ("client", "1"))
 def tls_ref_run(name, pace=None):
     """tls_ref's run of name on each side's core at once: the server's
     figures from the run on CPU 0, the client's from the one on CPU 1, as
-    the engine's two sides run. This VM's two cores move apart: two runs
-    at once read CPU 1 1.2 to 1.7x slower than CPU 0 (median 1.6, 12
-    pairs over a minute) on 2026-12-05,
-    so one core's run cannot be the other side's reference. pace: its
-    connections started at that rate (tls_ref -p), about a second of them,
-    as beside an engine's level of that rate. Its JSON; {"failed": why}
-    when either exited non-zero."""
+    the engine's two sides run. This VM's two cores move apart (two runs
+    at once, 12 pairs over a minute on 2026-12-05: CPU 1 1.2 to 1.7x
+    slower than CPU 0, median 1.6), so one core's run cannot be the other
+    side's reference. pace: its connections started at that rate (tls_ref
+    -p), about a second of them, as beside an engine's level of that
+    rate. Its JSON; {"failed": why} when either exited non-zero."""
     args, cert = tls_ref_runs()[name]
     if pace:
         n = int(args[args.index("-n") + 1])
@@ -1085,8 +1085,7 @@ def per_busy_core(levels, side):
     """A side's connections per busy core-second over what tls_ref did per
     CPU-second beside each level at its pace (lv["between"]: the runs just
     before and just after it; this box's speed moved 1.75x within one
-    search): the
-    median over the error-free levels at least PER_BUSY_MIN_PCT busy, so
+    search): the median over the error-free levels at least PER_BUSY_MIN_PCT busy, so
     that no one level's busy reading decides it (one quiet run read the
     server 44% busy at 1,988/s and 67% at 2,116/s); over the best
     error-free level when none is that busy. (ratio, [[rate per busy
