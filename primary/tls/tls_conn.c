@@ -150,13 +150,13 @@ failed(struct tls_conn *c, enum tls_fail kind)
 	return -(int)kind;
 }
 
-/* An SSL call returned r <= 0: 0 when it only waits for more ciphertext,
- * else the failure, classified by the reason OpenSSL queued. The thread's
- * error queue is emptied either way (it would grow with every failure). */
+/* An SSL call ended with SSL_get_error's e: 0 when it only waits for
+ * more ciphertext, else the failure, classified by the reason OpenSSL
+ * queued. The thread's error queue is emptied either way (it would grow
+ * with every failure). */
 static int
-ssl_error(struct tls_conn *c, int r)
+ssl_failure(struct tls_conn *c, int e)
 {
-	int e = SSL_get_error(c->ssl, r);
 	unsigned long code;
 	int reason;
 
@@ -179,6 +179,13 @@ ssl_error(struct tls_conn *c, int r)
 		return failed(c, TLS_F_ALERT);
 	}
 	return failed(c, TLS_F_PROTO);
+}
+
+/* An SSL call returned r <= 0: ssl_failure's answer. */
+static int
+ssl_error(struct tls_conn *c, int r)
+{
+	return ssl_failure(c, SSL_get_error(c->ssl, r));
 }
 
 /* The client's session to resume, offered: a copy of the side's latest
@@ -280,7 +287,7 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 	/* Until the BIO is empty: every record of the segment, and the
 	 * post-handshake messages (tickets) that SSL_read handles itself. */
 	for (const struct tls_side *s = SSL_CTX_get_app_data(SSL_get_SSL_CTX(c->ssl));;) {
-		int n;
+		int n, e;
 
 		plan_finish(c); /* an answer planned by fn: written before SSL_read may write */
 		if (c->state == TLS_FAILED) {
@@ -300,14 +307,17 @@ tls_input(struct tls_conn *c, const uint8_t *data, uint32_t len, tls_plain_fn *f
 			}
 			continue;
 		}
-		if (SSL_get_error(c->ssl, n) == SSL_ERROR_ZERO_RETURN) {
+		/* asked once: each call looks the thread's error state up,
+		 * and a segment that does not end a record comes here (issue 38) */
+		e = SSL_get_error(c->ssl, n);
+		if (e == SSL_ERROR_ZERO_RETURN) {
 			ERR_clear_error();
 			c->state = TLS_SHUT;
 			ev |= TLS_EV_CLOSE;
 			r = 0;
 			break;
 		}
-		r = ssl_error(c, n);
+		r = ssl_failure(c, e);
 		break;
 	}
 out:
