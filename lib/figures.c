@@ -186,6 +186,7 @@ dp_tls_rates(const struct dp_interval *iv, struct dp_tls_rates *t)
 		t->fail_sum += t->fail[k];
 	}
 	t->err = dp_interval_rate(iv, DP_C_TLS_ERR);
+	t->ossl_cores = dp_interval_rate(iv, DP_C_TLS_US) / 1e6;
 }
 
 int

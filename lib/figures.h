@@ -118,12 +118,14 @@ const char *dp_fmt_us(double us, char *buf, int len);
 /* TLS over an interval (protocol https or tls): handshakes completed per
  * second, the share of them resumed (-1 when none completed), failed
  * handshakes per second by kind (dp_tls_fail_c's order) and their sum,
- * and TLS connections failed after their handshake (tlsErr) per second. */
+ * TLS connections failed after their handshake (tlsErr) per second, and
+ * the workers' cores inside OpenSSL's calls (tlsUs per second over a
+ * million: 0.5 is half a core's time). */
 #define DP_TLS_FAIL_KINDS 6
 extern const enum dp_counter dp_tls_fail_c[DP_TLS_FAIL_KINDS];
 extern const char *const dp_tls_fail_label[DP_TLS_FAIL_KINDS]; /* "alert", "proto", ... */
 struct dp_tls_rates {
-	double hs, resumed_share, fail[DP_TLS_FAIL_KINDS], fail_sum, err;
+	double hs, resumed_share, fail[DP_TLS_FAIL_KINDS], fail_sum, err, ossl_cores;
 };
 void dp_tls_rates(const struct dp_interval *iv, struct dp_tls_rates *t);
 /* Whether the primary runs TLS (protocol https or tls), from its

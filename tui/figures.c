@@ -98,8 +98,8 @@ top_tls_line(const struct top_figs *f, char *buf, int len)
 	for (int k = 0; k < DP_TLS_FAIL_KINDS; k++)
 		n += snprintf(buf + n, (size_t)(len > n ? len - n : 0), " %s %s", dp_tls_fail_label[k],
 			      top_si(t->fail[k], v, sizeof(v)));
-	snprintf(buf + n, (size_t)(len > n ? len - n : 0), "  tlsErr/s %s  handshake %s",
-		 top_si(t->err, v, sizeof(v)), p50_p99(&f->lat[DP_LAT_TLS_HS], lat, sizeof(lat)));
+	snprintf(buf + n, (size_t)(len > n ? len - n : 0), "  tlsErr/s %s  handshake %s  OpenSSL %.2f cores",
+		 top_si(t->err, v, sizeof(v)), p50_p99(&f->lat[DP_LAT_TLS_HS], lat, sizeof(lat)), t->ossl_cores);
 	return buf;
 }
 

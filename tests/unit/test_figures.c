@@ -267,8 +267,11 @@ test_tls_figures(void **state)
 	b[DP_C_TLS_F_VERIFY] = 6;
 	b[DP_C_TLS_F_TIMEOUT] = 2;
 	b[DP_C_TLS_ERR] = 4;
+	a[DP_C_TLS_US] = 1000000;
+	b[DP_C_TLS_US] = 1500000; /* 0.5 s of OpenSSL over 2 s */
 	dp_tls_rates(&iv, &t);
 	assert_true(t.hs == 200.0);
+	assert_true(t.ossl_cores == 0.25);
 	assert_true(t.resumed_share == 0.25);
 	assert_true(t.fail[2] == 3.0 && t.fail[4] == 1.0 && t.fail_sum == 4.0 && t.err == 2.0);
 	assert_string_equal(dp_tls_fail_label[2], "verify");

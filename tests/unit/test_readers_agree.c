@@ -585,6 +585,8 @@ test_tls(void **state)
 	f->s->workers[0].c[DP_C_TLS_F_EOF] = 3;
 	f->s->workers[1].c[DP_C_TLS_F_ALERT] = 2;
 	f->s->workers[1].c[DP_C_TLS_ERR] = 1;
+	f->s->workers[0].c[DP_C_TLS_US] = 300000; /* half a core over the second, both workers */
+	f->s->workers[1].c[DP_C_TLS_US] = 200000;
 	for (int i = 0; i < 4; i++)
 		dp_hist_add(&f->s->lat[0].h[DP_LAT_TLS_HS], 2);
 	dp_snapshot_take(f->s, 2000, &f->t->b);
@@ -594,7 +596,7 @@ test_tls(void **state)
 	print(p_top, f, &top);
 	dp_snapshot_interval(&f->t->a, &f->t->b, HZ, &iv);
 	dp_tls_rates(&iv, &r);
-	assert_true(r.hs == 400.0 && r.resumed_share == 0.25 && r.fail_sum == 5.0);
+	assert_true(r.hs == 400.0 && r.resumed_share == 0.25 && r.fail_sum == 5.0 && r.ossl_cores == 0.5);
 	assert_true(after(text, "tlsHsDone ") == 400);
 	assert_true(after(json, "\"tlsHsDone\":") == 400);
 	assert_non_null(strstr(json, "\"rates\":{"));
@@ -602,7 +604,7 @@ test_tls(void **state)
 	assert_true(csv_field(csv, "tlsHsDone") == 400);
 	assert_true(csv_field(csv, "tlsFailEof") == 3);
 	snprintf(want, sizeof(want), "\nTLS        handshakes/s 400  resumed 25%%  fail/s alert 2 proto 0 verify 0 "
-		 "eof 3 timeout 0 internal 0  tlsErr/s 1  handshake p50 2.00ms p99 2.00ms\n");
+		 "eof 3 timeout 0 internal 0  tlsErr/s 1  handshake p50 2.00ms p99 2.00ms  OpenSSL 0.50 cores\n");
 	if (strstr(top, want) == NULL)
 		fail_msg("no TLS line %s in:\n%s", want, top);
 	free(top);
