@@ -8,7 +8,7 @@
 set -euo pipefail
 
 DEMO_PKGS=(build-essential pkg-config dpdk dpdk-dev libdpdk-dev libnuma-dev libbsd-dev
-           libncurses-dev libmicrohttpd-dev libjansson-dev libssl-dev openssl iproute2 procps)
+           libncurses-dev libmicrohttpd-dev libjansson-dev libssl-dev openssl libtcmalloc-minimal4 iproute2 procps)
 TEST_PKGS=(libcmocka-dev ansible tmux curl wrk apache2-utils nginx-light iputils-ping python3
            python3-scapy python3-matplotlib chromium prometheus kmod clang mandoc man-db systemd gdb)
 case "${1:-test}" in
