@@ -113,9 +113,10 @@ $(BUILD)/obj/%.o: %.c | dpdk-check
 # keeps an idle connection small), and glibc serves that size from its
 # arena under a lock in a process with threads, as every DPDK primary is:
 # malloc and free were 8-11% of an HTTPS keepalive side's core. With
-# tcmalloc's per-thread caches the server answered 18-32% more 1460-byte
-# answers per second (docs/performance.md, session 17). Not under the
-# sanitizers, which bring their own allocator.
+# tcmalloc's per-thread caches, seven interleaved pairs answered a median
+# 348k 1460-byte answers/s against 279k (single pairs went both ways;
+# docs/performance.md, session 17). Not under the sanitizers, which bring
+# their own allocator.
 HEAP_LIBS := $(if $(SAN),,-Wl,--no-as-needed -l:libtcmalloc_minimal.so.4 -Wl,--as-needed)
 
 $(BUILD)/dperf: $(PRIMARY_OBJ) $(READER_OBJ) $(CONFIG_OBJ) $(COMMON_OBJ)

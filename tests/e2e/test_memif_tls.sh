@@ -27,7 +27,8 @@ wait_until 5 at 200 || fail "cps did not follow 200: $(tail -2 "$T/watch.jsonl" 
 note "cps follows 200: $(rate)"
 # The live tools show the TLS figures: dperf-top's TLS line (handshakes
 # per second, resumed share, failures per second by kind, handshake
-# p50/p99, the cores inside OpenSSL) and dperf-ctl stats --json's TLS counters and their rates.
+# p50/p99, the cores inside OpenSSL) and dperf-ctl stats --json's TLS
+# counters and their rates.
 once=$("$SECONDARY_BUILD/dperf-top" -p e2e-cli --once -d 1 | cat; exit "${PIPESTATUS[0]}") || fail "dperf-top --once failed"
 tls=$(echo "$once" | grep -E '^TLS +handshakes/s ') || fail "dperf-top: no TLS line in: $once"
 note "dperf-top: $tls"
